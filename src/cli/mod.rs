@@ -1,0 +1,1 @@
+//! cli (work in progress)

@@ -1,0 +1,22 @@
+/*!
+topoplan: an offline planner for Cluster API managed topologies.
+
+The library is the whole program; `main.rs` only parses arguments and maps the result to an
+exit code. Modules follow the pipeline in reading order:
+
+- [`load`]: files, directories and stdin → objects with source spans (YAML 1.1, envsubst);
+- [`api`]: typed ClusterClass and Cluster (v1beta1 and v1beta2 in, one internal model);
+- [`topology`]: blueprint (class + templates), names and the desired state of every object;
+- [`plan`]: the per-cluster plan (created / modified / unchanged / deleted);
+- [`output`]: table, files and the JSON/YAML plan document;
+- [`cli`]: the command line, resolved into options the library takes;
+- [`diag`]: diagnostics, rendered by miette.
+*/
+
+pub mod api;
+pub mod cli;
+pub mod diag;
+pub mod load;
+pub mod output;
+pub mod plan;
+pub mod topology;

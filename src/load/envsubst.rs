@@ -1,0 +1,1 @@
+//! clusterctl variable substitution (being written).

@@ -1,0 +1,1 @@
+//! YAML parsing and emitting (being written).

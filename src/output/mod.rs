@@ -1,0 +1,1 @@
+//! output (work in progress)
