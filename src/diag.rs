@@ -240,3 +240,23 @@ impl From<Vec<Diagnostic>> for Diagnostics {
         Diagnostics(d)
     }
 }
+
+/// Render a diagnostic as text, the way it is printed on stderr.
+pub fn render(d: &Diagnostic, color: bool) -> String {
+    use miette::{GraphicalReportHandler, GraphicalTheme};
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
+    let mut out = String::new();
+    let report = Report::new(d.clone());
+    if handler.render_report(&mut out, &report).is_err() {
+        out = format!("{}: {}\n", if d.is_error() { "error" } else { "warning" }, d.message);
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}

@@ -1,1 +1,122 @@
-//! cli (work in progress)
+/*!
+The command line: clap definitions, one file per subcommand, and the dispatch that turns typed
+arguments into resolved options for the library.
+
+Code past this module never sees raw flags (ripgrep's low/high args split): `plan` receives a
+[`crate::plan::PlanOptions`], output choices travel as [`plan::OutputOptions`].
+Completions and man pages are generated from these same definitions ([`generated`]).
+*/
+
+pub mod completions;
+pub mod generated;
+pub mod plan;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::diag::Diagnostic;
+
+/// topoplan: plan Cluster API managed topologies offline.
+#[derive(Debug, Parser)]
+#[command(
+    name = "topoplan",
+    version,
+    about = "Plan Cluster API managed topologies (ClusterClass) offline",
+    long_about = "topoplan computes, without a management cluster, every object Cluster API's topology \
+controller would create for Clusters that use a ClusterClass, and shows it as a plan.",
+    propagate_version = true
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Plan every topology Cluster in the input: what would be created, modified or deleted.
+    Plan(plan::PlanArgs),
+    /// Print a shell completion script.
+    Completions(completions::CompletionsArgs),
+}
+
+/// Run the command line; returns the process exit code.
+pub fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return match e.kind() {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => ExitCode::SUCCESS,
+                _ => ExitCode::from(1),
+            };
+        }
+    };
+    let result = match cli.command {
+        Command::Plan(args) => plan::run(args),
+        Command::Completions(args) => completions::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
+        Err(Failure::Diagnostics(diags)) => {
+            report(&diags);
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Why a command failed.
+#[derive(Debug)]
+pub enum Failure {
+    /// Diagnostics to print on stderr.
+    Diagnostics(Vec<Diagnostic>),
+    /// stdout was closed (e.g. `| head`): not an error.
+    BrokenPipe,
+}
+
+impl From<Vec<Diagnostic>> for Failure {
+    fn from(d: Vec<Diagnostic>) -> Self {
+        Failure::Diagnostics(d)
+    }
+}
+
+impl From<Diagnostic> for Failure {
+    fn from(d: Diagnostic) -> Self {
+        Failure::Diagnostics(vec![d])
+    }
+}
+
+/// Write `text` to stdout; a closed pipe is reported as [`Failure::BrokenPipe`].
+pub fn write_stdout(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(Failure::BrokenPipe),
+        Err(e) => Err(Diagnostic::error(format!("cannot write to standard output: {e}")).into()),
+    }
+}
+
+/// Whether stderr gets colours: a terminal and no `NO_COLOR`.
+pub fn stderr_color() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// Whether stdout gets colours.
+pub fn stdout_color() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// Print diagnostics on stderr, rendered by miette.
+pub fn report(diags: &[Diagnostic]) {
+    let color = stderr_color();
+    let mut err = std::io::stderr().lock();
+    for d in diags {
+        let _ = err.write_all(crate::diag::render(d, color).as_bytes());
+    }
+}

@@ -1,1 +1,11 @@
-//! output (work in progress)
+/*!
+Output: the plan as a table, as a JSON/YAML document, and as files in a directory.
+
+Owns every byte topoplan writes to stdout or disk for a plan; it computes nothing. All output is
+deterministic: objects arrive sorted from `plan`, maps are sorted, and nothing depends on time,
+environment or thread scheduling.
+*/
+
+pub mod document;
+pub mod files;
+pub mod table;

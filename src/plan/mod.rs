@@ -1,1 +1,336 @@
-//! plan (work in progress)
+/*!
+Plan: for every topology Cluster in the input, what the topology controller would do.
+
+Owns the run from loaded objects to a [`Plan`]: recognising ClusterClasses and Clusters,
+resolving blueprints once per class, computing each Cluster's desired state (in parallel) and
+classifying every object as created / modified / unchanged / deleted. Without current state every
+generated object is `created`; the Cluster itself is `modified` when the topology changes its
+labels or references. Rendering the plan belongs to `output`.
+*/
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rayon::prelude::*;
+use serde_json::Value;
+
+use crate::api::{self, ApiVersion, Cluster, ClusterClass};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::load::{self, LoadOptions, Object};
+use crate::topology::{self, Blueprint, Catalog, Role};
+
+/// Resolved options for `topoplan plan`.
+#[derive(Debug, Clone, Default)]
+pub struct PlanOptions {
+    /// How to read the input.
+    pub load: LoadOptions,
+    /// Only these Clusters (namespace, name); empty means all.
+    pub clusters: Vec<(String, String)>,
+}
+
+/// What happens to an object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Action {
+    /// The object does not exist and will be created.
+    Created,
+    /// The object exists and will be changed.
+    Modified,
+    /// The object exists and stays as it is.
+    Unchanged,
+    /// The object exists and will be deleted.
+    Deleted,
+}
+
+impl Action {
+    /// The word used in tables and documents.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Created => "created",
+            Action::Modified => "modified",
+            Action::Unchanged => "unchanged",
+            Action::Deleted => "deleted",
+        }
+    }
+}
+
+/// One object of a cluster's plan.
+#[derive(Debug, Clone)]
+pub struct PlannedObject {
+    /// What happens to it.
+    pub action: Action,
+    /// What it is for.
+    pub role: Role,
+    /// The object as it would be after the change (or as it is, when deleted).
+    pub object: Value,
+}
+
+impl PlannedObject {
+    /// `apiVersion`.
+    pub fn api_version(&self) -> &str {
+        self.object.get("apiVersion").and_then(Value::as_str).unwrap_or("")
+    }
+    /// `kind`.
+    pub fn kind(&self) -> &str {
+        self.object.get("kind").and_then(Value::as_str).unwrap_or("")
+    }
+    /// `metadata.name`.
+    pub fn name(&self) -> &str {
+        self.object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("")
+    }
+    /// `metadata.namespace`.
+    pub fn namespace(&self) -> &str {
+        self.object.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("")
+    }
+}
+
+/// The plan for one Cluster.
+#[derive(Debug, Clone)]
+pub struct ClusterPlan {
+    /// Namespace of the Cluster.
+    pub namespace: String,
+    /// Name of the Cluster.
+    pub name: String,
+    /// The ClusterClass (namespace, name).
+    pub class: (String, String),
+    /// API version of the Cluster (and of the generated core objects).
+    pub api: ApiVersion,
+    /// The file the Cluster came from, when several files define a Cluster of this name
+    /// (alternative flavors, planned side by side).
+    pub source: Option<String>,
+    /// Objects in display order: created, modified, unchanged, deleted; then kind, then name.
+    pub objects: Vec<PlannedObject>,
+}
+
+impl ClusterPlan {
+    /// Whether anything changes.
+    pub fn has_changes(&self) -> bool {
+        self.objects.iter().any(|o| o.action != Action::Unchanged)
+    }
+}
+
+/// The whole plan.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    /// One entry per planned Cluster, ordered by namespace then name.
+    pub clusters: Vec<ClusterPlan>,
+    /// Warnings for the user (e.g. skipped patches).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Read the input and plan every topology Cluster in it.
+pub fn plan(opts: &PlanOptions) -> Result<Plan, Diagnostics> {
+    let inputs = load::load(&opts.load)?;
+    plan_objects(&inputs.objects, &opts.clusters)
+}
+
+/// Plan the given objects (already loaded).
+pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Plan, Diagnostics> {
+    let mut errors = Vec::new();
+    let mut classes: BTreeMap<(String, String), ClusterClass> = BTreeMap::new();
+    let mut clusters: Vec<Cluster> = Vec::new();
+    for o in objects {
+        let api = match api::check_core_object(o) {
+            Ok(Some(api)) => api,
+            Ok(None) => continue,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        match o.kind.as_str() {
+            "ClusterClass" => match ClusterClass::parse(o, api) {
+                Ok(c) => {
+                    classes.insert((o.namespace.clone(), o.name.clone()), c);
+                }
+                Err(e) => errors.push(e),
+            },
+            "Cluster" => match Cluster::parse(o, api) {
+                Ok(c) if c.spec.topology.is_some() => clusters.push(c),
+                Ok(_) => {}
+                Err(e) => errors.push(e),
+            },
+            _ => {}
+        }
+    }
+
+    if !only.is_empty() {
+        let wanted: BTreeSet<(String, String)> = only.iter().cloned().collect();
+        let present: BTreeSet<(String, String)> = clusters
+            .iter()
+            .map(|c| (c.namespace().to_string(), c.name().to_string()))
+            .collect();
+        clusters.retain(|c| wanted.contains(&(c.namespace().to_string(), c.name().to_string())));
+        for (ns, name) in wanted.difference(&present) {
+            errors.push(
+                Diagnostic::error(format!("--cluster {ns}/{name}: no Cluster with a topology of that name in the input"))
+                    .with_help("--cluster takes NAMESPACE/NAME of a Cluster that has spec.topology"),
+            );
+        }
+    }
+    if clusters.is_empty() && errors.is_empty() {
+        errors.push(
+            Diagnostic::error("no Cluster with spec.topology found in the input")
+                .with_help("pass the ClusterClass, its templates and at least one Cluster that uses the class"),
+        );
+    }
+
+    for c in &clusters {
+        for (field, ptr) in [("infrastructureRef", "/spec/infrastructureRef"), ("controlPlaneRef", "/spec/controlPlaneRef")] {
+            if c.object.value.pointer(ptr).is_some_and(|v| !api::is_zero(v)) {
+                errors.push(
+                    Diagnostic::error(format!(
+                        "Cluster {} has spec.topology and also spec.{field}: the topology controller sets that reference itself, \
+                         so this Cluster already exists and cannot be planned as a new one",
+                        c.object.key()
+                    ))
+                    .at(&c.object.origin, ptr, "set by the topology controller")
+                    .with_help(format!(
+                        "remove spec.{field} to plan the Cluster from scratch; planning against existing objects needs their current state"
+                    )),
+                );
+            }
+        }
+    }
+
+    // Resolve each used class once; Clusters of a broken class are not planned.
+    let catalog = Catalog::new(objects);
+    let mut blueprints: BTreeMap<(String, String), Blueprint<'_>> = BTreeMap::new();
+    let mut warnings = Vec::new();
+    let used: BTreeSet<(String, String)> = clusters.iter().map(Cluster::class_key).collect();
+    for key in &used {
+        let Some(class) = classes.get(key) else { continue };
+        match Blueprint::resolve(class, &catalog) {
+            Ok(bp) => {
+                let patches = class.patch_names();
+                if !patches.is_empty() {
+                    warnings.push(
+                        Diagnostic::warning(format!(
+                            "ClusterClass {}: {} patch(es) skipped: {}",
+                            class.key(),
+                            patches.len(),
+                            patches.join(", ")
+                        ))
+                        .at(&class.object.origin, "/spec/patches", "not applied yet")
+                        .with_help("this version of topoplan does not apply ClusterClass patches yet; the plan shows objects before patching"),
+                    );
+                }
+                blueprints.insert(key.clone(), bp);
+            }
+            Err(mut e) => errors.append(&mut e),
+        }
+    }
+    for c in &clusters {
+        let key = c.class_key();
+        if !classes.contains_key(&key) {
+            let known: Vec<String> = classes.keys().map(|(ns, n)| format!("{ns}/{n}")).collect();
+            errors.push(
+                Diagnostic::error(format!(
+                    "Cluster {}: ClusterClass {}/{} not found in the input",
+                    c.object.key(),
+                    key.0,
+                    key.1
+                ))
+                .at(&c.object.origin, &c.class_pointer(), "unknown ClusterClass")
+                .with_help(if known.is_empty() {
+                    "the input holds no ClusterClass; add the class with -f".to_string()
+                } else {
+                    format!("the input holds: {}", known.join(", "))
+                }),
+            );
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Diagnostics(errors));
+    }
+
+    clusters.sort_by(|a, b| {
+        (a.namespace(), a.name(), &a.object.origin.file.name).cmp(&(b.namespace(), b.name(), &b.object.origin.file.name))
+    });
+    // Clusters that share a name come from different files (flavors): label each with its file.
+    let mut by_key: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
+    for c in &clusters {
+        by_key
+            .entry((c.namespace(), c.name()))
+            .or_default()
+            .push(c.object.origin.file.name.as_str());
+    }
+    for ((ns, name), files) in &by_key {
+        if files.len() > 1 {
+            warnings.push(
+                Diagnostic::warning(format!(
+                    "Cluster {ns}/{name} is defined in {} files ({}); each is planned separately as an alternative flavor",
+                    files.len(),
+                    files.join(", ")
+                ))
+                .with_help("pass one flavor at a time (-f class.yaml -f flavor.yaml) to plan a single Cluster"),
+            );
+        }
+    }
+    let ambiguous: BTreeSet<(String, String)> = by_key
+        .iter()
+        .filter(|(_, f)| f.len() > 1)
+        .map(|((ns, n), _)| (ns.to_string(), n.to_string()))
+        .collect();
+    let results: Vec<Result<ClusterPlan, Vec<Diagnostic>>> = clusters
+        .par_iter()
+        .map(|c| {
+            let bp = blueprints
+                .get(&c.class_key())
+                .ok_or_else(|| vec![Diagnostic::error(format!("Cluster {}: no blueprint", c.object.key()))])?;
+            let desired = topology::compute(c, bp)?;
+            let mut p = classify(c, desired);
+            if ambiguous.contains(&(p.namespace.clone(), p.name.clone())) {
+                p.source = Some(c.object.origin.file.name.clone());
+            }
+            Ok(p)
+        })
+        .collect();
+    let mut plans = Vec::new();
+    for r in results {
+        match r {
+            Ok(p) => plans.push(p),
+            Err(mut e) => errors.append(&mut e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Diagnostics(errors));
+    }
+    Ok(Plan {
+        clusters: plans,
+        warnings,
+    })
+}
+
+/// Without current state: everything is created except the Cluster, which exists already.
+fn classify(cluster: &Cluster, desired: topology::DesiredState) -> ClusterPlan {
+    let mut objects: Vec<PlannedObject> = desired
+        .objects
+        .into_iter()
+        .map(|d| {
+            let action = if d.role == Role::Cluster {
+                if d.value == cluster.object.value {
+                    Action::Unchanged
+                } else {
+                    Action::Modified
+                }
+            } else {
+                Action::Created
+            };
+            PlannedObject {
+                action,
+                role: d.role,
+                object: d.value,
+            }
+        })
+        .collect();
+    objects.sort_by(|a, b| {
+        (a.action, a.kind(), a.name(), a.namespace()).cmp(&(b.action, b.kind(), b.name(), b.namespace()))
+    });
+    ClusterPlan {
+        namespace: cluster.namespace().to_string(),
+        name: cluster.name().to_string(),
+        class: cluster.class_key(),
+        api: cluster.api,
+        source: None,
+        objects,
+    }
+}

@@ -1,0 +1,486 @@
+/*!
+v1beta1 → v1beta2 conversion of ClusterClass and Cluster specs, on JSON.
+
+Cluster API's own conversion (`api/core/v1beta1/conversion.go`) maps field by field; this does the
+same for the fields the planner reads (desired-state.md §7.1–7.2), so every later stage sees one
+shape. Durations become whole seconds, as `ConvertToSeconds` does. It never fails: a field with
+an unexpected type is left for the typed decoding to report.
+*/
+
+use serde_json::{Map, Value, json};
+
+/// Convert a v1beta1 ClusterClass `spec` into the v1beta2 shape.
+pub fn cluster_class_spec(spec: &Value) -> Value {
+    let mut out = Map::new();
+    let Some(spec) = spec.as_object() else {
+        return Value::Object(out);
+    };
+    let mut infra = Map::new();
+    if let Some(r) = spec.pointer_ref("/infrastructure/ref") {
+        infra.insert("templateRef".into(), template_ref(r));
+    }
+    if let Some(t) = spec.pointer_ref("/infrastructureNamingStrategy/template") {
+        infra.insert("naming".into(), json!({ "template": t }));
+    }
+    out.insert("infrastructure".into(), Value::Object(infra));
+
+    if let Some(cp) = spec.get("controlPlane").and_then(Value::as_object) {
+        let mut o = Map::new();
+        copy(cp, &mut o, &["metadata", "readinessGates", "taints"]);
+        if let Some(r) = cp.get("ref") {
+            o.insert("templateRef".into(), template_ref(r));
+        }
+        if let Some(r) = cp.get("machineInfrastructure").and_then(|m| m.get("ref")) {
+            o.insert("machineInfrastructure".into(), json!({ "templateRef": template_ref(r) }));
+        }
+        naming(cp, &mut o);
+        if let Some(mhc) = cp.get("machineHealthCheck") {
+            o.insert("healthCheck".into(), health_check(mhc, None));
+        }
+        o.insert("deletion".into(), deletion(cp, None));
+        out.insert("controlPlane".into(), Value::Object(o));
+    }
+
+    let mut workers = Map::new();
+    if let Some(mds) = spec.pointer_ref("/workers/machineDeployments").and_then(Value::as_array) {
+        let list = mds.iter().map(|md| md_class(md)).collect();
+        workers.insert("machineDeployments".into(), Value::Array(list));
+    }
+    if let Some(mps) = spec.pointer_ref("/workers/machinePools").and_then(Value::as_array) {
+        let list = mps.iter().map(|mp| mp_class(mp)).collect();
+        workers.insert("machinePools".into(), Value::Array(list));
+    }
+    out.insert("workers".into(), Value::Object(workers));
+    copy(spec, &mut out, &["variables", "patches", "kubernetesVersions", "upgrade"]);
+    Value::Object(out)
+}
+
+fn md_class(md: &Value) -> Value {
+    let Some(md) = md.as_object() else {
+        return md.clone();
+    };
+    let mut o = Map::new();
+    copy(md, &mut o, &["class", "failureDomain", "minReadySeconds", "readinessGates", "taints"]);
+    template_parts(md, &mut o);
+    naming(md, &mut o);
+    let strategy = md.get("strategy");
+    let max_in_flight = strategy.and_then(|s| s.pointer("/remediation/maxInFlight"));
+    let mut hc = md
+        .get("machineHealthCheck")
+        .map(|m| health_check(m, None))
+        .unwrap_or_else(|| json!({}));
+    if let (Some(m), Some(hc)) = (max_in_flight, hc.as_object_mut()) {
+        let rem = hc.entry("remediation").or_insert_with(|| json!({}));
+        if let Some(rem) = rem.as_object_mut() {
+            rem.insert("maxInFlight".into(), m.clone());
+        }
+    }
+    o.insert("healthCheck".into(), hc);
+    o.insert("deletion".into(), deletion(md, strategy));
+    if let Some(s) = strategy {
+        o.insert("rollout".into(), json!({ "strategy": rollout_strategy(s) }));
+    }
+    Value::Object(o)
+}
+
+fn mp_class(mp: &Value) -> Value {
+    let Some(mp) = mp.as_object() else {
+        return mp.clone();
+    };
+    let mut o = Map::new();
+    copy(mp, &mut o, &["class", "failureDomains", "minReadySeconds", "taints"]);
+    template_parts(mp, &mut o);
+    naming(mp, &mut o);
+    o.insert("deletion".into(), deletion(mp, None));
+    Value::Object(o)
+}
+
+/// `template.{metadata, bootstrap.ref, infrastructure.ref}` → `metadata`, `*.templateRef`.
+fn template_parts(class: &Map<String, Value>, o: &mut Map<String, Value>) {
+    let Some(t) = class.get("template") else {
+        return;
+    };
+    if let Some(m) = t.get("metadata") {
+        o.insert("metadata".into(), m.clone());
+    }
+    for part in ["bootstrap", "infrastructure"] {
+        if let Some(r) = t.get(part).and_then(|p| p.get("ref")) {
+            o.insert(part.into(), json!({ "templateRef": template_ref(r) }));
+        }
+    }
+}
+
+fn naming(class: &Map<String, Value>, o: &mut Map<String, Value>) {
+    if let Some(t) = class.get("namingStrategy").and_then(|n| n.get("template")) {
+        o.insert("naming".into(), json!({ "template": t }));
+    }
+}
+
+/// Convert a v1beta1 Cluster `spec` into the v1beta2 shape.
+pub fn cluster_spec(spec: &Value) -> Value {
+    let mut out = Map::new();
+    let Some(spec) = spec.as_object() else {
+        return Value::Object(out);
+    };
+    for field in ["infrastructureRef", "controlPlaneRef"] {
+        if let Some(r) = spec.get(field) {
+            out.insert(field.into(), contract_ref(r));
+        }
+    }
+    if let Some(t) = spec.get("topology").and_then(Value::as_object) {
+        let mut o = Map::new();
+        copy(t, &mut o, &["version", "variables"]);
+        let mut class_ref = Map::new();
+        if let Some(c) = t.get("class") {
+            class_ref.insert("name".into(), c.clone());
+        }
+        if let Some(c) = t.get("classNamespace") {
+            class_ref.insert("namespace".into(), c.clone());
+        }
+        o.insert("classRef".into(), Value::Object(class_ref));
+        if let Some(cp) = t.get("controlPlane").and_then(Value::as_object) {
+            let mut c = Map::new();
+            copy(cp, &mut c, &["metadata", "replicas", "readinessGates", "taints", "rollout"]);
+            if let Some(mhc) = cp.get("machineHealthCheck") {
+                c.insert("healthCheck".into(), health_check(mhc, mhc.get("enable")));
+            }
+            c.insert("deletion".into(), deletion(cp, None));
+            if let Some(v) = cp.pointer_ref("/variables/overrides") {
+                c.insert("variables".into(), json!({ "overrides": v }));
+            }
+            o.insert("controlPlane".into(), Value::Object(c));
+        }
+        if let Some(w) = t.get("workers").and_then(Value::as_object) {
+            let mut wo = Map::new();
+            if let Some(mds) = w.get("machineDeployments").and_then(Value::as_array) {
+                wo.insert(
+                    "machineDeployments".into(),
+                    Value::Array(mds.iter().map(md_topology).collect()),
+                );
+            }
+            if let Some(mps) = w.get("machinePools").and_then(Value::as_array) {
+                wo.insert(
+                    "machinePools".into(),
+                    Value::Array(mps.iter().map(mp_topology).collect()),
+                );
+            }
+            o.insert("workers".into(), Value::Object(wo));
+        }
+        out.insert("topology".into(), Value::Object(o));
+    }
+    Value::Object(out)
+}
+
+fn md_topology(md: &Value) -> Value {
+    let Some(md) = md.as_object() else {
+        return md.clone();
+    };
+    let mut o = Map::new();
+    copy(
+        md,
+        &mut o,
+        &["metadata", "class", "name", "failureDomain", "replicas", "minReadySeconds", "readinessGates", "taints", "variables"],
+    );
+    let strategy = md.get("strategy");
+    let mut hc = md
+        .get("machineHealthCheck")
+        .map(|m| health_check(m, m.get("enable")))
+        .unwrap_or_else(|| json!({}));
+    if let (Some(m), Some(hc)) = (
+        strategy.and_then(|s| s.pointer("/remediation/maxInFlight")),
+        hc.as_object_mut(),
+    ) {
+        let rem = hc.entry("remediation").or_insert_with(|| json!({}));
+        if let Some(rem) = rem.as_object_mut() {
+            rem.insert("maxInFlight".into(), m.clone());
+        }
+    }
+    o.insert("healthCheck".into(), hc);
+    o.insert("deletion".into(), deletion(md, strategy));
+    let mut rollout = Map::new();
+    if let Some(s) = strategy {
+        rollout.insert("strategy".into(), rollout_strategy(s));
+    }
+    if let Some(a) = md.get("rolloutAfter") {
+        rollout.insert("after".into(), a.clone());
+    }
+    if let Some(a) = md.pointer_ref("/rollout/after") {
+        rollout.insert("after".into(), a.clone());
+    }
+    o.insert("rollout".into(), Value::Object(rollout));
+    if strategy.is_some_and(|s| !s.is_null()) {
+        o.insert("v1beta1StrategySet".into(), Value::Bool(true));
+    }
+    Value::Object(o)
+}
+
+fn mp_topology(mp: &Value) -> Value {
+    let Some(mp) = mp.as_object() else {
+        return mp.clone();
+    };
+    let mut o = Map::new();
+    copy(
+        mp,
+        &mut o,
+        &["metadata", "class", "name", "failureDomains", "replicas", "minReadySeconds", "taints", "variables"],
+    );
+    o.insert("deletion".into(), deletion(mp, None));
+    Value::Object(o)
+}
+
+/// v1beta1 `MachineHealthCheckClass` (+ `enable` on topologies) → v1beta2 health check.
+fn health_check(mhc: &Value, enable: Option<&Value>) -> Value {
+    let mut checks = Map::new();
+    let mut remediation = Map::new();
+    let mut trigger = Map::new();
+    if let Some(t) = mhc.get("nodeStartupTimeout").and_then(duration_seconds) {
+        checks.insert("nodeStartupTimeoutSeconds".into(), json!(t));
+    }
+    for (from, to) in [
+        ("unhealthyConditions", "unhealthyNodeConditions"),
+        ("unhealthyMachineConditions", "unhealthyMachineConditions"),
+    ] {
+        if let Some(list) = mhc.get(from).and_then(Value::as_array) {
+            let conv = list.iter().map(condition).collect();
+            checks.insert(to.into(), Value::Array(conv));
+        }
+    }
+    if let Some(m) = mhc.get("maxUnhealthy") {
+        trigger.insert("unhealthyLessThanOrEqualTo".into(), m.clone());
+    }
+    if let Some(r) = mhc.get("unhealthyRange") {
+        trigger.insert("unhealthyInRange".into(), r.clone());
+    }
+    if !trigger.is_empty() {
+        remediation.insert("triggerIf".into(), Value::Object(trigger));
+    }
+    if let Some(r) = mhc.get("remediationTemplate").and_then(Value::as_object) {
+        let mut t = Map::new();
+        copy(r, &mut t, &["apiVersion", "kind", "name"]);
+        remediation.insert("templateRef".into(), Value::Object(t));
+    }
+    let mut out = Map::new();
+    if let Some(e) = enable {
+        out.insert("enabled".into(), e.clone());
+    }
+    out.insert("checks".into(), Value::Object(checks));
+    out.insert("remediation".into(), Value::Object(remediation));
+    // v1.10 enabled a health check whenever the field was present, even when empty.
+    out.insert("v1beta1Present".into(), Value::Bool(!mhc.is_null()));
+    Value::Object(out)
+}
+
+fn condition(c: &Value) -> Value {
+    let Some(c) = c.as_object() else {
+        return c.clone();
+    };
+    let mut o = Map::new();
+    copy(c, &mut o, &["type", "status"]);
+    if let Some(t) = c.get("timeout").and_then(duration_seconds) {
+        o.insert("timeoutSeconds".into(), json!(t));
+    }
+    Value::Object(o)
+}
+
+/// Node timeouts (durations) and, from a strategy, the deletion order.
+fn deletion(src: &Map<String, Value>, strategy: Option<&Value>) -> Value {
+    let mut o = Map::new();
+    for (from, to) in [
+        ("nodeDrainTimeout", "nodeDrainTimeoutSeconds"),
+        ("nodeVolumeDetachTimeout", "nodeVolumeDetachTimeoutSeconds"),
+        ("nodeDeletionTimeout", "nodeDeletionTimeoutSeconds"),
+    ] {
+        if let Some(s) = src.get(from).and_then(duration_seconds) {
+            o.insert(to.into(), json!(s));
+        }
+    }
+    if let Some(p) = strategy.and_then(|s| s.pointer("/rollingUpdate/deletePolicy")) {
+        o.insert("order".into(), p.clone());
+    }
+    Value::Object(o)
+}
+
+fn rollout_strategy(s: &Value) -> Value {
+    let mut o = Map::new();
+    if let Some(t) = s.get("type") {
+        o.insert("type".into(), t.clone());
+    }
+    if let Some(ru) = s.get("rollingUpdate").and_then(Value::as_object) {
+        let mut r = Map::new();
+        copy(ru, &mut r, &["maxUnavailable", "maxSurge"]);
+        o.insert("rollingUpdate".into(), Value::Object(r));
+    }
+    Value::Object(o)
+}
+
+/// v1beta1 `ObjectReference` to a template → `{apiVersion, kind, name}`.
+fn template_ref(r: &Value) -> Value {
+    let mut o = Map::new();
+    if let Some(r) = r.as_object() {
+        copy(r, &mut o, &["apiVersion", "kind", "name"]);
+    }
+    Value::Object(o)
+}
+
+/// v1beta1 `ObjectReference` → v1beta2 `{apiGroup, kind, name}`.
+fn contract_ref(r: &Value) -> Value {
+    let mut o = Map::new();
+    if let Some(r) = r.as_object() {
+        if let Some(av) = r.get("apiVersion").and_then(Value::as_str) {
+            o.insert("apiGroup".into(), json!(crate::load::object::group_of(av)));
+        }
+        copy(r, &mut o, &["kind", "name"]);
+    }
+    Value::Object(o)
+}
+
+fn copy(from: &Map<String, Value>, to: &mut Map<String, Value>, fields: &[&str]) {
+    for f in fields {
+        if let Some(v) = from.get(*f) {
+            to.insert((*f).to_string(), v.clone());
+        }
+    }
+}
+
+trait PointerRef {
+    fn pointer_ref(&self, p: &str) -> Option<&Value>;
+}
+
+impl PointerRef for Map<String, Value> {
+    fn pointer_ref(&self, p: &str) -> Option<&Value> {
+        let mut parts = p.trim_start_matches('/').splitn(2, '/');
+        let first = parts.next()?;
+        let v = self.get(first)?;
+        match parts.next() {
+            Some(rest) => v.pointer(&format!("/{rest}")),
+            None => Some(v),
+        }
+    }
+}
+
+/// Whole seconds of a Go duration string (`"300s"`, `"5m"`, `"1h2m3.5s"`), as Cluster API's
+/// `ConvertToSeconds` truncates. Numbers are taken as nanoseconds, like a JSON-encoded
+/// `time.Duration`. `None` for anything unparsable.
+pub fn duration_seconds(v: &Value) -> Option<i64> {
+    match v {
+        Value::String(s) => parse_go_duration(s).map(|ns| ns / 1_000_000_000),
+        Value::Number(n) => n.as_i64().map(|ns| ns / 1_000_000_000),
+        _ => None,
+    }
+}
+
+/// Parse a Go duration into nanoseconds.
+pub fn parse_go_duration(s: &str) -> Option<i64> {
+    let (neg, mut rest) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    if rest == "0" {
+        return Some(0);
+    }
+    if rest.is_empty() {
+        return None;
+    }
+    let mut total: f64 = 0.0;
+    while !rest.is_empty() {
+        let num_len = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        if num_len == 0 {
+            return None;
+        }
+        let number: f64 = rest[..num_len].parse().ok()?;
+        rest = &rest[num_len..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let unit = match &rest[..unit_len] {
+            "ns" => 1.0,
+            "us" | "µs" | "μs" => 1e3,
+            "ms" => 1e6,
+            "s" => 1e9,
+            "m" => 60e9,
+            "h" => 3600e9,
+            _ => return None,
+        };
+        rest = &rest[unit_len..];
+        total += number * unit;
+    }
+    if total > i64::MAX as f64 {
+        return None;
+    }
+    let ns = total.round() as i64;
+    Some(if neg { -ns } else { ns })
+}
+
+/// Go's `time.Duration.String()` for whole seconds (`300` → `5m0s`, `0` → `0s`).
+pub fn go_duration_string(seconds: i64) -> String {
+    if seconds == 0 {
+        return "0s".into();
+    }
+    let neg = seconds < 0;
+    let s = seconds.unsigned_abs();
+    let (h, m, sec) = (s / 3600, (s % 3600) / 60, s % 60);
+    let body = if h > 0 {
+        format!("{h}h{m}m{sec}s")
+    } else if m > 0 {
+        format!("{m}m{sec}s")
+    } else {
+        format!("{sec}s")
+    };
+    if neg { format!("-{body}") } else { body }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_durations() {
+        assert_eq!(parse_go_duration("300s"), Some(300_000_000_000));
+        assert_eq!(parse_go_duration("5m"), Some(300_000_000_000));
+        assert_eq!(parse_go_duration("1h2m3.5s"), Some(3_723_500_000_000));
+        assert_eq!(parse_go_duration("0"), Some(0));
+        assert_eq!(parse_go_duration("10"), None);
+        assert_eq!(parse_go_duration(""), None);
+        assert_eq!(parse_go_duration("1x"), None);
+        assert_eq!(duration_seconds(&json!("1.9s")), Some(1));
+        assert_eq!(go_duration_string(300), "5m0s");
+        assert_eq!(go_duration_string(10), "10s");
+        assert_eq!(go_duration_string(3600), "1h0m0s");
+        assert_eq!(go_duration_string(0), "0s");
+    }
+
+    #[test]
+    fn md_class_strategy_is_split() {
+        let spec = json!({"workers": {"machineDeployments": [{
+            "class": "w",
+            "template": {"metadata": {"labels": {"a": "b"}},
+                         "bootstrap": {"ref": {"apiVersion": "b/v1", "kind": "K", "name": "n", "namespace": "x"}}},
+            "strategy": {"type": "RollingUpdate",
+                         "rollingUpdate": {"maxSurge": 1, "deletePolicy": "Oldest"},
+                         "remediation": {"maxInFlight": 2}},
+            "nodeDrainTimeout": "5m"
+        }]}});
+        let out = cluster_class_spec(&spec);
+        let md = &out["workers"]["machineDeployments"][0];
+        assert_eq!(md["metadata"]["labels"]["a"], "b");
+        assert_eq!(md["bootstrap"]["templateRef"], json!({"apiVersion": "b/v1", "kind": "K", "name": "n"}));
+        assert_eq!(md["rollout"]["strategy"], json!({"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1}}));
+        assert_eq!(md["deletion"], json!({"order": "Oldest", "nodeDrainTimeoutSeconds": 300}));
+        assert_eq!(md["healthCheck"]["remediation"]["maxInFlight"], 2);
+    }
+
+    #[test]
+    fn mhc_class_is_converted() {
+        let hc = health_check(
+            &json!({"unhealthyConditions": [{"type": "Ready", "status": "Unknown", "timeout": "300s"}],
+                    "maxUnhealthy": "40%", "nodeStartupTimeout": "10m"}),
+            Some(&json!(false)),
+        );
+        assert_eq!(hc["enabled"], false);
+        assert_eq!(hc["checks"]["nodeStartupTimeoutSeconds"], 600);
+        assert_eq!(hc["checks"]["unhealthyNodeConditions"][0]["timeoutSeconds"], 300);
+        assert_eq!(hc["remediation"]["triggerIf"]["unhealthyLessThanOrEqualTo"], "40%");
+    }
+}

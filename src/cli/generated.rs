@@ -1,0 +1,44 @@
+//! Completion scripts and man pages, generated from the clap definition. They are checked in
+//! under `completions/` and `man/`; `tests/generated.rs` fails when they are stale and rewrites
+//! them when run with `TOPOPLAN_BLESS=1`.
+
+use clap::CommandFactory;
+use clap_complete::Shell;
+
+use super::Cli;
+
+/// Shells we ship completions for, with their file names.
+pub const SHELLS: &[(Shell, &str)] = &[
+    (Shell::Bash, "topoplan.bash"),
+    (Shell::Zsh, "_topoplan"),
+    (Shell::Fish, "topoplan.fish"),
+    (Shell::Elvish, "topoplan.elv"),
+    (Shell::PowerShell, "_topoplan.ps1"),
+];
+
+/// The completion script for `shell`.
+pub fn completion(shell: Shell) -> String {
+    let mut cmd = Cli::command();
+    let mut buf = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "topoplan", &mut buf);
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// Man pages: (file name, roff text) for `topoplan` and each subcommand.
+pub fn man_pages() -> Vec<(String, String)> {
+    let cmd = Cli::command();
+    let mut pages = vec![("topoplan.1".to_string(), render_man(cmd.clone()))];
+    for sub in cmd.get_subcommands() {
+        let name = format!("topoplan-{}", sub.get_name());
+        let sub = sub.clone().name(name.clone());
+        pages.push((format!("{name}.1"), render_man(sub)));
+    }
+    pages
+}
+
+fn render_man(cmd: clap::Command) -> String {
+    let mut buf = Vec::new();
+    // Rendering into a Vec cannot fail; an empty page would be caught by the staleness test.
+    let _ = clap_mangen::Man::new(cmd).render(&mut buf);
+    String::from_utf8_lossy(&buf).into_owned()
+}

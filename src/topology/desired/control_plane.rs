@@ -1,0 +1,160 @@
+//! The ControlPlane and its machines' infrastructure template (`computeControlPlane`,
+//! `computeControlPlaneInfrastructureMachineTemplate`, desired-state.md §3, §4.2–4.3).
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::infrastructure_cluster::{naming_error, shim_owner_ref};
+use super::{Ctx, Role, refs, set_path};
+use crate::api::convert::go_duration_string;
+use crate::api::{ApiVersion, labels};
+use crate::diag::Diagnostic;
+use crate::topology::contract::Contract;
+use crate::topology::names::{self, NameTarget};
+use crate::topology::template::{self, CloneInput, merge_map, string_map, to_value};
+
+/// The control plane's InfrastructureMachineTemplate, when the class has machine infrastructure.
+pub fn compute_machine_template(ctx: &Ctx<'_>) -> Option<Value> {
+    let tpl = ctx.bp.control_plane_machine_infrastructure?;
+    let role = Role::ControlPlaneInfrastructureMachineTemplate;
+    let name = ctx.simple_name(&format!("{}-", ctx.cluster.name()), &role);
+    Some(template::to_template(CloneInput {
+        template: tpl,
+        cluster_name: ctx.cluster.name(),
+        namespace: ctx.cluster.namespace(),
+        name,
+        labels: BTreeMap::new(),
+        annotations: BTreeMap::new(),
+        owner: Some(ctx.cluster_owner_ref()),
+    }))
+}
+
+/// The desired ControlPlane.
+pub fn compute(ctx: &Ctx<'_>, machine_template: Option<&Value>) -> Result<Value, Diagnostic> {
+    let class = &ctx.bp.class.spec.control_plane;
+    let topo = &ctx.cluster.topology().control_plane;
+
+    let mut cp_labels = merge_map(&topo.metadata.labels, &class.metadata.labels);
+    cp_labels.insert(labels::CLUSTER_NAME.into(), ctx.cluster.name().to_string());
+    cp_labels.insert(labels::TOPOLOGY_OWNED.into(), String::new());
+    let cp_annotations = merge_map(&topo.metadata.annotations, &class.metadata.annotations);
+
+    let name = match ctx.cluster.spec.control_plane_ref.name.as_str() {
+        "" => names::from_template(
+            &class.naming.template,
+            ctx.cluster.name(),
+            &NameTarget::ControlPlane,
+            &ctx.seed(&Role::ControlPlane),
+        )
+        .map_err(|e| {
+            let ptr = match ctx.bp.class.api {
+                ApiVersion::V1Beta1 => "/spec/controlPlane/namingStrategy/template",
+                ApiVersion::V1Beta2 => "/spec/controlPlane/naming/template",
+            };
+            naming_error(ctx, "ControlPlane", &e, ptr)
+        })?,
+        current => current.to_string(),
+    };
+    let mut cp = template::to_object(CloneInput {
+        template: ctx.bp.control_plane,
+        cluster_name: ctx.cluster.name(),
+        namespace: ctx.cluster.namespace(),
+        name,
+        labels: cp_labels.clone(),
+        annotations: cp_annotations.clone(),
+        owner: None,
+    });
+    set_path(&mut cp, &["metadata", "ownerReferences"], json!([shim_owner_ref(ctx)]));
+
+    let api_version = cp.get("apiVersion").and_then(Value::as_str).unwrap_or("").to_string();
+    let contract = Contract::for_api_version(&api_version);
+
+    if let Some(mt) = machine_template {
+        match contract {
+            Contract::V1Beta1 => set_path(
+                &mut cp,
+                &["spec", "machineTemplate", "infrastructureRef"],
+                refs::object_reference(mt),
+            ),
+            Contract::V1Beta2 => set_path(
+                &mut cp,
+                &["spec", "machineTemplate", "spec", "infrastructureRef"],
+                refs::contract_versioned(mt),
+            ),
+        }
+        // Labels computed here win over those the template already put on its machines.
+        let existing = cp.pointer("/spec/machineTemplate/metadata").cloned();
+        let ml = merge_map(&cp_labels, &string_map(existing.as_ref().and_then(|m| m.get("labels"))));
+        let ma = merge_map(
+            &cp_annotations,
+            &string_map(existing.as_ref().and_then(|m| m.get("annotations"))),
+        );
+        // Metadata.Set drops a map that ends up empty rather than writing `{}`.
+        let mut meta = serde_json::Map::new();
+        if !ml.is_empty() {
+            meta.insert("labels".into(), to_value(ml));
+        }
+        if !ma.is_empty() {
+            meta.insert("annotations".into(), to_value(ma));
+        }
+        set_path(&mut cp, &["spec", "machineTemplate", "metadata"], Value::Object(meta));
+    }
+
+    if let Some(r) = &topo.replicas {
+        set_path(&mut cp, &["spec", "replicas"], r.clone());
+    }
+    if let Some(after) = topo.rollout.after.as_ref().filter(|a| !crate::api::is_zero(a)) {
+        set_path(&mut cp, &["spec", "rollout", "after"], after.clone());
+    }
+    let machine_spec: &[&str] = match contract {
+        Contract::V1Beta1 => &["spec", "machineTemplate"],
+        Contract::V1Beta2 => &["spec", "machineTemplate", "spec"],
+    };
+    let with = |last: &'static str| -> Vec<&str> {
+        let mut p = machine_spec.to_vec();
+        p.push(last);
+        p
+    };
+    // The contract setters delete the path first and write only a non-nil value, so `[]` is
+    // written as `[]` (desired-state.md §3).
+    if let Some(g) = topo.readiness_gates.as_ref().or(class.readiness_gates.as_ref()) {
+        set_path(&mut cp, &with("readinessGates"), g.clone());
+    }
+    if let Some(t) = topo.taints.as_ref().or(class.taints.as_ref()) {
+        set_path(&mut cp, &with("taints"), t.clone());
+    }
+    let timeouts = [
+        (
+            topo.deletion.node_drain_timeout_seconds.or(class.deletion.node_drain_timeout_seconds),
+            "nodeDrainTimeout",
+        ),
+        (
+            topo.deletion
+                .node_volume_detach_timeout_seconds
+                .or(class.deletion.node_volume_detach_timeout_seconds),
+            "nodeVolumeDetachTimeout",
+        ),
+        (
+            topo.deletion.node_deletion_timeout_seconds.or(class.deletion.node_deletion_timeout_seconds),
+            "nodeDeletionTimeout",
+        ),
+    ];
+    for (value, field) in timeouts {
+        let Some(seconds) = value else { continue };
+        match contract {
+            Contract::V1Beta1 => set_path(
+                &mut cp,
+                &["spec", "machineTemplate", field],
+                json!(go_duration_string(seconds)),
+            ),
+            Contract::V1Beta2 => {
+                let f = format!("{field}Seconds");
+                set_path(&mut cp, &["spec", "machineTemplate", "spec", "deletion", &f], json!(seconds));
+            }
+        }
+    }
+    // With no current control plane, computeControlPlaneVersion returns topology.version.
+    set_path(&mut cp, &["spec", "version"], json!(ctx.version));
+    Ok(cp)
+}

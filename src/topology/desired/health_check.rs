@@ -1,0 +1,132 @@
+//! MachineHealthChecks for the control plane and MachineDeployments
+//! (`computeMachineHealthCheck` and the blueprint's enablement rules, desired-state.md §4.4).
+
+use serde_json::{Map, Value, json};
+
+use super::{Ctx, put};
+use crate::api::convert::go_duration_string;
+use crate::api::{ApiVersion, HealthCheck, labels};
+
+/// Whether a health check counts as defined. v1beta1 output follows Cluster API v1.10, where the
+/// mere presence of `machineHealthCheck` enabled one; v1beta2 follows `IsDefined`.
+fn defined(ctx: &Ctx<'_>, hc: &HealthCheck) -> bool {
+    match (ctx.api, hc.v1beta1_present) {
+        (ApiVersion::V1Beta1, Some(present)) => present,
+        _ => hc.is_defined(),
+    }
+}
+
+/// Topology health check if defined, otherwise the class's: all or nothing, never merged.
+fn pick<'h>(ctx: &Ctx<'_>, topo: &'h HealthCheck, class: &'h HealthCheck) -> Option<&'h HealthCheck> {
+    if !defined(ctx, class) && !defined(ctx, topo) {
+        return None;
+    }
+    if topo.enabled == Some(false) {
+        return None;
+    }
+    Some(if topo.is_defined() { topo } else { class })
+}
+
+/// The control plane's MachineHealthCheck, when the class has machine infrastructure and a
+/// health check is defined and not disabled.
+pub fn control_plane(ctx: &Ctx<'_>, cp: &Value) -> Option<Value> {
+    ctx.bp.control_plane_machine_infrastructure?;
+    let hc = pick(
+        ctx,
+        &ctx.cluster.topology().control_plane.health_check,
+        &ctx.bp.class.spec.control_plane.health_check,
+    )?;
+    let selector = json!({ labels::TOPOLOGY_OWNED: "", labels::CONTROL_PLANE: "" });
+    Some(build(ctx, cp, selector, hc))
+}
+
+/// A MachineDeployment's MachineHealthCheck.
+pub fn machine_deployment(ctx: &Ctx<'_>, md: &Value, topology_name: &str, topo: &HealthCheck, class: &HealthCheck) -> Option<Value> {
+    let hc = pick(ctx, topo, class)?;
+    let selector = json!({ labels::TOPOLOGY_OWNED: "", labels::DEPLOYMENT_NAME: topology_name });
+    Some(build(ctx, md, selector, hc))
+}
+
+fn build(ctx: &Ctx<'_>, target: &Value, match_labels: Value, hc: &HealthCheck) -> Value {
+    let name = target.pointer("/metadata/name").cloned().unwrap_or(Value::Null);
+    let namespace = ctx.cluster.namespace();
+    let mut spec = Map::new();
+    spec.insert("clusterName".into(), json!(ctx.cluster.name()));
+    spec.insert("selector".into(), json!({ "matchLabels": match_labels }));
+    match ctx.api {
+        ApiVersion::V1Beta2 => {
+            let mut checks = hc.checks.clone();
+            // The MHC webhook's Default, which computeMachineHealthCheck runs on the object.
+            if checks.get("nodeStartupTimeoutSeconds").is_none_or(Value::is_null) {
+                checks.insert("nodeStartupTimeoutSeconds".into(), json!(600));
+            }
+            put(&mut spec, "checks", Value::Object(checks));
+            let mut remediation = hc.remediation.clone();
+            // maxInFlight belongs to the MachineDeployment, not the health check.
+            remediation.remove("maxInFlight");
+            remediation.retain(|_, v| !crate::api::is_zero(v));
+            put(&mut spec, "remediation", Value::Object(remediation));
+        }
+        ApiVersion::V1Beta1 => v1beta1_spec(&mut spec, hc, namespace),
+    }
+    json!({
+        "apiVersion": ctx.api.api_version(),
+        "kind": "MachineHealthCheck",
+        "metadata": {
+            "name": name,
+            "namespace": namespace,
+            "labels": { labels::TOPOLOGY_OWNED: "", labels::CLUSTER_NAME: ctx.cluster.name() },
+            "ownerReferences": [ctx.cluster_owner_ref()],
+        },
+        "spec": Value::Object(spec),
+    })
+}
+
+/// The v1beta1 MachineHealthCheck spec, defaulted as Cluster API v1.10's webhook did.
+fn v1beta1_spec(spec: &mut Map<String, Value>, hc: &HealthCheck, namespace: &str) {
+    let conditions = |key: &str| -> Value {
+        let list = hc.checks.get(key).and_then(Value::as_array).cloned().unwrap_or_default();
+        Value::Array(
+            list.into_iter()
+                .map(|c| {
+                    let mut o = Map::new();
+                    for f in ["type", "status"] {
+                        if let Some(v) = c.get(f) {
+                            o.insert(f.into(), v.clone());
+                        }
+                    }
+                    if let Some(s) = c.get("timeoutSeconds").and_then(Value::as_i64) {
+                        o.insert("timeout".into(), json!(go_duration_string(s)));
+                    }
+                    Value::Object(o)
+                })
+                .collect(),
+        )
+    };
+    put(spec, "unhealthyConditions", conditions("unhealthyNodeConditions"));
+    put(spec, "unhealthyMachineConditions", conditions("unhealthyMachineConditions"));
+    let trigger = hc.remediation.get("triggerIf");
+    let max_unhealthy = trigger
+        .and_then(|t| t.get("unhealthyLessThanOrEqualTo"))
+        .filter(|v| !v.is_null())
+        .cloned()
+        .unwrap_or_else(|| json!("100%"));
+    spec.insert("maxUnhealthy".into(), max_unhealthy);
+    if let Some(r) = trigger.and_then(|t| t.get("unhealthyInRange")) {
+        put(spec, "unhealthyRange", r.clone());
+    }
+    let startup = hc
+        .checks
+        .get("nodeStartupTimeoutSeconds")
+        .and_then(Value::as_i64)
+        .unwrap_or(600);
+    spec.insert("nodeStartupTimeout".into(), json!(go_duration_string(startup)));
+    if let Some(Value::Object(t)) = hc.remediation.get("templateRef") {
+        if !crate::api::is_zero_map(t) {
+            let mut r = t.clone();
+            r.retain(|_, v| !crate::api::is_zero(v));
+            r.entry("namespace").or_insert_with(|| json!(namespace));
+            spec.insert("remediationTemplate".into(), Value::Object(r));
+        }
+    }
+}

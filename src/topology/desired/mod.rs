@@ -1,0 +1,283 @@
+/*!
+Desired state of one Cluster: every object the topology controller would create or patch.
+
+Runs Cluster API's `Generate` steps in order (desired-state.md §0): InfrastructureCluster,
+control-plane machine template, ControlPlane, control-plane health check, the Cluster's own
+changes, MachineDeployments, MachinePools; plus the cluster shim Secret that
+`reconcileClusterShim` creates for a new Cluster. Patches are not applied at this stage.
+Each object kind has its own file; this one holds the shared context and the result types.
+*/
+
+mod cluster;
+mod control_plane;
+mod health_check;
+mod infrastructure_cluster;
+mod machine_deployment;
+mod machine_pool;
+mod refs;
+
+use serde_json::{Map, Value, json};
+
+use crate::api::{ApiVersion, Cluster};
+use crate::diag::Diagnostic;
+use crate::topology::blueprint::Blueprint;
+use crate::topology::names;
+
+/// What a generated object is for; identifies it within its Cluster.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Role {
+    /// The InfrastructureCluster.
+    InfrastructureCluster,
+    /// The control plane machines' infrastructure template.
+    ControlPlaneInfrastructureMachineTemplate,
+    /// The ControlPlane.
+    ControlPlane,
+    /// The control plane's MachineHealthCheck.
+    ControlPlaneHealthCheck,
+    /// The Cluster itself (labels and references).
+    Cluster,
+    /// The cluster shim Secret.
+    ClusterShim,
+    /// MachineDeployment `name`'s bootstrap template.
+    MachineDeploymentBootstrapTemplate(String),
+    /// MachineDeployment `name`'s infrastructure machine template.
+    MachineDeploymentInfrastructureTemplate(String),
+    /// MachineDeployment `name`.
+    MachineDeployment(String),
+    /// MachineDeployment `name`'s MachineHealthCheck.
+    MachineDeploymentHealthCheck(String),
+    /// MachinePool `name`'s bootstrap config.
+    MachinePoolBootstrapConfig(String),
+    /// MachinePool `name`'s infrastructure machine pool.
+    MachinePoolInfrastructure(String),
+    /// MachinePool `name`.
+    MachinePool(String),
+}
+
+impl Role {
+    /// A stable string for this role (seeds generated names; shown by `--output json`).
+    pub fn id(&self) -> String {
+        match self {
+            Role::InfrastructureCluster => "InfrastructureCluster".into(),
+            Role::ControlPlaneInfrastructureMachineTemplate => "ControlPlaneInfrastructureMachineTemplate".into(),
+            Role::ControlPlane => "ControlPlane".into(),
+            Role::ControlPlaneHealthCheck => "ControlPlaneMachineHealthCheck".into(),
+            Role::Cluster => "Cluster".into(),
+            Role::ClusterShim => "ClusterShim".into(),
+            Role::MachineDeploymentBootstrapTemplate(n) => format!("MachineDeployment/{n}/BootstrapTemplate"),
+            Role::MachineDeploymentInfrastructureTemplate(n) => {
+                format!("MachineDeployment/{n}/InfrastructureMachineTemplate")
+            }
+            Role::MachineDeployment(n) => format!("MachineDeployment/{n}"),
+            Role::MachineDeploymentHealthCheck(n) => format!("MachineDeployment/{n}/MachineHealthCheck"),
+            Role::MachinePoolBootstrapConfig(n) => format!("MachinePool/{n}/BootstrapConfig"),
+            Role::MachinePoolInfrastructure(n) => format!("MachinePool/{n}/InfrastructureMachinePool"),
+            Role::MachinePool(n) => format!("MachinePool/{n}"),
+        }
+    }
+}
+
+/// One generated object.
+#[derive(Debug, Clone)]
+pub struct DesiredObject {
+    /// What it is for.
+    pub role: Role,
+    /// The object.
+    pub value: Value,
+}
+
+impl DesiredObject {
+    /// `kind`.
+    pub fn kind(&self) -> &str {
+        self.value.get("kind").and_then(Value::as_str).unwrap_or("")
+    }
+
+    /// `metadata.name`.
+    pub fn name(&self) -> &str {
+        self.value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("")
+    }
+
+    /// `metadata.namespace`.
+    pub fn namespace(&self) -> &str {
+        self.value.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("")
+    }
+
+    /// `apiVersion`.
+    pub fn api_version(&self) -> &str {
+        self.value.get("apiVersion").and_then(Value::as_str).unwrap_or("")
+    }
+}
+
+/// Every object the topology controller wants for one Cluster, in `Generate` order.
+#[derive(Debug, Clone)]
+pub struct DesiredState {
+    /// The objects.
+    pub objects: Vec<DesiredObject>,
+}
+
+/// What every builder needs: the Cluster, its blueprint and the output dialect.
+pub(crate) struct Ctx<'a> {
+    pub cluster: &'a Cluster,
+    pub bp: &'a Blueprint<'a>,
+    /// API version of generated core objects: the input Cluster's.
+    pub api: ApiVersion,
+    /// `spec.topology.version` after webhook defaulting (`v` prefix).
+    pub version: String,
+}
+
+impl Ctx<'_> {
+    /// Seed for the deterministic suffix of the object with this role.
+    pub fn seed(&self, role: &Role) -> String {
+        format!("{}/{}/{}", self.cluster.namespace(), self.cluster.name(), role.id())
+    }
+
+    /// `names.SimpleNameGenerator(prefix)` for `role`.
+    pub fn simple_name(&self, prefix: &str, role: &Role) -> String {
+        names::simple(prefix, &self.seed(role))
+    }
+
+    /// `ownerrefs.OwnerReferenceTo(cluster)`: no controller, no blockOwnerDeletion. The uid is
+    /// the input Cluster's when it carries one; a Cluster not yet created has none.
+    pub fn cluster_owner_ref(&self) -> Value {
+        let mut o = Map::new();
+        o.insert("apiVersion".into(), json!(self.api.api_version()));
+        o.insert("kind".into(), json!("Cluster"));
+        o.insert("name".into(), json!(self.cluster.name()));
+        if let Some(uid) = self.cluster.uid() {
+            o.insert("uid".into(), json!(uid));
+        }
+        Value::Object(o)
+    }
+
+    /// A diagnostic located at `pointer` in the Cluster.
+    pub fn cluster_error(&self, message: String, pointer: &str, label: &str) -> Diagnostic {
+        Diagnostic::error(message).at(&self.cluster.object.origin, pointer, label)
+    }
+
+    /// A diagnostic located at `pointer` in the ClusterClass.
+    pub fn class_error(&self, message: String, pointer: &str, label: &str) -> Diagnostic {
+        Diagnostic::error(message).at(&self.bp.class.object.origin, pointer, label)
+    }
+}
+
+/// Compute the desired state of `cluster` from its blueprint.
+pub fn compute(cluster: &Cluster, bp: &Blueprint<'_>) -> Result<DesiredState, Vec<Diagnostic>> {
+    let raw_version = &cluster.topology().version;
+    // The Cluster webhook's defaulting adds the `v` prefix before anything reads the version.
+    let version = if raw_version.is_empty() || raw_version.starts_with('v') {
+        raw_version.clone()
+    } else {
+        format!("v{raw_version}")
+    };
+    let ctx = Ctx {
+        cluster,
+        bp,
+        api: cluster.api,
+        version,
+    };
+    let mut errors = Vec::new();
+    let mut objects = Vec::new();
+
+    let infra = infrastructure_cluster::compute(&ctx).map_err(|e| vec![e])?;
+    let cp_template = control_plane::compute_machine_template(&ctx);
+    let cp = control_plane::compute(&ctx, cp_template.as_ref()).map_err(|e| vec![e])?;
+    let cp_mhc = health_check::control_plane(&ctx, &cp);
+    let desired_cluster = cluster::compute(&ctx, &infra, &cp);
+    let shim = cluster::shim(&ctx);
+
+    objects.push(DesiredObject {
+        role: Role::InfrastructureCluster,
+        value: infra,
+    });
+    if let Some(t) = cp_template {
+        objects.push(DesiredObject {
+            role: Role::ControlPlaneInfrastructureMachineTemplate,
+            value: t,
+        });
+    }
+    objects.push(DesiredObject {
+        role: Role::ControlPlane,
+        value: cp,
+    });
+    if let Some(m) = cp_mhc {
+        objects.push(DesiredObject {
+            role: Role::ControlPlaneHealthCheck,
+            value: m,
+        });
+    }
+    objects.push(DesiredObject {
+        role: Role::Cluster,
+        value: desired_cluster,
+    });
+    objects.push(DesiredObject {
+        role: Role::ClusterShim,
+        value: shim,
+    });
+    for (i, mdt) in cluster.topology().workers.machine_deployments.iter().enumerate() {
+        match machine_deployment::compute(&ctx, i, mdt) {
+            Ok(mut objs) => objects.append(&mut objs),
+            Err(e) => errors.push(e),
+        }
+    }
+    for (i, mpt) in cluster.topology().workers.machine_pools.iter().enumerate() {
+        match machine_pool::compute(&ctx, i, mpt) {
+            Ok(mut objs) => objects.append(&mut objs),
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(DesiredState { objects })
+    } else {
+        Err(errors)
+    }
+}
+
+/// Insert `value` under `key` unless it is Go's zero value for an `omitempty` field
+/// (null, "", empty list or map). Numbers and booleans are kept: Cluster API holds them in
+/// pointers, so `0` and `false` are real values.
+pub(crate) fn put(map: &mut Map<String, Value>, key: &str, value: Value) {
+    let empty = match &value {
+        Value::Null => true,
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(m) => m.is_empty(),
+        _ => false,
+    };
+    if !empty {
+        map.insert(key.to_string(), value);
+    }
+}
+
+/// Set `value` at the path `keys` (creating objects on the way), like `unstructured.SetNestedField`.
+pub(crate) fn set_path(root: &mut Value, keys: &[&str], value: Value) {
+    if !root.is_object() {
+        *root = Value::Object(Map::new());
+    }
+    let Value::Object(mut map) = std::mem::take(root) else {
+        return;
+    };
+    set_in(&mut map, keys, value);
+    *root = Value::Object(map);
+}
+
+fn set_in(map: &mut Map<String, Value>, keys: &[&str], value: Value) {
+    match keys {
+        [] => {}
+        [last] => {
+            map.insert((*last).to_string(), value);
+        }
+        [first, rest @ ..] => {
+            let entry = map
+                .entry((*first).to_string())
+                .and_modify(|v| {
+                    if !v.is_object() {
+                        *v = Value::Object(Map::new());
+                    }
+                })
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(m) = entry {
+                set_in(m, rest, value);
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! completions/ and man/ are generated from the clap definition and checked in. This test fails
+//! when they are stale; `TOPOPLAN_BLESS=1 cargo test --test generated` rewrites them.
+
+use std::path::PathBuf;
+
+use topoplan::cli::generated;
+
+fn check(path: PathBuf, expected: &str, stale: &mut Vec<String>) {
+    if std::env::var_os("TOPOPLAN_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("create dir");
+        std::fs::write(&path, expected).expect("write generated file");
+        return;
+    }
+    match std::fs::read_to_string(&path) {
+        Ok(actual) if actual == expected => {}
+        _ => stale.push(path.display().to_string()),
+    }
+}
+
+#[test]
+fn completions_and_man_pages_are_current() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut stale = Vec::new();
+    for (shell, file) in generated::SHELLS {
+        check(root.join("completions").join(file), &generated::completion(*shell), &mut stale);
+    }
+    let pages = generated::man_pages();
+    assert!(pages.len() >= 2, "a page for topoplan and one per subcommand");
+    for (file, text) in pages {
+        assert!(text.contains(".TH"), "{file} is not a man page");
+        check(root.join("man").join(file), &text, &mut stale);
+    }
+    assert!(
+        stale.is_empty(),
+        "generated files are stale: {stale:?}\nrun: TOPOPLAN_BLESS=1 cargo test --test generated"
+    );
+}
