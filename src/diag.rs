@@ -86,6 +86,15 @@ impl Diagnostic {
         }
     }
 
+    /// Attach the location of the mapping key that introduced `pointer` (a short span for a field
+    /// whose value is a large block), falling back to its value.
+    pub fn at_key(self, origin: &Origin, pointer: &str, label: impl Into<String>) -> Self {
+        match origin.spans.key_or_value_span(pointer) {
+            Some(span) => self.with_span(&origin.file, span, label),
+            None => self,
+        }
+    }
+
     /// Attach a help line.
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());

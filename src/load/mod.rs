@@ -113,7 +113,9 @@ fn collect_files(path: &Path, out: &mut Vec<(String, String)>) -> Result<(), Dia
             )));
         }
         for f in found {
-            out.push((f.display().to_string(), read_text(&f)?));
+            // `-f .` lists `./a.yaml`; the short form reads better in diagnostics and paths.
+            let shown = f.strip_prefix(".").unwrap_or(&f).display().to_string();
+            out.push((shown, read_text(&f)?));
         }
     } else {
         out.push((path.display().to_string(), read_text(path)?));

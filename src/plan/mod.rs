@@ -209,7 +209,7 @@ pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Pla
                             patches.len(),
                             patches.join(", ")
                         ))
-                        .at(&class.object.origin, "/spec/patches", "not applied yet")
+                        .at_key(&class.object.origin, "/spec/patches", "not applied yet")
                         .with_help("this version of topoplan does not apply ClusterClass patches yet; the plan shows objects before patching"),
                     );
                 }

@@ -23,6 +23,7 @@ pub struct Test {
     dir: tempfile::TempDir,
     args: Vec<String>,
     env: Vec<(String, String)>,
+    clear_env: bool,
     stdin: Option<String>,
 }
 
@@ -46,6 +47,7 @@ impl Test {
             dir: tempfile::tempdir().expect("temporary directory"),
             args: Vec::new(),
             env: Vec::new(),
+            clear_env: false,
             stdin: None,
         }
     }
@@ -82,6 +84,12 @@ impl Test {
         self
     }
 
+    /// Start the process with an empty environment (plus what `env` adds).
+    pub fn env_remove_all(mut self) -> Test {
+        self.clear_env = true;
+        self
+    }
+
     /// Feed `s` on stdin.
     pub fn stdin(mut self, s: &str) -> Test {
         self.stdin = Some(s.into());
@@ -96,6 +104,9 @@ impl Test {
     /// Run `topoplan` with the arguments.
     pub fn run(self) -> Output {
         let mut cmd = Command::cargo_bin("topoplan").expect("binary");
+        if self.clear_env {
+            cmd.env_clear();
+        }
         cmd.current_dir(self.dir.path()).args(&self.args).env("NO_COLOR", "1");
         for (k, v) in &self.env {
             cmd.env(k, v);

@@ -1,0 +1,64 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[topoplan] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'topoplan'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'topoplan'= {
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand plan 'Plan every topology Cluster in the input: what would be created, modified or deleted'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'topoplan;plan'= {
+            cand -f 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin'
+            cand --filename 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin'
+            cand -n 'Namespace for objects that have none'
+            cand --namespace 'Namespace for objects that have none'
+            cand --cluster 'Plan only this Cluster (NAMESPACE/NAME); repeatable'
+            cand --env-file 'KEY=VALUE file of variables for --substitute; the environment overrides it'
+            cand -o 'Write one YAML file per object under DIR (replaces a previous topoplan output there)'
+            cand --output-dir 'Write one YAML file per object under DIR (replaces a previous topoplan output there)'
+            cand --output 'What to print on stdout'
+            cand --substitute 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'topoplan;completions'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'topoplan;help'= {
+            cand plan 'Plan every topology Cluster in the input: what would be created, modified or deleted'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'topoplan;help;plan'= {
+        }
+        &'topoplan;help;completions'= {
+        }
+        &'topoplan;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

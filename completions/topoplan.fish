@@ -1,0 +1,47 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_topoplan_global_optspecs
+    string join \n h/help V/version
+end
+
+function __fish_topoplan_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_topoplan_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_topoplan_using_subcommand
+    set -l cmd (__fish_topoplan_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c topoplan -n "__fish_topoplan_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c topoplan -n "__fish_topoplan_needs_command" -s V -l version -d 'Print version'
+complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "plan" -d 'Plan every topology Cluster in the input: what would be created, modified or deleted'
+complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s f -l filename -d 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s n -l namespace -d 'Namespace for objects that have none' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l cluster -d 'Plan only this Cluster (NAMESPACE/NAME); repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l env-file -d 'KEY=VALUE file of variables for --substitute; the environment overrides it' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s o -l output-dir -d 'Write one YAML file per object under DIR (replaces a previous topoplan output there)' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l output -d 'What to print on stdout' -r -f -a "table\t'A table per Cluster'
+json\t'The plan document as JSON'
+yaml\t'The plan document as YAML'"
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l substitute -d 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s V -l version -d 'Print version'
+complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan completions help" -f -a "plan" -d 'Plan every topology Cluster in the input: what would be created, modified or deleted'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
