@@ -114,12 +114,11 @@ pub struct ClusterClass {
 impl ClusterClass {
     /// Decode a ClusterClass object.
     pub fn parse(object: &Object, api: ApiVersion) -> Result<ClusterClass, Diagnostic> {
-        let raw = object.value.get("spec").cloned().unwrap_or(Value::Null);
-        let spec_value = match api {
-            ApiVersion::V1Beta2 => raw,
-            ApiVersion::V1Beta1 => convert::cluster_class_spec(&raw),
+        let raw = object.value.get("spec").unwrap_or(&Value::Null);
+        let spec = match api {
+            ApiVersion::V1Beta2 => decode(object, raw)?,
+            ApiVersion::V1Beta1 => decode(object, &convert::cluster_class_spec(raw))?,
         };
-        let spec = decode(object, spec_value)?;
         Ok(ClusterClass {
             object: object.clone(),
             api,
@@ -179,12 +178,11 @@ pub struct Cluster {
 impl Cluster {
     /// Decode a Cluster object.
     pub fn parse(object: &Object, api: ApiVersion) -> Result<Cluster, Diagnostic> {
-        let raw = object.value.get("spec").cloned().unwrap_or(Value::Null);
-        let spec_value = match api {
-            ApiVersion::V1Beta2 => raw,
-            ApiVersion::V1Beta1 => convert::cluster_spec(&raw),
+        let raw = object.value.get("spec").unwrap_or(&Value::Null);
+        let spec: ClusterSpec = match api {
+            ApiVersion::V1Beta2 => decode(object, raw)?,
+            ApiVersion::V1Beta1 => decode(object, &convert::cluster_spec(raw))?,
         };
-        let spec: ClusterSpec = decode(object, spec_value)?;
         Ok(Cluster {
             object: object.clone(),
             api,
@@ -242,7 +240,7 @@ impl Cluster {
 }
 
 /// Decode a spec into its typed form; a type error points at the offending field.
-fn decode<T: serde::de::DeserializeOwned>(object: &Object, spec: Value) -> Result<T, Diagnostic> {
+fn decode<T: serde::de::DeserializeOwned>(object: &Object, spec: &Value) -> Result<T, Diagnostic> {
     serde_path_to_error::deserialize(spec).map_err(|e| {
         let mut tokens = vec!["spec".to_string()];
         for seg in e.path().iter() {

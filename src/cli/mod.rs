@@ -92,8 +92,13 @@ impl From<Diagnostic> for Failure {
 
 /// Write `text` to stdout; a closed pipe is reported as [`Failure::BrokenPipe`].
 pub fn write_stdout(text: &str) -> Result<(), Failure> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    write_stdout_with(|w| w.write_all(text.as_bytes()))
+}
+
+/// Let `f` write to a buffered stdout; a closed pipe is reported as [`Failure::BrokenPipe`].
+pub fn write_stdout_with(f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<(), Failure> {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    match f(&mut out).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(Failure::BrokenPipe),
         Err(e) => Err(Diagnostic::error(format!("cannot write to standard output: {e}")).into()),

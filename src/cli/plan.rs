@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use super::{Failure, report, stdout_color, write_stdout};
+use super::{Failure, report, stdout_color, write_stdout, write_stdout_with};
 use crate::diag::Diagnostic;
 use crate::load::source::SourceFile;
 use crate::load::{LoadOptions, envfile};
@@ -126,17 +126,19 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
 /// Run `plan`.
 pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     let (opts, out) = resolve(args)?;
-    let plan = plan::plan(&opts).map_err(|d| Failure::Diagnostics(d.0))?;
+    let (plan, inputs) = plan::plan_with_inputs(&opts).map_err(|d| Failure::Diagnostics(d.0))?;
     report(&plan.warnings);
-    let text = match out.format {
-        Format::Table => output::table::render(&plan, out.color),
-        Format::Json => output::document::to_json(&plan),
-        Format::Yaml => output::document::to_yaml(&plan),
-    };
     // Files first: if the directory cannot be written, nothing claims success on stdout.
     if let Some(dir) = &out.dir {
         output::files::write(&plan, dir)?;
     }
-    write_stdout(&text)?;
+    match out.format {
+        Format::Table => write_stdout(&output::table::render(&plan, out.color))?,
+        Format::Yaml => write_stdout(&output::document::to_yaml(&plan))?,
+        Format::Json => write_stdout_with(|w| output::document::write_json(&plan, w))?,
+    }
+    // The process exits next: freeing a fleet's worth of JSON trees would only cost time.
+    std::mem::forget(plan);
+    std::mem::forget(inputs);
     Ok(ExitCode::SUCCESS)
 }

@@ -29,6 +29,9 @@ warnings:
 Fields are only ever added within a version; a change that removes or renames one bumps it.
 */
 
+use std::io::Write;
+
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::diag::Diagnostic;
@@ -37,52 +40,101 @@ use crate::plan::{Action, Plan};
 /// The document's apiVersion.
 pub const API_VERSION: &str = "topoplan.dev/v1alpha1";
 
-/// Build the plan document.
-pub fn build(plan: &Plan) -> Value {
-    let clusters: Vec<Value> = plan
+/// The document, borrowing the plan: serialising it streams the objects without copying them.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Document<'a> {
+    api_version: &'static str,
+    kind: &'static str,
+    clusters: Vec<ClusterEntry<'a>>,
+    warnings: Vec<Value>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ClusterEntry<'a> {
+    namespace: &'a str,
+    name: &'a str,
+    cluster_class: ClassRef<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<&'a str>,
+    summary: Summary,
+    objects: Vec<ObjectEntry<'a>>,
+}
+
+#[derive(Serialize)]
+struct ClassRef<'a> {
+    namespace: &'a str,
+    name: &'a str,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    created: usize,
+    modified: usize,
+    unchanged: usize,
+    deleted: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ObjectEntry<'a> {
+    action: &'static str,
+    role: String,
+    api_version: &'a str,
+    kind: &'a str,
+    namespace: &'a str,
+    name: &'a str,
+    object: &'a Value,
+}
+
+fn document(plan: &Plan) -> Document<'_> {
+    let clusters = plan
         .clusters
         .iter()
         .map(|c| {
             let count = |a: Action| c.objects.iter().filter(|o| o.action == a).count();
-            let objects: Vec<Value> = c
-                .objects
-                .iter()
-                .map(|o| {
-                    json!({
-                        "action": o.action.as_str(),
-                        "role": o.role.id(),
-                        "apiVersion": o.api_version(),
-                        "kind": o.kind(),
-                        "namespace": o.namespace(),
-                        "name": o.name(),
-                        "object": o.object,
-                    })
-                })
-                .collect();
-            let mut doc = json!({
-                "namespace": c.namespace,
-                "name": c.name,
-                "clusterClass": {"namespace": c.class.0, "name": c.class.1},
-                "summary": {
-                    "created": count(Action::Created),
-                    "modified": count(Action::Modified),
-                    "unchanged": count(Action::Unchanged),
-                    "deleted": count(Action::Deleted),
+            ClusterEntry {
+                namespace: &c.namespace,
+                name: &c.name,
+                cluster_class: ClassRef {
+                    namespace: &c.class.0,
+                    name: &c.class.1,
                 },
-                "objects": objects,
-            });
-            if let (Some(src), Some(m)) = (&c.source, doc.as_object_mut()) {
-                m.insert("source".into(), json!(src));
+                source: c.source.as_deref(),
+                summary: Summary {
+                    created: count(Action::Created),
+                    modified: count(Action::Modified),
+                    unchanged: count(Action::Unchanged),
+                    deleted: count(Action::Deleted),
+                },
+                objects: c
+                    .objects
+                    .iter()
+                    .map(|o| ObjectEntry {
+                        action: o.action.as_str(),
+                        role: o.role.id(),
+                        api_version: o.api_version(),
+                        kind: o.kind(),
+                        namespace: o.namespace(),
+                        name: o.name(),
+                        object: &o.object,
+                    })
+                    .collect(),
             }
-            doc
         })
         .collect();
-    json!({
-        "apiVersion": API_VERSION,
-        "kind": "Plan",
-        "clusters": clusters,
-        "warnings": plan.warnings.iter().map(diagnostic).collect::<Vec<_>>(),
-    })
+    Document {
+        api_version: API_VERSION,
+        kind: "Plan",
+        clusters,
+        warnings: plan.warnings.iter().map(diagnostic).collect(),
+    }
+}
+
+/// The plan document as a JSON value (keys sorted).
+pub fn build(plan: &Plan) -> Value {
+    serde_json::to_value(document(plan)).unwrap_or(Value::Null)
 }
 
 /// A diagnostic as a JSON object (message, severity, help, file, line, column).
@@ -101,11 +153,10 @@ pub fn diagnostic(d: &Diagnostic) -> Value {
     Value::Object(m)
 }
 
-/// The document as pretty JSON with a trailing newline.
-pub fn to_json(plan: &Plan) -> String {
-    let mut s = serde_json::to_string_pretty(&build(plan)).unwrap_or_default();
-    s.push('\n');
-    s
+/// Write the document as pretty JSON with a trailing newline, streaming.
+pub fn write_json(plan: &Plan, out: &mut (impl Write + ?Sized)) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &document(plan)).map_err(std::io::Error::from)?;
+    out.write_all(b"\n")
 }
 
 /// The document as YAML.

@@ -52,6 +52,12 @@ impl Action {
     }
 }
 
+/// `metadata.<field>` as a string, `""` when absent. (Not `Value::pointer`: this is on the hot
+/// path of sorting and printing, and pointer parsing allocates.)
+pub fn metadata_str<'v>(v: &'v Value, field: &str) -> &'v str {
+    v.get("metadata").and_then(|m| m.get(field)).and_then(Value::as_str).unwrap_or("")
+}
+
 /// One object of a cluster's plan.
 #[derive(Debug, Clone)]
 pub struct PlannedObject {
@@ -74,11 +80,11 @@ impl PlannedObject {
     }
     /// `metadata.name`.
     pub fn name(&self) -> &str {
-        self.object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("")
+        metadata_str(&self.object, "name")
     }
     /// `metadata.namespace`.
     pub fn namespace(&self) -> &str {
-        self.object.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("")
+        metadata_str(&self.object, "namespace")
     }
 }
 
@@ -120,6 +126,14 @@ pub struct Plan {
 pub fn plan(opts: &PlanOptions) -> Result<Plan, Diagnostics> {
     let inputs = load::load(&opts.load)?;
     plan_objects(&inputs.objects, &opts.clusters)
+}
+
+/// Like [`plan`], but also hands back the loaded input (the CLI keeps it alive until exit
+/// instead of paying to free it).
+pub fn plan_with_inputs(opts: &PlanOptions) -> Result<(Plan, load::Inputs), Diagnostics> {
+    let inputs = load::load(&opts.load)?;
+    let plan = plan_objects(&inputs.objects, &opts.clusters)?;
+    Ok((plan, inputs))
 }
 
 /// Plan the given objects (already loaded).
@@ -322,9 +336,7 @@ fn classify(cluster: &Cluster, desired: topology::DesiredState) -> ClusterPlan {
             }
         })
         .collect();
-    objects.sort_by(|a, b| {
-        (a.action, a.kind(), a.name(), a.namespace()).cmp(&(b.action, b.kind(), b.name(), b.namespace()))
-    });
+    objects.sort_by_cached_key(|o| (o.action, o.kind().to_string(), o.name().to_string(), o.namespace().to_string()));
     ClusterPlan {
         namespace: cluster.namespace().to_string(),
         name: cluster.name().to_string(),

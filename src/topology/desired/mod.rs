@@ -94,12 +94,12 @@ impl DesiredObject {
 
     /// `metadata.name`.
     pub fn name(&self) -> &str {
-        self.value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("")
+        crate::plan::metadata_str(&self.value, "name")
     }
 
     /// `metadata.namespace`.
     pub fn namespace(&self) -> &str {
-        self.value.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("")
+        crate::plan::metadata_str(&self.value, "namespace")
     }
 
     /// `apiVersion`.

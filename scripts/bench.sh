@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Benchmarks for `topoplan plan` (issue budgets: <= 10 ms on one example, <= 1 s for 1,000
+# Clusters on 2 cores). Usage:
+#   scripts/bench.sh [EXAMPLE_DIR]       default: ../shared/examples/dev-quick-start
+# Needs: a release build (made here), hyperfine (apt-get install hyperfine) for wall times,
+# GNU time (/usr/bin/time) for peak memory. Prints the figures; writes its inputs under
+# target/bench/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+example=${1:-../shared/examples/dev-quick-start}
+[ -d "$example" ] || { echo "no example directory at $example" >&2; exit 1; }
+
+cargo build --release --quiet
+bin=target/release/topoplan
+work=target/bench
+rm -rf "$work" && mkdir -p "$work"
+
+# One Cluster: the class and the MachineDeployment flavor of the example, with its vars.env.
+class=$(ls "$example"/clusterclass*.yaml | head -n1)
+flavor="$example/cluster-template-development.yaml"
+[ -f "$flavor" ] || flavor=$(ls "$example"/cluster*.yaml | grep -v clusterclass | head -n1)
+vars="$example/vars.env"
+
+# 1,000 Clusters of that class in one file: the flavor substituted with distinct names.
+{
+  cat "$class"
+  for i in $(seq 1 1000); do
+    echo "---"
+    sed -e "s/\${CLUSTER_NAME}/bench-$i/g" "$flavor"
+  done
+} > "$work/fleet.yaml"
+
+run_one=("$bin" plan --substitute --env-file "$vars" -f "$class" -f "$flavor")
+run_fleet=("$bin" plan --substitute --env-file "$vars" -f "$work/fleet.yaml" --output json)
+
+echo "== inputs: $class + $flavor; fleet: $(grep -c '^kind: Cluster$' "$work/fleet.yaml") Clusters"
+if command -v hyperfine >/dev/null; then
+  hyperfine --warmup 5 --runs 50 -N --export-json "$work/one.json" "${run_one[*]}"
+  hyperfine --warmup 2 --runs 10 --export-json "$work/fleet.json" "${run_fleet[*]} >/dev/null" --shell=bash
+else
+  echo "hyperfine not found; timing 20 runs with bash" >&2
+  time (for _ in $(seq 20); do "${run_one[@]}" >/dev/null; done)
+  time (for _ in $(seq 5); do "${run_fleet[@]}" >/dev/null; done)
+fi
+echo "== peak memory (max RSS)"
+/usr/bin/time -f "one cluster: %M KiB, %e s" "${run_one[@]}" >/dev/null 2>"$work/one.err" || true
+tail -n1 "$work/one.err"
+/usr/bin/time -f "1,000 clusters: %M KiB, %e s" "${run_fleet[@]}" >/dev/null 2>"$work/fleet.err" || true
+tail -n1 "$work/fleet.err"
