@@ -33,8 +33,8 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
         'topoplan;plan' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin')
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin')
-            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for objects that have none')
-            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for objects that have none')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'Plan only this Cluster (NAMESPACE/NAME); repeatable')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'KEY=VALUE file of variables for --substitute; the environment overrides it')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write one YAML file per object under DIR (replaces a previous topoplan output there)')

@@ -29,8 +29,8 @@ set edit:completion:arg-completer[topoplan] = {|@words|
         &'topoplan;plan'= {
             cand -f 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin'
             cand --filename 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin'
-            cand -n 'Namespace for objects that have none'
-            cand --namespace 'Namespace for objects that have none'
+            cand -n 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]'
+            cand --namespace 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]'
             cand --cluster 'Plan only this Cluster (NAMESPACE/NAME); repeatable'
             cand --env-file 'KEY=VALUE file of variables for --substitute; the environment overrides it'
             cand -o 'Write one YAML file per object under DIR (replaces a previous topoplan output there)'

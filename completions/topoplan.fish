@@ -30,7 +30,7 @@ complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "plan" -d 'Plan ev
 complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s f -l filename -d 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s n -l namespace -d 'Namespace for objects that have none' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s n -l namespace -d 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl\'s target namespace; otherwise "default"]' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l cluster -d 'Plan only this Cluster (NAMESPACE/NAME); repeatable' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l env-file -d 'KEY=VALUE file of variables for --substitute; the environment overrides it' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s o -l output-dir -d 'Write one YAML file per object under DIR (replaces a previous topoplan output there)' -r -F

@@ -69,7 +69,12 @@ impl Diagnostic {
     }
 
     /// Attach a location given as file and span.
-    pub fn with_span(mut self, file: &Arc<SourceFile>, span: Span, label: impl Into<String>) -> Self {
+    pub fn with_span(
+        mut self,
+        file: &Arc<SourceFile>,
+        span: Span,
+        label: impl Into<String>,
+    ) -> Self {
         self.location = Some(Location {
             file: Arc::clone(file),
             span,
@@ -209,9 +214,9 @@ impl miette::Diagnostic for Report {
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let loc = self.diag.location.as_ref()?;
         let label = (!loc.label.is_empty()).then(|| loc.label.clone());
-        Some(Box::new(std::iter::once(LabeledSpan::new_primary_with_span(
-            label, loc.span,
-        ))))
+        Some(Box::new(std::iter::once(
+            LabeledSpan::new_primary_with_span(label, loc.span),
+        )))
     }
 
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
@@ -262,7 +267,11 @@ pub fn render(d: &Diagnostic, color: bool) -> String {
     let mut out = String::new();
     let report = Report::new(d.clone());
     if handler.render_report(&mut out, &report).is_err() {
-        out = format!("{}: {}\n", if d.is_error() { "error" } else { "warning" }, d.message);
+        out = format!(
+            "{}: {}\n",
+            if d.is_error() { "error" } else { "warning" },
+            d.message
+        );
     }
     if !out.ends_with('\n') {
         out.push('\n');

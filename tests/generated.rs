@@ -22,10 +22,17 @@ fn completions_and_man_pages_are_current() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut stale = Vec::new();
     for (shell, file) in generated::SHELLS {
-        check(root.join("completions").join(file), &generated::completion(*shell), &mut stale);
+        check(
+            root.join("completions").join(file),
+            &generated::completion(*shell),
+            &mut stale,
+        );
     }
     let pages = generated::man_pages();
-    assert!(pages.len() >= 2, "a page for topoplan and one per subcommand");
+    assert!(
+        pages.len() >= 2,
+        "a page for topoplan and one per subcommand"
+    );
     for (file, text) in pages {
         assert!(text.contains(".TH"), "{file} is not a man page");
         check(root.join("man").join(file), &text, &mut stale);

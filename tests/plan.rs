@@ -107,7 +107,9 @@ fn output_is_deterministic() {
         let out = Test::new()
             .fixture("testdata/examples/quick-start", "qs")
             .fixture("testdata/examples/quick-start-v1beta1", "v1")
-            .args(["plan", "-f", "qs", "-f", "v1", "--output", "json", "-o", "out"])
+            .args([
+                "plan", "-f", "qs", "-f", "v1", "--output", "json", "-o", "out",
+            ])
             .run();
         (out.ok().to_string(), out.tree("out"))
     };
@@ -126,7 +128,10 @@ fn rerun_replaces_previous_output_dir() {
         .args(["plan", "-f", "qs", "-o", "out"]);
     let out = t.run();
     out.ok();
-    assert!(!out.dir.path().join("out/stale").exists(), "a previous topoplan output is replaced whole");
+    assert!(
+        !out.dir.path().join("out/stale").exists(),
+        "a previous topoplan output is replaced whole"
+    );
     assert!(out.dir.path().join("out/team-a/dev/created").is_dir());
 }
 
@@ -137,7 +142,12 @@ fn refuses_to_overwrite_a_foreign_directory() {
         .file("out/important.txt", "keep me")
         .args(["plan", "-f", "qs", "-o", "out"])
         .run();
-    assert!(out.fails().contains("exists and was not written by topoplan"), "{}", out.stderr);
+    assert!(
+        out.fails()
+            .contains("exists and was not written by topoplan"),
+        "{}",
+        out.stderr
+    );
     assert_eq!(
         std::fs::read_to_string(out.dir.path().join("out/important.txt")).expect("kept"),
         "keep me"
@@ -162,9 +172,15 @@ fn stdin_and_list_documents() {
             })
             .collect::<String>()
     );
-    let out = Test::new().stdin(&list).args(["plan", "-f", "-", "-n", "ns1"]).run();
+    let out = Test::new()
+        .stdin(&list)
+        .args(["plan", "-f", "-", "-n", "ns1"])
+        .run();
     let table = out.ok();
-    assert!(table.starts_with("Cluster ns1/a (ClusterClass ns1/c):"), "{table}");
+    assert!(
+        table.starts_with("Cluster ns1/a (ClusterClass ns1/c):"),
+        "{table}"
+    );
     assert!(table.contains("MachineDeployment      a-md-0-"), "{table}");
 }
 
@@ -175,8 +191,15 @@ fn many_clusters_in_order_and_narrowed() {
         input.push_str("---\n");
         input.push_str(&cluster(name));
     }
-    let out = Test::new().file("in.yaml", &input).args(["plan", "-f", "in.yaml"]).run();
-    let headers: Vec<&str> = out.ok().lines().filter(|l| l.starts_with("Cluster ")).collect();
+    let out = Test::new()
+        .file("in.yaml", &input)
+        .args(["plan", "-f", "in.yaml"])
+        .run();
+    let headers: Vec<&str> = out
+        .ok()
+        .lines()
+        .filter(|l| l.starts_with("Cluster "))
+        .collect();
     assert_eq!(
         headers,
         [
@@ -189,12 +212,21 @@ fn many_clusters_in_order_and_narrowed() {
         .file("in.yaml", &input)
         .args(["plan", "-f", "in.yaml", "--cluster", "default/mid"])
         .run();
-    assert_eq!(out.ok().lines().filter(|l| l.starts_with("Cluster ")).count(), 1);
+    assert_eq!(
+        out.ok()
+            .lines()
+            .filter(|l| l.starts_with("Cluster "))
+            .count(),
+        1
+    );
     let out = Test::new()
         .file("in.yaml", &input)
         .args(["plan", "-f", "in.yaml", "--cluster", "default/nope"])
         .run();
-    assert!(out.fails().contains("--cluster default/nope: no Cluster with a topology"));
+    assert!(
+        out.fails()
+            .contains("--cluster default/nope: no Cluster with a topology")
+    );
     let out = Test::new()
         .file("in.yaml", &input)
         .args(["plan", "-f", "in.yaml", "--cluster", "nope"])
@@ -207,44 +239,85 @@ fn flavors_of_one_cluster_are_planned_side_by_side() {
     let out = Test::new()
         .file("class.yaml", CLASS)
         .file("flavor-a.yaml", &cluster("same"))
-        .file("flavor-b.yaml", &cluster("same").replace("replicas: 1", "replicas: 5"))
+        .file(
+            "flavor-b.yaml",
+            &cluster("same").replace("replicas: 1", "replicas: 5"),
+        )
         .args(["plan", "-f", ".", "-o", "out"])
         .run();
     let table = out.ok();
-    assert!(table.contains("Cluster default/same (ClusterClass default/c, from flavor-a.yaml):"), "{table}");
-    assert!(table.contains("Cluster default/same (ClusterClass default/c, from flavor-b.yaml):"), "{table}");
-    assert!(out.stderr.contains("is defined in 2 files"), "{}", out.stderr);
-    assert!(out.dir.path().join("out/default/same/flavor-a.yaml/created").is_dir());
+    assert!(
+        table.contains("Cluster default/same (ClusterClass default/c, from flavor-a.yaml):"),
+        "{table}"
+    );
+    assert!(
+        table.contains("Cluster default/same (ClusterClass default/c, from flavor-b.yaml):"),
+        "{table}"
+    );
+    assert!(
+        out.stderr.contains("is defined in 2 files"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.dir
+            .path()
+            .join("out/default/same/flavor-a.yaml/created")
+            .is_dir()
+    );
 }
 
 #[test]
 fn substitution_with_env_file_and_environment() {
     let out = Test::new()
         .file("class.yaml", CLASS)
-        .file("cluster.yaml", &cluster("${CLUSTER_NAME}").replace("v1.34.0", "${KUBERNETES_VERSION:=v1.30.0}"))
+        .file(
+            "cluster.yaml",
+            &cluster("${CLUSTER_NAME}").replace("v1.34.0", "${KUBERNETES_VERSION:=v1.30.0}"),
+        )
         .file("vars.env", "CLUSTER_NAME=from-file\n")
         .env("KUBERNETES_VERSION", "v1.33.3")
-        .args(["plan", "--substitute", "--env-file", "vars.env", "-f", ".", "--output", "json"])
+        .args([
+            "plan",
+            "--substitute",
+            "--env-file",
+            "vars.env",
+            "-f",
+            ".",
+            "--output",
+            "json",
+        ])
         .run();
     let doc: serde_json::Value = serde_json::from_str(out.ok()).expect("json");
     assert_eq!(doc["clusters"][0]["name"], "from-file");
     let text = out.stdout.clone();
-    assert!(text.contains("\"version\": \"v1.33.3\""), "environment value used");
+    assert!(
+        text.contains("\"version\": \"v1.33.3\""),
+        "environment value used"
+    );
 
     let out = Test::new()
         .file("class.yaml", CLASS)
-        .file("cluster.yaml", &cluster("${CLUSTER_NAME}").replace("v1.34.0", "${KUBERNETES_VERSION}"))
+        .file(
+            "cluster.yaml",
+            &cluster("${CLUSTER_NAME}").replace("v1.34.0", "${KUBERNETES_VERSION}"),
+        )
         .env_remove_all()
         .args(["plan", "--substitute", "-f", "."])
         .run();
     let err = out.fails();
-    assert!(err.contains("value for variables [CLUSTER_NAME, KUBERNETES_VERSION] is not set"), "{err}");
+    assert!(
+        err.contains("value for variables [CLUSTER_NAME, KUBERNETES_VERSION] is not set"),
+        "{err}"
+    );
     assert!(err.contains("cluster.yaml:4:9"), "{err}");
 }
 
 #[test]
 fn env_file_requires_substitute() {
-    let out = Test::new().args(["plan", "-f", "x", "--env-file", "v"]).run();
+    let out = Test::new()
+        .args(["plan", "-f", "x", "--env-file", "v"])
+        .run();
     assert_eq!(out.code, 1);
     assert!(out.stderr.contains("--substitute"), "{}", out.stderr);
 }
@@ -265,7 +338,10 @@ fn bad(files: &[(&str, &str)]) -> (String, bool) {
 
 #[test]
 fn malformed_yaml() {
-    let (err, wrote) = bad(&[("a.yaml", "apiVersion: v1\nkind: [ConfigMap\nmetadata: {name: x}\n")]);
+    let (err, wrote) = bad(&[(
+        "a.yaml",
+        "apiVersion: v1\nkind: [ConfigMap\nmetadata: {name: x}\n",
+    )]);
     assert!(!wrote);
     insta::assert_snapshot!("bad_malformed_yaml", err);
 }
@@ -280,7 +356,10 @@ fn missing_kind() {
 
 #[test]
 fn unknown_kind() {
-    let (err, wrote) = bad(&[("a.yaml", "apiVersion: cluster.x-k8s.io/v1beta2\nkind: Clustr\nmetadata:\n  name: x\n")]);
+    let (err, wrote) = bad(&[(
+        "a.yaml",
+        "apiVersion: cluster.x-k8s.io/v1beta2\nkind: Clustr\nmetadata:\n  name: x\n",
+    )]);
     assert!(!wrote);
     insta::assert_snapshot!("bad_unknown_kind", err);
 }
@@ -289,7 +368,14 @@ fn unknown_kind() {
 fn duplicate_objects() {
     let (err, wrote) = bad(&[
         ("a.yaml", CLASS),
-        ("b.yaml", &format!("{}---\n{}", cluster("x"), CLASS.split("---\n").nth(1).unwrap_or(""))),
+        (
+            "b.yaml",
+            &format!(
+                "{}---\n{}",
+                cluster("x"),
+                CLASS.split("---\n").nth(1).unwrap_or("")
+            ),
+        ),
     ]);
     assert!(!wrote);
     insta::assert_snapshot!("bad_duplicate", err);
@@ -304,8 +390,14 @@ fn missing_cluster_class() {
 
 #[test]
 fn missing_template() {
-    let class_without_cp = CLASS.replace("name: cp}\nspec: {template: {spec: {kubeadmConfigSpec: {}}}}", "name: other}\nspec: {}");
-    let (err, wrote) = bad(&[("class.yaml", &class_without_cp), ("cluster.yaml", &cluster("x"))]);
+    let class_without_cp = CLASS.replace(
+        "name: cp}\nspec: {template: {spec: {kubeadmConfigSpec: {}}}}",
+        "name: other}\nspec: {}",
+    );
+    let (err, wrote) = bad(&[
+        ("class.yaml", &class_without_cp),
+        ("cluster.yaml", &cluster("x")),
+    ]);
     assert!(!wrote);
     insta::assert_snapshot!("bad_missing_template", err);
 }
@@ -323,7 +415,13 @@ fn template_version_mismatch() {
 
 #[test]
 fn unknown_machine_deployment_class() {
-    let (err, wrote) = bad(&[("class.yaml", CLASS), ("cluster.yaml", &cluster("x").replace("class: w", "class: nope"))]);
+    let (err, wrote) = bad(&[
+        ("class.yaml", CLASS),
+        (
+            "cluster.yaml",
+            &cluster("x").replace("class: w", "class: nope"),
+        ),
+    ]);
     assert!(!wrote);
     insta::assert_snapshot!("bad_unknown_md_class", err);
 }
@@ -342,13 +440,24 @@ fn topology_with_infrastructure_ref() {
 #[test]
 fn missing_input_path() {
     let out = Test::new().args(["plan", "-f", "does-not-exist"]).run();
-    assert!(out.fails().contains("cannot read does-not-exist"), "{}", out.stderr);
+    assert!(
+        out.fails().contains("cannot read does-not-exist"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]
 fn no_topology_cluster() {
-    let out = Test::new().file("a.yaml", CLASS).args(["plan", "-f", "a.yaml"]).run();
-    assert!(out.fails().contains("no Cluster with spec.topology found"), "{}", out.stderr);
+    let out = Test::new()
+        .file("a.yaml", CLASS)
+        .args(["plan", "-f", "a.yaml"])
+        .run();
+    assert!(
+        out.fails().contains("no Cluster with spec.topology found"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]
@@ -376,6 +485,15 @@ fn broken_pipe_is_not_an_error() {
     stdout.read_exact(&mut first).expect("first byte");
     drop(stdout);
     let out = child.wait_with_output().expect("wait");
-    assert!(out.status.success(), "exit {:?}, stderr {}", out.status, String::from_utf8_lossy(&out.stderr));
-    assert!(out.stderr.is_empty(), "no error printed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "exit {:?}, stderr {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "no error printed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -31,7 +31,10 @@ pub fn cluster_class_spec(spec: &Value) -> Value {
             o.insert("templateRef".into(), template_ref(r));
         }
         if let Some(r) = cp.get("machineInfrastructure").and_then(|m| m.get("ref")) {
-            o.insert("machineInfrastructure".into(), json!({ "templateRef": template_ref(r) }));
+            o.insert(
+                "machineInfrastructure".into(),
+                json!({ "templateRef": template_ref(r) }),
+            );
         }
         naming(cp, &mut o);
         if let Some(mhc) = cp.get("machineHealthCheck") {
@@ -42,16 +45,26 @@ pub fn cluster_class_spec(spec: &Value) -> Value {
     }
 
     let mut workers = Map::new();
-    if let Some(mds) = spec.pointer_ref("/workers/machineDeployments").and_then(Value::as_array) {
-        let list = mds.iter().map(|md| md_class(md)).collect();
+    if let Some(mds) = spec
+        .pointer_ref("/workers/machineDeployments")
+        .and_then(Value::as_array)
+    {
+        let list = mds.iter().map(md_class).collect();
         workers.insert("machineDeployments".into(), Value::Array(list));
     }
-    if let Some(mps) = spec.pointer_ref("/workers/machinePools").and_then(Value::as_array) {
-        let list = mps.iter().map(|mp| mp_class(mp)).collect();
+    if let Some(mps) = spec
+        .pointer_ref("/workers/machinePools")
+        .and_then(Value::as_array)
+    {
+        let list = mps.iter().map(mp_class).collect();
         workers.insert("machinePools".into(), Value::Array(list));
     }
     out.insert("workers".into(), Value::Object(workers));
-    copy(spec, &mut out, &["variables", "patches", "kubernetesVersions", "upgrade"]);
+    copy(
+        spec,
+        &mut out,
+        &["variables", "patches", "kubernetesVersions", "upgrade"],
+    );
     Value::Object(out)
 }
 
@@ -60,7 +73,17 @@ fn md_class(md: &Value) -> Value {
         return md.clone();
     };
     let mut o = Map::new();
-    copy(md, &mut o, &["class", "failureDomain", "minReadySeconds", "readinessGates", "taints"]);
+    copy(
+        md,
+        &mut o,
+        &[
+            "class",
+            "failureDomain",
+            "minReadySeconds",
+            "readinessGates",
+            "taints",
+        ],
+    );
     template_parts(md, &mut o);
     naming(md, &mut o);
     let strategy = md.get("strategy");
@@ -88,7 +111,11 @@ fn mp_class(mp: &Value) -> Value {
         return mp.clone();
     };
     let mut o = Map::new();
-    copy(mp, &mut o, &["class", "failureDomains", "minReadySeconds", "taints"]);
+    copy(
+        mp,
+        &mut o,
+        &["class", "failureDomains", "minReadySeconds", "taints"],
+    );
     template_parts(mp, &mut o);
     naming(mp, &mut o);
     o.insert("deletion".into(), deletion(mp, None));
@@ -140,7 +167,17 @@ pub fn cluster_spec(spec: &Value) -> Value {
         o.insert("classRef".into(), Value::Object(class_ref));
         if let Some(cp) = t.get("controlPlane").and_then(Value::as_object) {
             let mut c = Map::new();
-            copy(cp, &mut c, &["metadata", "replicas", "readinessGates", "taints", "rollout"]);
+            copy(
+                cp,
+                &mut c,
+                &[
+                    "metadata",
+                    "replicas",
+                    "readinessGates",
+                    "taints",
+                    "rollout",
+                ],
+            );
             if let Some(mhc) = cp.get("machineHealthCheck") {
                 c.insert("healthCheck".into(), health_check(mhc, mhc.get("enable")));
             }
@@ -179,7 +216,17 @@ fn md_topology(md: &Value) -> Value {
     copy(
         md,
         &mut o,
-        &["metadata", "class", "name", "failureDomain", "replicas", "minReadySeconds", "readinessGates", "taints", "variables"],
+        &[
+            "metadata",
+            "class",
+            "name",
+            "failureDomain",
+            "replicas",
+            "minReadySeconds",
+            "readinessGates",
+            "taints",
+            "variables",
+        ],
     );
     let strategy = md.get("strategy");
     let mut hc = md
@@ -222,7 +269,16 @@ fn mp_topology(mp: &Value) -> Value {
     copy(
         mp,
         &mut o,
-        &["metadata", "class", "name", "failureDomains", "replicas", "minReadySeconds", "taints", "variables"],
+        &[
+            "metadata",
+            "class",
+            "name",
+            "failureDomains",
+            "replicas",
+            "minReadySeconds",
+            "taints",
+            "variables",
+        ],
     );
     o.insert("deletion".into(), deletion(mp, None));
     Value::Object(o)
@@ -465,9 +521,18 @@ mod tests {
         let out = cluster_class_spec(&spec);
         let md = &out["workers"]["machineDeployments"][0];
         assert_eq!(md["metadata"]["labels"]["a"], "b");
-        assert_eq!(md["bootstrap"]["templateRef"], json!({"apiVersion": "b/v1", "kind": "K", "name": "n"}));
-        assert_eq!(md["rollout"]["strategy"], json!({"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1}}));
-        assert_eq!(md["deletion"], json!({"order": "Oldest", "nodeDrainTimeoutSeconds": 300}));
+        assert_eq!(
+            md["bootstrap"]["templateRef"],
+            json!({"apiVersion": "b/v1", "kind": "K", "name": "n"})
+        );
+        assert_eq!(
+            md["rollout"]["strategy"],
+            json!({"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1}})
+        );
+        assert_eq!(
+            md["deletion"],
+            json!({"order": "Oldest", "nodeDrainTimeoutSeconds": 300})
+        );
         assert_eq!(md["healthCheck"]["remediation"]["maxInFlight"], 2);
     }
 
@@ -480,7 +545,13 @@ mod tests {
         );
         assert_eq!(hc["enabled"], false);
         assert_eq!(hc["checks"]["nodeStartupTimeoutSeconds"], 600);
-        assert_eq!(hc["checks"]["unhealthyNodeConditions"][0]["timeoutSeconds"], 300);
-        assert_eq!(hc["remediation"]["triggerIf"]["unhealthyLessThanOrEqualTo"], "40%");
+        assert_eq!(
+            hc["checks"]["unhealthyNodeConditions"][0]["timeoutSeconds"],
+            300
+        );
+        assert_eq!(
+            hc["remediation"]["triggerIf"]["unhealthyLessThanOrEqualTo"],
+            "40%"
+        );
     }
 }

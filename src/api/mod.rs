@@ -141,12 +141,16 @@ impl ClusterClass {
             RefSite::ControlPlaneMachineInfrastructure => {
                 format!("/spec/controlPlane/machineInfrastructure/{r}")
             }
-            RefSite::MachineDeploymentBootstrap(i) => worker_ref("machineDeployments", i, "bootstrap", v1),
+            RefSite::MachineDeploymentBootstrap(i) => {
+                worker_ref("machineDeployments", i, "bootstrap", v1)
+            }
             RefSite::MachineDeploymentInfrastructure(i) => {
                 worker_ref("machineDeployments", i, "infrastructure", v1)
             }
             RefSite::MachinePoolBootstrap(i) => worker_ref("machinePools", i, "bootstrap", v1),
-            RefSite::MachinePoolInfrastructure(i) => worker_ref("machinePools", i, "infrastructure", v1),
+            RefSite::MachinePoolInfrastructure(i) => {
+                worker_ref("machinePools", i, "infrastructure", v1)
+            }
         }
     }
 
@@ -211,7 +215,10 @@ impl Cluster {
 
     /// `metadata.uid`, if the input carries one.
     pub fn uid(&self) -> Option<&str> {
-        self.object.value.pointer("/metadata/uid").and_then(Value::as_str)
+        self.object
+            .value
+            .pointer("/metadata/uid")
+            .and_then(Value::as_str)
     }
 
     /// The ClusterClass this Cluster uses: (namespace, name).
@@ -253,8 +260,13 @@ fn decode<T: serde::de::DeserializeOwned>(object: &Object, spec: &Value) -> Resu
         }
         let field = tokens.join(".");
         let ptr = pointer(&tokens);
-        Diagnostic::error(format!("{} {}: {field}: {}", object.kind, object.key(), e.inner()))
-            .at(&object.origin, &ptr, "unexpected value")
+        Diagnostic::error(format!(
+            "{} {}: {field}: {}",
+            object.kind,
+            object.key(),
+            e.inner()
+        ))
+        .at(&object.origin, &ptr, "unexpected value")
     })
 }
 
@@ -274,23 +286,38 @@ mod tests {
 
     #[test]
     fn unknown_core_kind_is_an_error() {
-        let o = object(serde_json::json!({"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "Clustr", "metadata": {"name": "a"}}));
-        let e = check_core_object(&o).err().map(|d| d.message).unwrap_or_default();
+        let o = object(
+            serde_json::json!({"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "Clustr", "metadata": {"name": "a"}}),
+        );
+        let e = check_core_object(&o)
+            .err()
+            .map(|d| d.message)
+            .unwrap_or_default();
         assert!(e.contains("unknown kind \"Clustr\""), "{e}");
     }
 
     #[test]
     fn type_errors_name_the_field() {
-        let o = object(serde_json::json!({"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "Cluster",
-            "metadata": {"name": "a"}, "spec": {"topology": {"version": 3}}}));
-        let e = Cluster::parse(&o, ApiVersion::V1Beta2).err().map(|d| d.message).unwrap_or_default();
-        assert!(e.contains("spec.topology.version: invalid type: integer `3`, expected a string"), "{e}");
+        let o = object(
+            serde_json::json!({"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "Cluster",
+            "metadata": {"name": "a"}, "spec": {"topology": {"version": 3}}}),
+        );
+        let e = Cluster::parse(&o, ApiVersion::V1Beta2)
+            .err()
+            .map(|d| d.message)
+            .unwrap_or_default();
+        assert!(
+            e.contains("spec.topology.version: invalid type: integer `3`, expected a string"),
+            "{e}"
+        );
     }
 
     #[test]
     fn v1beta1_class_ref_and_namespace() {
-        let o = object(serde_json::json!({"apiVersion": "cluster.x-k8s.io/v1beta1", "kind": "Cluster",
-            "metadata": {"name": "a", "namespace": "ns"}, "spec": {"topology": {"class": "qs", "version": "v1.30.0"}}}));
+        let o = object(
+            serde_json::json!({"apiVersion": "cluster.x-k8s.io/v1beta1", "kind": "Cluster",
+            "metadata": {"name": "a", "namespace": "ns"}, "spec": {"topology": {"class": "qs", "version": "v1.30.0"}}}),
+        );
         let c = Cluster::parse(&o, ApiVersion::V1Beta1).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(c.class_key(), ("ns".to_string(), "qs".to_string()));
         assert_eq!(c.class_pointer(), "/spec/topology/class");

@@ -50,7 +50,9 @@ pub fn run() -> ExitCode {
         Err(e) => {
             let _ = e.print();
             return match e.kind() {
-                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => ExitCode::SUCCESS,
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                    ExitCode::SUCCESS
+                }
                 _ => ExitCode::from(1),
             };
         }
@@ -96,7 +98,9 @@ pub fn write_stdout(text: &str) -> Result<(), Failure> {
 }
 
 /// Let `f` write to a buffered stdout; a closed pipe is reported as [`Failure::BrokenPipe`].
-pub fn write_stdout_with(f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<(), Failure> {
+pub fn write_stdout_with(
+    f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), Failure> {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     match f(&mut out).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),

@@ -20,9 +20,10 @@ pub struct PlanArgs {
     #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
     pub files: Vec<PathBuf>,
 
-    /// Namespace for objects that have none.
-    #[arg(short = 'n', long, value_name = "NAMESPACE", default_value = "default")]
-    pub namespace: String,
+    /// Namespace for objects that have none [default: with --substitute the NAMESPACE
+    /// variable if set, as clusterctl's target namespace; otherwise "default"].
+    #[arg(short = 'n', long, value_name = "NAMESPACE")]
+    pub namespace: Option<String>,
 
     /// Plan only this Cluster (NAMESPACE/NAME); repeatable.
     #[arg(long = "cluster", value_name = "NAMESPACE/NAME")]
@@ -86,11 +87,16 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
         let mut vars = BTreeMap::new();
         if let Some(path) = &args.env_file {
             match std::fs::read_to_string(path) {
-                Ok(text) => match envfile::parse(&SourceFile::new(path.display().to_string(), text)) {
-                    Ok(v) => vars = v,
-                    Err(e) => errors.push(e),
-                },
-                Err(e) => errors.push(Diagnostic::error(format!("cannot read --env-file {}: {e}", path.display()))),
+                Ok(text) => {
+                    match envfile::parse(&SourceFile::new(path.display().to_string(), text)) {
+                        Ok(v) => vars = v,
+                        Err(e) => errors.push(e),
+                    }
+                }
+                Err(e) => errors.push(Diagnostic::error(format!(
+                    "cannot read --env-file {}: {e}",
+                    path.display()
+                ))),
             }
         }
         // Like clusterctl, the environment wins over the file.
@@ -106,11 +112,21 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
     if !errors.is_empty() {
         return Err(errors);
     }
+    let default_namespace = args
+        .namespace
+        .or_else(|| {
+            substitute
+                .as_ref()
+                .and_then(|v| v.get("NAMESPACE"))
+                .filter(|n| !n.is_empty())
+                .cloned()
+        })
+        .unwrap_or_else(|| "default".to_string());
     Ok((
         PlanOptions {
             load: LoadOptions {
                 paths: args.files,
-                default_namespace: args.namespace,
+                default_namespace,
                 substitute,
             },
             clusters,

@@ -38,7 +38,13 @@ pub struct LoadOptions {
 pub struct Inputs {
     /// The objects.
     pub objects: Vec<Object>,
+    /// Runtime SDK messages (`hooks.runtime.cluster.x-k8s.io`, e.g. a recorded
+    /// DiscoverVariablesResponse): wire documents, not stored objects, so they have no name.
+    pub runtime_messages: Vec<(serde_json::Value, Origin)>,
 }
+
+/// API group of Runtime SDK hook requests and responses.
+pub const RUNTIME_HOOKS_GROUP: &str = "hooks.runtime.cluster.x-k8s.io";
 
 /// Read and parse every input. All problems found are returned together.
 pub fn load(opts: &LoadOptions) -> Result<Inputs, Diagnostics> {
@@ -50,6 +56,7 @@ pub fn load(opts: &LoadOptions) -> Result<Inputs, Diagnostics> {
         }
     }
     let mut objects = Vec::new();
+    let mut runtime_messages = Vec::new();
     for (name, text) in files {
         let text = match &opts.substitute {
             Some(vars) => {
@@ -74,7 +81,22 @@ pub fn load(opts: &LoadOptions) -> Result<Inputs, Diagnostics> {
                         file: Arc::clone(&file),
                         spans,
                     };
-                    flatten(doc.value, origin, &opts.default_namespace, &mut objects, &mut errors);
+                    let is_runtime_message = doc
+                        .value
+                        .get("apiVersion")
+                        .and_then(serde_json::Value::as_str)
+                        .is_some_and(|v| object::group_of(v) == RUNTIME_HOOKS_GROUP);
+                    if is_runtime_message {
+                        runtime_messages.push((doc.value, origin));
+                    } else {
+                        flatten(
+                            doc.value,
+                            origin,
+                            &opts.default_namespace,
+                            &mut objects,
+                            &mut errors,
+                        );
+                    }
                 }
             }
             Err(e) => errors.push(e),
@@ -82,7 +104,10 @@ pub fn load(opts: &LoadOptions) -> Result<Inputs, Diagnostics> {
     }
     check_duplicates(&objects, &mut errors);
     if errors.is_empty() {
-        Ok(Inputs { objects })
+        Ok(Inputs {
+            objects,
+            runtime_messages,
+        })
     } else {
         Err(Diagnostics(errors))
     }
@@ -131,9 +156,9 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Diagnostic> {
             Diagnostic::error(format!("cannot read directory {}: {e}", dir.display()))
         })?;
         let path = entry.path();
-        let file_type = entry.file_type().map_err(|e| {
-            Diagnostic::error(format!("cannot read {}: {e}", path.display()))
-        })?;
+        let file_type = entry
+            .file_type()
+            .map_err(|e| Diagnostic::error(format!("cannot read {}: {e}", path.display())))?;
         // Hidden entries (.git, editor swap files) are never inputs.
         if entry.file_name().to_string_lossy().starts_with('.') {
             continue;
@@ -175,8 +200,8 @@ fn flatten(
         .and_then(|k| k.as_str())
         .is_some_and(|k| k == "List" || (k.ends_with("List") && value.get("items").is_some()));
     if is_list {
-        match value {
-            serde_json::Value::Object(mut map) => match map.remove("items") {
+        if let serde_json::Value::Object(mut map) = value {
+            match map.remove("items") {
                 Some(serde_json::Value::Array(items)) => {
                     for (i, item) in items.into_iter().enumerate() {
                         let item_origin = Origin {
@@ -191,11 +216,13 @@ fn flatten(
                 }
                 Some(serde_json::Value::Null) | None => {}
                 Some(_) => errors.push(
-                    Diagnostic::error("a List's items must be a sequence of objects")
-                        .at(&origin, "/items", "expected a sequence"),
+                    Diagnostic::error("a List's items must be a sequence of objects").at(
+                        &origin,
+                        "/items",
+                        "expected a sequence",
+                    ),
                 ),
-            },
-            _ => {}
+            }
         }
         return;
     }
@@ -213,8 +240,15 @@ fn check_duplicates(objects: &[Object], errors: &mut Vec<Diagnostic>) {
     type Key<'o> = (&'o str, &'o str, &'o str, &'o str, Option<&'o str>);
     let mut seen: BTreeMap<Key<'_>, &Object> = BTreeMap::new();
     for o in objects {
-        let flavor = (o.kind == "Cluster" && o.group() == crate::api::GROUP).then_some(o.origin.file.name.as_str());
-        let key = (o.group(), o.kind.as_str(), o.namespace.as_str(), o.name.as_str(), flavor);
+        let flavor = (o.kind == "Cluster" && o.group() == crate::api::GROUP)
+            .then_some(o.origin.file.name.as_str());
+        let key = (
+            o.group(),
+            o.kind.as_str(),
+            o.namespace.as_str(),
+            o.name.as_str(),
+            flavor,
+        );
         if let Some(first) = seen.get(&key) {
             errors.push(
                 Diagnostic::error(format!(
@@ -272,7 +306,11 @@ mod tests {
         .err()
         .unwrap_or_default();
         assert_eq!(err.0.len(), 1);
-        assert!(err.0[0].message.starts_with("duplicate object: ConfigMap default/a"));
+        assert!(
+            err.0[0]
+                .message
+                .starts_with("duplicate object: ConfigMap default/a")
+        );
         assert_eq!(err.0[0].position().map(|p| p.1), Some(9));
     }
 }

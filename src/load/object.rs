@@ -29,7 +29,11 @@ pub struct Object {
 
 impl Object {
     /// Check the object's shape and default its namespace.
-    pub fn new(mut value: Value, origin: Origin, default_namespace: &str) -> Result<Object, Diagnostic> {
+    pub fn new(
+        mut value: Value,
+        origin: Origin,
+        default_namespace: &str,
+    ) -> Result<Object, Diagnostic> {
         if !value.is_object() {
             return Err(Diagnostic::error(format!(
                 "expected a Kubernetes object (a mapping with apiVersion, kind and metadata), found {}",
@@ -39,10 +43,15 @@ impl Object {
         }
         let kind = required_string(&value, &origin, "/kind", "kind")?;
         let api_version = required_string(&value, &origin, "/apiVersion", "apiVersion")?;
-        if api_version.split('/').count() > 2 || api_version.is_empty() || api_version.ends_with('/') {
-            return Err(Diagnostic::error(format!("invalid apiVersion {api_version:?}"))
-                .at(&origin, "/apiVersion", "expected group/version or version")
-                .with_help("for example cluster.x-k8s.io/v1beta2"));
+        if api_version.split('/').count() > 2
+            || api_version.is_empty()
+            || api_version.ends_with('/')
+        {
+            return Err(
+                Diagnostic::error(format!("invalid apiVersion {api_version:?}"))
+                    .at(&origin, "/apiVersion", "expected group/version or version")
+                    .with_help("for example cluster.x-k8s.io/v1beta2"),
+            );
         }
         let name = match value.pointer("/metadata/name") {
             Some(Value::String(s)) if !s.is_empty() => s.clone(),
@@ -52,8 +61,11 @@ impl Object {
                 } else {
                     "metadata.name is required"
                 };
-                return Err(Diagnostic::error(format!("{kind} has no name: {what}"))
-                    .at(&origin, "/metadata", "no name here"));
+                return Err(Diagnostic::error(format!("{kind} has no name: {what}")).at(
+                    &origin,
+                    "/metadata",
+                    "no name here",
+                ));
             }
             Some(other) => {
                 return Err(Diagnostic::error(format!(
@@ -67,7 +79,10 @@ impl Object {
             Some(Value::String(s)) if !s.is_empty() => s.clone(),
             None | Some(Value::Null) | Some(Value::String(_)) => {
                 if let Some(meta) = value.get_mut("metadata").and_then(Value::as_object_mut) {
-                    meta.insert("namespace".into(), Value::String(default_namespace.to_string()));
+                    meta.insert(
+                        "namespace".into(),
+                        Value::String(default_namespace.to_string()),
+                    );
                 }
                 default_namespace.to_string()
             }
@@ -113,7 +128,12 @@ pub fn group_of(api_version: &str) -> &str {
     }
 }
 
-fn required_string(value: &Value, origin: &Origin, pointer: &str, field: &str) -> Result<String, Diagnostic> {
+fn required_string(
+    value: &Value,
+    origin: &Origin,
+    pointer: &str,
+    field: &str,
+) -> Result<String, Diagnostic> {
     match value.pointer(pointer) {
         Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
         Some(Value::String(_)) | None | Some(Value::Null) => Err(Diagnostic::error(format!(

@@ -202,6 +202,9 @@ mod tests {
 
     #[test]
     fn pointer_escapes() {
-        assert_eq!(pointer(["metadata", "labels", "a/b~c"]), "/metadata/labels/a~1b~0c");
+        assert_eq!(
+            pointer(["metadata", "labels", "a/b~c"]),
+            "/metadata/labels/a~1b~0c"
+        );
     }
 }

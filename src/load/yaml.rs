@@ -1,1 +1,749 @@
-//! YAML parsing and emitting (being written).
+/*!
+YAML in and out, with the semantics Kubernetes clients apply.
+
+Owns: turning the text of one [`SourceFile`] into JSON values exactly as `kubectl` would
+(sigs.k8s.io/yaml → gopkg.in/yaml.v2, i.e. YAML 1.1 scalar rules: `on`/`y` are booleans, `0755`
+is octal, `1_000` is a thousand, timestamps stay strings, integral floats become integers after
+the JSON round trip), recording the byte span of every node under its JSON pointer; and the
+reverse, emitting a value as YAML that reads back identically under those rules.
+
+Must not: know anything about Kubernetes objects (kinds, `List`, namespaces belong to
+[`crate::load`]), print anything, or panic on any input — every failure is a located
+[`Diagnostic`] (or a message string from [`parse_value`]). Resource use is bounded: nesting is
+capped by the parser (255 levels per collection style) and after alias expansion, and alias
+expansion is held to yaml.v2's own alias-ratio budget.
+
+Deliberate deviations from Go, both rejecting input Go accepts: a key repeated within one
+mapping is an error (yaml.v2 silently keeps the last value), and raw NEL/LS/PS characters are
+errors (line breaks in YAML 1.1, plain text to granit's YAML 1.2 scanner). Where granit accepts
+YAML 1.2 syntax that yaml.v2 rejects, we reject it too (`\/` escapes, unknown directives, other
+`%YAML` versions, non-ASCII anchor names, `:`/`?` in plain scalars inside flow collections).
+granit also rejects some malformed input libyaml tolerates; remaining value differences are
+tiny edge cases (e.g. `[a:]` is `[{"a": null}]` here but `["a:"]` in Go).
+
+Pipeline: `compose` (granit-parser events → node tree with spans) → `decode` (yaml.v2 +
+sigs.k8s.io/yaml semantics, using `resolve` for scalars) → value and span table. `emit` is the
+way back.
+*/
+
+mod compose;
+mod decode;
+mod emit;
+mod resolve;
+
+use std::sync::Arc;
+
+pub use emit::to_yaml;
+
+use crate::diag::Diagnostic;
+use crate::load::source::{SourceFile, Span, SpanTable};
+
+/// One parsed YAML document.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// The document as JSON (maps sorted: serde_json without `preserve_order`).
+    pub value: serde_json::Value,
+    /// JSON pointer (relative to the document root) → spans of the node and of its key.
+    pub spans: SpanTable,
+    /// The document's extent in the file.
+    pub span: Span,
+}
+
+/// Parse a multi-document YAML (or JSON) stream. Empty documents (only comments / bare `---`)
+/// and documents that are `null` are skipped.
+///
+/// The first error ends parsing: a document after a syntax error cannot be trusted to start
+/// where the parser resumes.
+pub fn parse_stream(file: &Arc<SourceFile>) -> Result<Vec<Document>, Diagnostic> {
+    let mut composer = compose::Composer::new(&file.text);
+    let mut docs = Vec::new();
+    loop {
+        let composed = match composer.next_document() {
+            Ok(Some(c)) => c,
+            Ok(None) => break,
+            Err(e) => return Err(e.into_diagnostic(file)),
+        };
+        let (value, spans) = decode::decode(&composed)
+            .and_then(decode::flatten)
+            .map_err(|e| e.into_diagnostic(file))?;
+        if value.is_null() {
+            continue;
+        }
+        docs.push(Document {
+            value,
+            spans,
+            span: composed.span,
+        });
+    }
+    Ok(docs)
+}
+
+/// Parse a standalone string as one YAML 1.1 value the way sigs.k8s.io/yaml.YAMLToJSON does
+/// (first document only; later documents are not even read, as in Go). An empty input is
+/// `null`. Errors are plain messages with a `line L, column C` prefix.
+pub fn parse_value(text: &str) -> Result<serde_json::Value, String> {
+    let mut composer = compose::Composer::new(text);
+    let composed = match composer.next_document() {
+        Ok(Some(c)) => c,
+        Ok(None) => return Ok(serde_json::Value::Null),
+        Err(e) => return Err(e.into_message(text)),
+    };
+    decode::decode(&composed)
+        .and_then(decode::into_value)
+        .map_err(|e| e.into_message(text))
+}
+
+/// A failure inside this module, located in the text being parsed. Boxed: it travels through
+/// every level of the (recursive) decoder, whose stack frames should stay small.
+#[derive(Debug)]
+struct YamlError(Box<ErrorData>);
+
+#[derive(Debug)]
+struct ErrorData {
+    message: String,
+    span: Span,
+    label: String,
+    help: Option<String>,
+    /// For a duplicate key: where the key first appeared.
+    first_key: Option<Span>,
+}
+
+impl YamlError {
+    fn new(message: impl Into<String>, span: Span, label: impl Into<String>) -> YamlError {
+        YamlError(Box::new(ErrorData {
+            message: message.into(),
+            span,
+            label: label.into(),
+            help: None,
+            first_key: None,
+        }))
+    }
+
+    /// A broken invariant: reported, never panicked on.
+    fn internal_at(span: Span, what: &str) -> YamlError {
+        YamlError::new(
+            format!("internal error while reading YAML: {what}"),
+            span,
+            "here",
+        )
+    }
+
+    fn duplicate_key(key: &str, span: Span, first: Span) -> YamlError {
+        let mut e = YamlError::new(
+            format!("duplicate key {key} in mapping"),
+            span,
+            "duplicate key",
+        );
+        e.0.first_key = Some(first);
+        e
+    }
+
+    fn with_help(mut self, help: impl Into<String>) -> YamlError {
+        self.0.help = Some(help.into());
+        self
+    }
+
+    /// The help text; a duplicate key's first position is rendered against `file`.
+    fn help_text(&self, file: &SourceFile) -> Option<String> {
+        match self.0.first_key {
+            Some(first) => {
+                let (line, col) = file.line_col(first.offset);
+                Some(format!(
+                    "the key was first defined at line {line}, column {col}; Kubernetes' YAML \
+                     reader would silently keep only the last value, so topoplan rejects the \
+                     ambiguity: remove one of them"
+                ))
+            }
+            None => self.0.help.clone(),
+        }
+    }
+
+    fn into_diagnostic(self, file: &Arc<SourceFile>) -> Diagnostic {
+        let help = self.help_text(file);
+        let data = *self.0;
+        let d = Diagnostic::error(data.message).with_span(file, data.span, data.label);
+        match help {
+            Some(h) => d.with_help(h),
+            None => d,
+        }
+    }
+
+    fn into_message(self, text: &str) -> String {
+        let file = SourceFile {
+            name: String::new(),
+            text: text.to_string(),
+        };
+        let (line, col) = file.line_col(self.0.span.offset);
+        match self.help_text(&file) {
+            Some(h) => format!("line {line}, column {col}: {} ({h})", self.0.message),
+            None => format!("line {line}, column {col}: {}", self.0.message),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    fn v(text: &str) -> Value {
+        parse_value(text).unwrap_or_else(|e| panic!("{text:?}: {e}"))
+    }
+
+    fn stream(text: &str) -> Result<Vec<Document>, Diagnostic> {
+        parse_stream(&SourceFile::new("t.yaml", text))
+    }
+
+    /// `(line, col)` of the error for `text`.
+    fn err_pos(text: &str) -> (usize, usize, Diagnostic) {
+        let d = stream(text).expect_err(text);
+        let (_, l, c) = d.position().expect("located");
+        (l, c, d)
+    }
+
+    #[test]
+    fn scalar_resolution_follows_yaml_1_1() {
+        assert_eq!(
+            v("a: on\nb: y\nc: No\nd: off\ne: TRUE\nf: yes\ng: n\n"),
+            json!({"a": true, "b": true, "c": false, "d": false, "e": true, "f": true, "g": false})
+        );
+        assert_eq!(
+            v("a: ~\nb: null\nc: NULL\nd:\ne: ''\nf: \"\"\n"),
+            json!({"a": null, "b": null, "c": null, "d": null, "e": "", "f": ""})
+        );
+        assert_eq!(
+            v("a: 0755\nb: 012\nc: 0x1F\nd: 1_000\ne: 0o17\nf: -12\ng: +7\nh: 0b11\n"),
+            json!({"a": 493, "b": 10, "c": 31, "d": 1000, "e": 15, "f": -12, "g": 7, "h": 3})
+        );
+        assert_eq!(
+            v("a: 1.5\nb: 1.20\nc: 1.0\nd: 1e3\ne: -0.0\nf: 1e21\ng: .5\n"),
+            json!({"a": 1.5, "b": 1.2, "c": 1, "d": 1000, "e": -0.0, "f": 1e21, "g": 0.5})
+        );
+        assert_eq!(
+            v("a: 9223372036854775808\nb: 18446744073709551616\nc: -9223372036854775809\n"),
+            // -9223372036854775809 is a float64 that Go's JSON prints as -9223372036854776000,
+            // which no longer fits an i64.
+            json!({"a": 9_223_372_036_854_775_808u64, "b": 1.8446744073709552e19,
+                   "c": -9.223372036854776e18})
+        );
+        // Strings: timestamps, sexagesimal, version-looking text, quoted keywords.
+        assert_eq!(
+            v("a: 2024-01-01\nb: 1:20\nc: 1.2.3\nd: 'on'\ne: \"1\"\nf: 10Gi\ng: |\n  x\n"),
+            json!({"a": "2024-01-01", "b": "1:20", "c": "1.2.3", "d": "on", "e": "1",
+                   "f": "10Gi", "g": "x\n"})
+        );
+    }
+
+    #[test]
+    fn special_floats_are_errors() {
+        for text in ["a: .inf", "a: -.Inf", "a: .nan", "- !!float .NaN"] {
+            let e = parse_value(text).unwrap_err();
+            assert!(e.contains("JSON cannot represent"), "{e}");
+        }
+        let (l, c, d) = err_pos("x: 1\ny: .inf\n");
+        assert_eq!((l, c), (2, 4));
+        assert!(d.help.is_some());
+    }
+
+    #[test]
+    fn explicit_tags() {
+        assert_eq!(
+            v(
+                "a: !!str 12\nb: !!int \"12\"\nc: !!float 2\nd: !!bool yes\ne: !!null ~\n\
+               f: !!binary aGVsbG8=\ng: !custom 3\nh: ! 4\ni: !!str\n"
+            ),
+            json!({"a": "12", "b": 12, "c": 2, "d": true, "e": null, "f": "hello",
+                   "g": "3", "h": "4", "i": ""})
+        );
+        assert!(
+            parse_value("a: !!int 1.5")
+                .unwrap_err()
+                .contains("cannot decode !!float")
+        );
+        assert!(parse_value("a: !!binary x").unwrap_err().contains("base64"));
+    }
+
+    #[test]
+    fn non_string_keys_are_stringified() {
+        assert_eq!(
+            v("n: a\ny: b\n1: c\n1.5: d\n0x10: e\n1e6: g\n~x: h\n-0: i\n"),
+            json!({"false": "a", "true": "b", "1": "c", "1.5": "d", "16": "e", "1e+06": "g",
+                   "~x": "h", "0": "i"})
+        );
+        // Float keys go through Go's float32 formatting.
+        assert_eq!(
+            v("1.0: a\n3.141592653589793: b\n.inf: c\n"),
+            json!({"1": "a", "3.1415927": "b", ".inf": "c"})
+        );
+        // Timestamp-like keys stay as written.
+        assert_eq!(v("2024-01-01: a\n"), json!({"2024-01-01": "a"}));
+    }
+
+    #[test]
+    fn values_without_json_form_fail_only_if_they_survive() {
+        // Go converts to JSON after merging, so a replaced NaN or null key is no error.
+        assert_eq!(v("a: .nan\n<<: {a: 1}\n"), json!({"a": 1}));
+        assert_eq!(v("m: {~: a}\n<<: {m: 1}\n"), json!({"m": 1}));
+        assert!(parse_value("~: a\n<<: {~: b}\n").is_err());
+        let (l, c, _) = err_pos("a: 1\nb: {~: 2}\n");
+        assert_eq!((l, c), (2, 5));
+    }
+
+    #[test]
+    fn null_and_collection_keys_are_errors() {
+        assert!(parse_value("~: a").is_err());
+        assert!(parse_value("? [a]\n: b").is_err());
+        assert!(parse_value("{[a]: b}").is_err());
+        assert!(parse_value("18446744073709551615: a").is_err());
+    }
+
+    #[test]
+    fn duplicate_keys_point_at_the_second_key() {
+        let text = "a: 1\nb:\n  c: 1\n  c: 2\n";
+        let (l, c, d) = err_pos(text);
+        assert_eq!((l, c), (4, 3));
+        assert!(d.message.contains("duplicate key \"c\""), "{}", d.message);
+        assert!(
+            d.help
+                .as_deref()
+                .is_some_and(|h| h.contains("line 3, column 3"))
+        );
+        // Keys that only collide after stringification collide too.
+        assert!(parse_value("y: 1\ntrue: 2\n").is_err());
+        assert!(parse_value("1: a\n\"1\": b\n").is_err());
+    }
+
+    #[test]
+    fn anchors_aliases_and_merges() {
+        assert_eq!(
+            v("a: &x {p: 1, q: [1, 2]}\nb: *x\nc: &s str\nd: *s\n"),
+            json!({"a": {"p": 1, "q": [1, 2]}, "b": {"p": 1, "q": [1, 2]}, "c": "str", "d": "str"})
+        );
+        assert_eq!(
+            v("base: &b {x: 1, w: 2}\nover: &o {w: 3, z: 4}\n\
+               m:\n  <<: [*o, *b]\n  x: 9\n"),
+            json!({"base": {"x": 1, "w": 2}, "over": {"w": 3, "z": 4},
+                   "m": {"x": 9, "w": 3, "z": 4}})
+        );
+        // yaml.v2 applies merges in order: a merge after an explicit key overrides it.
+        assert_eq!(v("a: 1\n<<: {a: 2, b: 3}\n"), json!({"a": 2, "b": 3}));
+        assert_eq!(v("<<: {a: 2}\na: 1\n"), json!({"a": 1}));
+        // A quoted "<<" is an ordinary key.
+        assert_eq!(v("'<<': {a: 1}\n"), json!({"<<": {"a": 1}}));
+        assert!(
+            parse_value("<<: 1\n")
+                .unwrap_err()
+                .contains("map merge requires")
+        );
+        assert!(parse_value("<<: [1]\n").is_err());
+        assert!(
+            parse_value("a: &a [1, *a]\n")
+                .unwrap_err()
+                .contains("contains itself")
+        );
+        assert!(
+            parse_value("a: &a {b: *a}\n")
+                .unwrap_err()
+                .contains("contains itself")
+        );
+        assert!(parse_value("a: *nope\n").is_err());
+    }
+
+    #[test]
+    fn yaml_1_1_syntax_differences_from_granit() {
+        // A block scalar ending the input without a line break has no final newline.
+        assert_eq!(v("a: |\n  x\n  y"), json!({"a": "x\ny"}));
+        assert_eq!(v("a: >\n  x\n  y"), json!({"a": "x y"}));
+        assert_eq!(v("a: |\n  x\n"), json!({"a": "x\n"}));
+        // Anchor names are restricted to ASCII letters, digits, '-' and '_'.
+        assert_eq!(v("a: &x-y_1 1\nb: *x-y_1\n"), json!({"a": 1, "b": 1}));
+        assert!(parse_value("a: &a@ 1\n").is_err());
+        assert!(parse_value("a: &é 1\n").is_err());
+        // ':' cannot start a plain scalar inside a flow collection.
+        assert!(parse_value("[:a]").is_err());
+        assert_eq!(v("[a:b, http://x]"), json!(["a:b", "http://x"]));
+        // No `\/` escape, no unknown directives, only YAML 1.1.
+        assert!(parse_value("a: \"\\/\"").is_err());
+        assert!(parse_value("%FOO x\n---\na: 1\n").is_err());
+        assert!(parse_value("%YAML 1.2\n---\na: 1\n").is_err());
+        assert_eq!(v("%YAML 1.1\n---\na: 1\n"), json!({"a": 1}));
+        // NEL / LS / PS are line breaks in YAML 1.1: rejected, at their position.
+        let (l, c, _) = err_pos("a: 1\nb: x\u{2028}y\n");
+        assert_eq!((l, c), (2, 5));
+        // ... but only in the documents actually read.
+        assert_eq!(v("a: 1\n---\nb: x\u{2028}y\n"), json!({"a": 1}));
+    }
+
+    #[test]
+    fn alias_bomb_is_stopped() {
+        let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..10 {
+            let p = i - 1;
+            text.push_str(&format!(
+                "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+            ));
+        }
+        let e = parse_value(&text).unwrap_err();
+        assert!(e.contains("excessive aliasing"), "{e}");
+        let d = stream(&text).unwrap_err();
+        assert!(d.location.is_some());
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        for text in [
+            "[".repeat(10_000),
+            "{a: ".repeat(10_000),
+            "- ".repeat(10_000),
+        ] {
+            assert!(parse_value(&text).is_err());
+            assert!(stream(&text).is_err());
+        }
+        let mut block = String::new();
+        for i in 0..1000 {
+            block.push_str(&" ".repeat(i));
+            block.push_str("k:\n");
+        }
+        assert!(parse_value(&block).is_err());
+        // Aliases can nest beyond the parser's limit; the decoder stops them too.
+        let nest = |inner: &str| format!("{}{inner}{}", "[".repeat(200), "]".repeat(200));
+        let text = format!(
+            "x: &x {}\ny: &y {}\nz: {}\n",
+            nest("1"),
+            nest("*x"),
+            nest("*y")
+        );
+        let e = parse_value(&text).unwrap_err();
+        assert!(e.contains("nesting exceeds 512 levels"), "{e}");
+        assert!(stream(&text).is_err());
+    }
+
+    #[test]
+    fn deepest_accepted_documents_fit_a_small_stack() {
+        // ~510 levels (the parser's 254 + 254 through an alias), in a debug build, on a thread
+        // with less than half of the default 2 MiB stack.
+        let maps = |inner: &str| format!("{}{inner}{}", "{a: ".repeat(254), "}".repeat(254));
+        let seqs = |inner: &str| format!("{}{inner}{}", "[".repeat(254), "]".repeat(254));
+        let texts = [
+            format!("x: &x {}\ny: {}\n", maps("1"), maps("*x")),
+            format!("x: &x {}\ny: {}\n", maps("1"), maps("{<<: *x}")),
+            format!("x: &x {}\ny: {}\n", seqs("1"), seqs("*x")),
+        ];
+        let handle = std::thread::Builder::new()
+            .stack_size(1200 << 10)
+            .spawn(move || {
+                for t in texts {
+                    assert!(parse_value(&t).is_ok());
+                    assert!(stream(&t).is_ok_and(|d| d.len() == 1));
+                }
+            })
+            .unwrap();
+        handle.join().unwrap();
+    }
+
+    #[test]
+    fn spans_are_byte_offsets_with_character_columns() {
+        let text = "# ünïcödé comment\nmetadata:\n  name: \"ça-va\"\n  labels: {é: x}\nlist:\n- a\n- b: 1\n";
+        let docs = stream(text).unwrap();
+        let doc = &docs[0];
+        let file = SourceFile::new("t", text);
+        let at = |p: &str| {
+            let s = doc.spans.values[p];
+            (file.line_col(s.offset), &text[s.offset..s.offset + s.len])
+        };
+        assert_eq!(at("/metadata/name"), ((3, 9), "\"ça-va\""));
+        assert_eq!(at("/metadata/labels/é"), ((4, 15), "x"));
+        assert_eq!(at("/metadata/labels"), ((4, 11), "{é: x}"));
+        assert_eq!(at("/list/1/b"), ((7, 6), "1"));
+        assert_eq!(at("/list/0"), ((6, 3), "a"));
+        let k = doc.spans.keys["/metadata/labels/é"];
+        assert_eq!(&text[k.offset..k.offset + k.len], "é");
+        assert_eq!(file.line_col(k.offset), (4, 12));
+        assert!(!doc.spans.keys.contains_key("/list/0"));
+        assert!(doc.spans.values.contains_key(""));
+    }
+
+    #[test]
+    fn span_pointers_are_escaped() {
+        let docs = stream("a/b: {c~d: 1}\n").unwrap();
+        assert!(docs[0].spans.values.contains_key("/a~1b/c~0d"));
+    }
+
+    #[test]
+    fn alias_spans_point_at_alias_then_anchor() {
+        let text = "a: &x\n  k: v\nb: *x\n";
+        let docs = stream(text).unwrap();
+        let s = docs[0].spans.values["/b"];
+        assert_eq!(&text[s.offset..s.offset + s.len], "*x");
+        let s = docs[0].spans.values["/b/k"];
+        assert_eq!(s, docs[0].spans.values["/a/k"]);
+    }
+
+    #[test]
+    fn merged_entries_replaced_later_lose_their_spans() {
+        let docs = stream("a: &x {k: {deep: 1}}\nb:\n  <<: *x\n  k: 2\n").unwrap();
+        assert_eq!(docs[0].value["b"], json!({"k": 2}));
+        assert!(!docs[0].spans.values.contains_key("/b/k/deep"));
+    }
+
+    #[test]
+    fn multi_document_streams() {
+        let text = "---\n# only a comment\n---\na: 1\n---\n---\nnull\n---\n~\n...\n---\n- x\n...\n";
+        let docs = stream(text).unwrap();
+        assert_eq!(docs.len(), 2);
+        assert_eq!(docs[0].value, json!({"a": 1}));
+        assert_eq!(docs[1].value, json!(["x"]));
+        let s = docs[1].span;
+        assert_eq!(&text[s.offset..s.offset + s.len], "---\n- x\n...");
+        assert!(stream("").unwrap().is_empty());
+        assert!(stream("# nothing\n").unwrap().is_empty());
+        // parse_value reads only the first document, like YAMLToJSON.
+        assert_eq!(v("a: 1\n---\nb: 2\n"), json!({"a": 1}));
+        assert_eq!(v(""), Value::Null);
+        assert_eq!(v("# c\n"), Value::Null);
+    }
+
+    #[test]
+    fn json_input() {
+        let text = "{\"kind\": \"Cluster\", \"spec\": {\"replicas\": 3, \"on\": \"on\", \
+                    \"x\": [1.5, true, null, \"\\u00e9\"]}}\n{\"second\":1}";
+        // Two JSON values without a separator are not a YAML stream.
+        assert!(stream(text).is_err());
+        let text = text.split_once('\n').map(|(a, _)| a).unwrap_or_default();
+        let docs = stream(text).unwrap();
+        assert_eq!(
+            docs[0].value,
+            json!({"kind": "Cluster", "spec": {"replicas": 3, "on": "on", "x": [1.5, true, null, "é"]}})
+        );
+        let s = docs[0].spans.values["/spec/replicas"];
+        assert_eq!(&text[s.offset..s.offset + s.len], "3");
+        assert_eq!(v("{\"a\":1,\"b\":[]}"), json!({"a": 1, "b": []}));
+    }
+
+    #[test]
+    fn byte_order_mark_and_crlf() {
+        let docs = stream("\u{feff}a: 1\r\nb: é\r\n").unwrap();
+        assert_eq!(docs[0].value, json!({"a": 1, "b": "é"}));
+        assert_eq!(docs[0].spans.values["/a"].offset, 6);
+    }
+
+    #[test]
+    fn syntax_error_positions() {
+        // Unclosed flow sequence: at the opening bracket.
+        let (l, c, d) = err_pos("a: 1\nb: [1, 2\n");
+        assert_eq!((l, c), (2, 4));
+        assert!(d.message.contains("unclosed bracket '['"), "{}", d.message);
+        // Flow sequence running into the next key.
+        let (l, _, d) = err_pos("a: [1, 2\nb: 3\n");
+        assert_eq!(l, 2);
+        assert!(d.help.is_some());
+        // Bad indentation.
+        let (l, c, d) = err_pos("a:\n  b: 1\n c: 2\n");
+        assert_eq!((l, c), (3, 2));
+        assert!(
+            d.message.contains("did not find expected key"),
+            "{}",
+            d.message
+        );
+        // Tab indentation.
+        let (l, c, d) = err_pos("a:\n\tb: 1\n");
+        assert_eq!((l, c), (2, 1));
+        assert!(d.help.as_deref().is_some_and(|h| h.contains("tabs")));
+        // Plain value with ": ".
+        let (l, c, _) = err_pos("é: b: c\n");
+        assert_eq!((l, c), (1, 5));
+        // Unterminated quote: at the quote when the input ends on its line; otherwise granit
+        // reports the next line (where the continuation would need indentation).
+        let (l, c, _) = err_pos("a: 'x");
+        assert_eq!((l, c), (1, 4));
+        let (l, c, d) = err_pos("a: 'x\nb: 1\n");
+        assert_eq!((l, c), (2, 1));
+        assert!(
+            d.help
+                .as_deref()
+                .is_some_and(|h| h.contains("closing quote"))
+        );
+        // Sequence/mapping mix.
+        let (l, c, _) = err_pos("- a\nb: 1\n");
+        assert_eq!((l, c), (2, 1));
+        // Error in a later document is reported at its own line.
+        let (l, _, _) = err_pos("a: 1\n---\nb: [\n");
+        assert_eq!(l, 3);
+        // The message form of parse_value.
+        let e = parse_value("a: [1, 2\n").unwrap_err();
+        assert!(e.starts_with("line 1, column 4: "), "{e}");
+    }
+
+    #[test]
+    fn emitted_yaml_reads_back() {
+        let value = json!({
+            "apiVersion": "v1",
+            "metadata": {"annotations": {"a/b": "on", "c": "0755", "d": "line1\nline2\n"},
+                         "labels": {}},
+            "spec": {"list": ["y", "1_000", "", " x", "a: b", 1.5, 1e21, -3, null, true, [], {}],
+                     "nested": [[{"k": "v"}], {"x": [1]}]},
+        });
+        let text = to_yaml(&value);
+        assert_eq!(v(&text), value, "{text}");
+        assert_eq!(to_yaml(&value), text, "deterministic");
+    }
+
+    /// Strings chosen to stress quoting: YAML 1.1 keywords, number-like text, indicators,
+    /// whitespace at the edges, line breaks, unicode.
+    fn tricky_string() -> impl Strategy<Value = String> {
+        let fixed = prop::sample::select(vec![
+            "",
+            "y",
+            "Y",
+            "yes",
+            "no",
+            "n",
+            "N",
+            "on",
+            "off",
+            "ON",
+            "true",
+            "False",
+            "null",
+            "Null",
+            "~",
+            "<<",
+            "=",
+            ".inf",
+            "-.inf",
+            ".nan",
+            "1",
+            "-1",
+            "+1",
+            "0755",
+            "0o17",
+            "0x1F",
+            "0b101",
+            "1_000",
+            "1.20",
+            "1e3",
+            "1.",
+            ".5",
+            "1:20",
+            "2024-01-01",
+            "2001-12-14t21:59:43.10-05:00",
+            "9223372036854775808",
+            "18446744073709551616",
+            "- x",
+            "-x",
+            "-",
+            "---",
+            "...",
+            "? x",
+            "?",
+            ":",
+            "a: b",
+            "a:b",
+            "a #b",
+            "a#b",
+            "#",
+            "&a",
+            "*a",
+            "!a",
+            "|",
+            ">",
+            "%",
+            "@",
+            "`",
+            "'",
+            "\"",
+            "[a]",
+            "{a: 1}",
+            "a, b",
+            " x",
+            "x ",
+            " ",
+            "\t",
+            "a\tb",
+            "\n",
+            "a\n",
+            "a\nb",
+            "a\n\nb\n",
+            " a\nb",
+            "a \nb",
+            "a\n\n",
+            "é",
+            "日本語",
+            "\u{85}",
+            "\u{2028}",
+            "\u{feff}",
+            "\u{1}",
+            "\u{7f}",
+            "\\",
+            "\r\n",
+            "😀",
+            "a\u{a0}b",
+        ])
+        .prop_map(str::to_string);
+        prop_oneof![
+            3 => fixed,
+            2 => "[ -~é\n\t]{0,12}",
+            1 => any::<String>(),
+        ]
+    }
+
+    fn json_number() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            // Only floats parse can produce: Go's JSON prints integral floats as integers.
+            any::<f64>().prop_filter_map("canonical float", |f| {
+                resolve::go_json_float(f).map(Value::Number)
+            }),
+        ]
+    }
+
+    fn json_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            json_number(),
+            tricky_string().prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::btree_map(tricky_string(), inner, 0..6)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        #[test]
+        fn emit_then_parse_round_trips(value in json_value()) {
+            let text = to_yaml(&value);
+            let back = parse_value(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+            prop_assert_eq!(&back, &value, "emitted:\n{}", text);
+            let docs = parse_stream(&SourceFile::new("p", text.clone()))
+                .map_err(|e| TestCaseError::fail(e.message))?;
+            if value.is_null() {
+                prop_assert!(docs.is_empty());
+            } else {
+                prop_assert_eq!(&docs[0].value, &value);
+            }
+        }
+
+        #[test]
+        fn parse_never_panics(text in any::<String>()) {
+            let _ = parse_value(&text);
+            let _ = parse_stream(&SourceFile::new("p", text));
+        }
+
+        #[test]
+        fn parse_never_panics_on_yamlish_text(
+            text in "([-:?,\\[\\]{}#&*!|>'\"%@ \\n\\ta-z0-9é.~<]){0,64}"
+        ) {
+            let _ = parse_value(&text);
+            let _ = parse_stream(&SourceFile::new("p", text));
+        }
+    }
+}

@@ -140,7 +140,10 @@ pub fn build(plan: &Plan) -> Value {
 /// A diagnostic as a JSON object (message, severity, help, file, line, column).
 pub fn diagnostic(d: &Diagnostic) -> Value {
     let mut m = Map::new();
-    m.insert("severity".into(), json!(if d.is_error() { "error" } else { "warning" }));
+    m.insert(
+        "severity".into(),
+        json!(if d.is_error() { "error" } else { "warning" }),
+    );
     m.insert("message".into(), json!(d.message));
     if let Some(h) = &d.help {
         m.insert("help".into(), json!(h));

@@ -43,7 +43,9 @@ pub fn layout(plan: &Plan) -> Vec<(PathBuf, String)> {
         }
         for o in &c.objects {
             let file = format!("{}_{}_{}", o.kind(), o.namespace(), o.name());
-            let mut path = base.join(o.action.as_str()).join(format!("{}.yaml", component(&file)));
+            let mut path = base
+                .join(o.action.as_str())
+                .join(format!("{}.yaml", component(&file)));
             // Distinct objects whose sanitized names collide still get distinct files.
             if !used.insert(path.clone()) {
                 let h = short_hash(&format!("{}/{}/{}", o.api_version(), file, out.len()));
@@ -62,7 +64,13 @@ pub fn layout(plan: &Plan) -> Vec<(PathBuf, String)> {
 pub fn component(s: &str) -> String {
     let mut clean: String = s
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     if clean.starts_with('.') {
         clean.replace_range(0..1, "_");
@@ -109,15 +117,21 @@ pub fn write(plan: &Plan, dir: &Path) -> Result<(), Diagnostic> {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let leaf = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+    let leaf = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
     let staging = parent.join(format!(".{leaf}.topoplan-staging-{}", std::process::id()));
     let result = (|| {
         if staging.exists() {
             std::fs::remove_dir_all(&staging).map_err(|e| err("remove", &staging, e))?;
         }
         std::fs::create_dir_all(&staging).map_err(|e| err("create", &staging, e))?;
-        std::fs::write(staging.join(MARKER), "written by topoplan plan -o; safe to delete\n")
-            .map_err(|e| err("write", &staging, e))?;
+        std::fs::write(
+            staging.join(MARKER),
+            "written by topoplan plan -o; safe to delete\n",
+        )
+        .map_err(|e| err("write", &staging, e))?;
         for (rel, text) in layout(plan) {
             let path = staging.join(&rel);
             if let Some(p) = path.parent() {
@@ -142,13 +156,29 @@ mod tests {
 
     #[test]
     fn components_cannot_escape() {
-        for bad in ["..", ".", "/etc/passwd", "a/../../b", "", ".hidden", "ä/ö", "a\0b", "C:\\x"] {
+        for bad in [
+            "..",
+            ".",
+            "/etc/passwd",
+            "a/../../b",
+            "",
+            ".hidden",
+            "ä/ö",
+            "a\0b",
+            "C:\\x",
+        ] {
             let c = component(bad);
-            assert!(!c.contains('/') && !c.contains('\\') && !c.contains('\0'), "{bad:?} -> {c:?}");
+            assert!(
+                !c.contains('/') && !c.contains('\\') && !c.contains('\0'),
+                "{bad:?} -> {c:?}"
+            );
             assert!(!c.starts_with('.'), "{bad:?} -> {c:?}");
             assert!(!c.is_empty());
         }
-        assert_eq!(component("DockerCluster_default_c1-abcde"), "DockerCluster_default_c1-abcde");
+        assert_eq!(
+            component("DockerCluster_default_c1-abcde"),
+            "DockerCluster_default_c1-abcde"
+        );
         assert_ne!(component("a/b"), component("a_b"));
         let long = component(&"x".repeat(500));
         assert!(long.len() <= MAX_COMPONENT);

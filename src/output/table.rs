@@ -13,7 +13,11 @@ pub fn render(plan: &Plan, color: bool) -> String {
         if i > 0 {
             out.push('\n');
         }
-        let from = c.source.as_deref().map(|f| format!(", from {f}")).unwrap_or_default();
+        let from = c
+            .source
+            .as_deref()
+            .map(|f| format!(", from {f}"))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
             "Cluster {}/{} (ClusterClass {}/{}{from}):",

@@ -55,7 +55,10 @@ impl Action {
 /// `metadata.<field>` as a string, `""` when absent. (Not `Value::pointer`: this is on the hot
 /// path of sorting and printing, and pointer parsing allocates.)
 pub fn metadata_str<'v>(v: &'v Value, field: &str) -> &'v str {
-    v.get("metadata").and_then(|m| m.get(field)).and_then(Value::as_str).unwrap_or("")
+    v.get("metadata")
+        .and_then(|m| m.get(field))
+        .and_then(Value::as_str)
+        .unwrap_or("")
 }
 
 /// One object of a cluster's plan.
@@ -72,11 +75,17 @@ pub struct PlannedObject {
 impl PlannedObject {
     /// `apiVersion`.
     pub fn api_version(&self) -> &str {
-        self.object.get("apiVersion").and_then(Value::as_str).unwrap_or("")
+        self.object
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .unwrap_or("")
     }
     /// `kind`.
     pub fn kind(&self) -> &str {
-        self.object.get("kind").and_then(Value::as_str).unwrap_or("")
+        self.object
+            .get("kind")
+            .and_then(Value::as_str)
+            .unwrap_or("")
     }
     /// `metadata.name`.
     pub fn name(&self) -> &str {
@@ -175,21 +184,31 @@ pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Pla
         clusters.retain(|c| wanted.contains(&(c.namespace().to_string(), c.name().to_string())));
         for (ns, name) in wanted.difference(&present) {
             errors.push(
-                Diagnostic::error(format!("--cluster {ns}/{name}: no Cluster with a topology of that name in the input"))
-                    .with_help("--cluster takes NAMESPACE/NAME of a Cluster that has spec.topology"),
+                Diagnostic::error(format!(
+                    "--cluster {ns}/{name}: no Cluster with a topology of that name in the input"
+                ))
+                .with_help("--cluster takes NAMESPACE/NAME of a Cluster that has spec.topology"),
             );
         }
     }
     if clusters.is_empty() && errors.is_empty() {
         errors.push(
-            Diagnostic::error("no Cluster with spec.topology found in the input")
-                .with_help("pass the ClusterClass, its templates and at least one Cluster that uses the class"),
+            Diagnostic::error("no Cluster with spec.topology found in the input").with_help(
+                "pass the ClusterClass, its templates and at least one Cluster that uses the class",
+            ),
         );
     }
 
     for c in &clusters {
-        for (field, ptr) in [("infrastructureRef", "/spec/infrastructureRef"), ("controlPlaneRef", "/spec/controlPlaneRef")] {
-            if c.object.value.pointer(ptr).is_some_and(|v| !api::is_zero(v)) {
+        for (field, ptr) in [
+            ("infrastructureRef", "/spec/infrastructureRef"),
+            ("controlPlaneRef", "/spec/controlPlaneRef"),
+        ] {
+            if c.object
+                .value
+                .pointer(ptr)
+                .is_some_and(|v| !api::is_zero(v))
+            {
                 errors.push(
                     Diagnostic::error(format!(
                         "Cluster {} has spec.topology and also spec.{field}: the topology controller sets that reference itself, \
@@ -211,7 +230,9 @@ pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Pla
     let mut warnings = Vec::new();
     let used: BTreeSet<(String, String)> = clusters.iter().map(Cluster::class_key).collect();
     for key in &used {
-        let Some(class) = classes.get(key) else { continue };
+        let Some(class) = classes.get(key) else {
+            continue;
+        };
         match Blueprint::resolve(class, &catalog) {
             Ok(bp) => {
                 let patches = class.patch_names();
@@ -257,7 +278,11 @@ pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Pla
     }
 
     clusters.sort_by(|a, b| {
-        (a.namespace(), a.name(), &a.object.origin.file.name).cmp(&(b.namespace(), b.name(), &b.object.origin.file.name))
+        (a.namespace(), a.name(), &a.object.origin.file.name).cmp(&(
+            b.namespace(),
+            b.name(),
+            &b.object.origin.file.name,
+        ))
     });
     // Clusters that share a name come from different files (flavors): label each with its file.
     let mut by_key: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
@@ -287,9 +312,12 @@ pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Pla
     let results: Vec<Result<ClusterPlan, Vec<Diagnostic>>> = clusters
         .par_iter()
         .map(|c| {
-            let bp = blueprints
-                .get(&c.class_key())
-                .ok_or_else(|| vec![Diagnostic::error(format!("Cluster {}: no blueprint", c.object.key()))])?;
+            let bp = blueprints.get(&c.class_key()).ok_or_else(|| {
+                vec![Diagnostic::error(format!(
+                    "Cluster {}: no blueprint",
+                    c.object.key()
+                ))]
+            })?;
             let desired = topology::compute(c, bp)?;
             let mut p = classify(c, desired);
             if ambiguous.contains(&(p.namespace.clone(), p.name.clone())) {
@@ -336,7 +364,14 @@ fn classify(cluster: &Cluster, desired: topology::DesiredState) -> ClusterPlan {
             }
         })
         .collect();
-    objects.sort_by_cached_key(|o| (o.action, o.kind().to_string(), o.name().to_string(), o.namespace().to_string()));
+    objects.sort_by_cached_key(|o| {
+        (
+            o.action,
+            o.kind().to_string(),
+            o.name().to_string(),
+            o.namespace().to_string(),
+        )
+    });
     ClusterPlan {
         namespace: cluster.namespace().to_string(),
         name: cluster.name().to_string(),

@@ -28,7 +28,12 @@ impl<'a> Catalog<'a> {
             .iter()
             .map(|o| {
                 (
-                    (o.group().to_string(), o.kind.clone(), o.namespace.clone(), o.name.clone()),
+                    (
+                        o.group().to_string(),
+                        o.kind.clone(),
+                        o.namespace.clone(),
+                        o.name.clone(),
+                    ),
                     o,
                 )
             })
@@ -39,7 +44,12 @@ impl<'a> Catalog<'a> {
     /// The object with this group, kind, namespace and name.
     pub fn get(&self, group: &str, kind: &str, namespace: &str, name: &str) -> Option<&'a Object> {
         self.by_key
-            .get(&(group.to_string(), kind.to_string(), namespace.to_string(), name.to_string()))
+            .get(&(
+                group.to_string(),
+                kind.to_string(),
+                namespace.to_string(),
+                name.to_string(),
+            ))
             .copied()
     }
 }
@@ -85,7 +95,10 @@ pub struct Blueprint<'a> {
 
 impl<'a> Blueprint<'a> {
     /// Resolve every template of `class`; all failures are returned together.
-    pub fn resolve(class: &'a ClusterClass, catalog: &Catalog<'a>) -> Result<Blueprint<'a>, Vec<Diagnostic>> {
+    pub fn resolve(
+        class: &'a ClusterClass,
+        catalog: &Catalog<'a>,
+    ) -> Result<Blueprint<'a>, Vec<Diagnostic>> {
         let mut errors = Vec::new();
         let spec = &class.spec;
         let mut get = |r: &TemplateRefSpec, site: RefSite, what: &str| -> Option<&'a Object> {
@@ -97,9 +110,22 @@ impl<'a> Blueprint<'a> {
                 }
             }
         };
-        let infra = get(&spec.infrastructure.template_ref, RefSite::Infrastructure, "infrastructure");
-        let cp = get(&spec.control_plane.template_ref, RefSite::ControlPlane, "controlPlane");
-        let cp_mi = if spec.control_plane.machine_infrastructure.template_ref.is_defined() {
+        let infra = get(
+            &spec.infrastructure.template_ref,
+            RefSite::Infrastructure,
+            "infrastructure",
+        );
+        let cp = get(
+            &spec.control_plane.template_ref,
+            RefSite::ControlPlane,
+            "controlPlane",
+        );
+        let cp_mi = if spec
+            .control_plane
+            .machine_infrastructure
+            .template_ref
+            .is_defined()
+        {
             get(
                 &spec.control_plane.machine_infrastructure.template_ref,
                 RefSite::ControlPlaneMachineInfrastructure,
@@ -155,14 +181,16 @@ impl<'a> Blueprint<'a> {
             }
         }
         match (infra, cp) {
-            (Some(infrastructure_cluster), Some(control_plane)) if errors.is_empty() => Ok(Blueprint {
-                class,
-                infrastructure_cluster,
-                control_plane,
-                control_plane_machine_infrastructure: cp_mi,
-                machine_deployments: mds,
-                machine_pools: mps,
-            }),
+            (Some(infrastructure_cluster), Some(control_plane)) if errors.is_empty() => {
+                Ok(Blueprint {
+                    class,
+                    infrastructure_cluster,
+                    control_plane,
+                    control_plane_machine_infrastructure: cp_mi,
+                    machine_deployments: mds,
+                    machine_pools: mps,
+                })
+            }
             _ => Err(errors),
         }
     }
@@ -179,11 +207,15 @@ fn resolve_ref<'a>(
     let ptr = class.ref_pointer(site);
     let ns = &class.object.namespace;
     if r.name.is_empty() || r.kind.is_empty() || r.api_version.is_empty() {
-        let missing: Vec<&str> = [("apiVersion", &r.api_version), ("kind", &r.kind), ("name", &r.name)]
-            .into_iter()
-            .filter(|(_, v)| v.is_empty())
-            .map(|(k, _)| k)
-            .collect();
+        let missing: Vec<&str> = [
+            ("apiVersion", &r.api_version),
+            ("kind", &r.kind),
+            ("name", &r.name),
+        ]
+        .into_iter()
+        .filter(|(_, v)| v.is_empty())
+        .map(|(k, _)| k)
+        .collect();
         return Err(Diagnostic::error(format!(
             "ClusterClass {}: the {what} template reference has no {}",
             class.key(),

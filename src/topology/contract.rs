@@ -32,8 +32,17 @@ mod tests {
 
     #[test]
     fn versions_map_to_contracts() {
-        assert_eq!(Contract::for_api_version("controlplane.cluster.x-k8s.io/v1beta2"), Contract::V1Beta2);
-        assert_eq!(Contract::for_api_version("controlplane.cluster.x-k8s.io/v1beta1"), Contract::V1Beta1);
-        assert_eq!(Contract::for_api_version("controlplane.cluster.x-k8s.io/v1alpha3"), Contract::V1Beta1);
+        assert_eq!(
+            Contract::for_api_version("controlplane.cluster.x-k8s.io/v1beta2"),
+            Contract::V1Beta2
+        );
+        assert_eq!(
+            Contract::for_api_version("controlplane.cluster.x-k8s.io/v1beta1"),
+            Contract::V1Beta1
+        );
+        assert_eq!(
+            Contract::for_api_version("controlplane.cluster.x-k8s.io/v1alpha3"),
+            Contract::V1Beta1
+        );
     }
 }

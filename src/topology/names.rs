@@ -78,14 +78,21 @@ impl NameTarget<'_> {
             NameTarget::MachineDeployment(_) => {
                 "{{ .cluster.name }}-{{ .machineDeployment.topologyName }}-{{ .random }}"
             }
-            NameTarget::MachinePool(_) => "{{ .cluster.name }}-{{ .machinePool.topologyName }}-{{ .random }}",
+            NameTarget::MachinePool(_) => {
+                "{{ .cluster.name }}-{{ .machinePool.topologyName }}-{{ .random }}"
+            }
         }
     }
 }
 
 /// Render a naming template (`template` empty means the default) the way Cluster API's
 /// template generator does. `seed` identifies the object; errors carry Go's wording.
-pub fn from_template(template: &str, cluster_name: &str, target: &NameTarget<'_>, seed: &str) -> Result<String, String> {
+pub fn from_template(
+    template: &str,
+    cluster_name: &str,
+    target: &NameTarget<'_>,
+    seed: &str,
+) -> Result<String, String> {
     let template = if template.is_empty() {
         target.default_template()
     } else {
@@ -123,7 +130,9 @@ fn render(template: &str, data: &Value) -> Result<String, String> {
     while let Some(open) = rest.find("{{") {
         let mut text = &rest[..open];
         let after_open = &rest[open + 2..];
-        let trim_left = after_open.starts_with("- ") || after_open.starts_with("-\t") || after_open.starts_with("-\n");
+        let trim_left = after_open.starts_with("- ")
+            || after_open.starts_with("-\t")
+            || after_open.starts_with("-\n");
         if trim_left {
             text = text.trim_end_matches([' ', '\t', '\r', '\n']);
         }
@@ -230,21 +239,33 @@ mod tests {
 
     #[test]
     fn random_is_drawn_once_per_generator() {
-        let n = from_template("{{ .random }}-{{.random}}", "c", &NameTarget::ControlPlane, "s").unwrap_or_default();
+        let n = from_template(
+            "{{ .random }}-{{.random}}",
+            "c",
+            &NameTarget::ControlPlane,
+            "s",
+        )
+        .unwrap_or_default();
         let (a, b) = n.split_once('-').unwrap_or_default();
         assert_eq!(a, b);
     }
 
     #[test]
     fn trim_markers_and_comments() {
-        let n = from_template("x- {{- .cluster.name -}} -y{{/* c */}}", "c", &NameTarget::ControlPlane, "s");
+        let n = from_template(
+            "x- {{- .cluster.name -}} -y{{/* c */}}",
+            "c",
+            &NameTarget::ControlPlane,
+            "s",
+        );
         assert_eq!(n.as_deref(), Ok("x-c-y"));
     }
 
     #[test]
     fn overlong_names_are_cut_and_suffixed() {
         let long = "a".repeat(70);
-        let n = from_template("{{ .cluster.name }}", &long, &NameTarget::ControlPlane, "s").unwrap_or_default();
+        let n = from_template("{{ .cluster.name }}", &long, &NameTarget::ControlPlane, "s")
+            .unwrap_or_default();
         assert_eq!(n.len(), 63);
         assert!(n.starts_with(&"a".repeat(58)));
         let p = simple(&format!("{long}-"), "s");
@@ -253,26 +274,50 @@ mod tests {
 
     #[test]
     fn missing_key_is_go_error() {
-        let e = from_template("{{ .cluster.nam }}", "c", &NameTarget::ControlPlane, "s").err().unwrap_or_default();
+        let e = from_template("{{ .cluster.nam }}", "c", &NameTarget::ControlPlane, "s")
+            .err()
+            .unwrap_or_default();
         assert_eq!(
             e,
             "rendering template: template: template name generator:1:3: executing \"template name generator\" at <.cluster.nam>: map has no entry for key \"nam\""
         );
-        let e = from_template("{{ .machineDeployment.topologyName }}", "c", &NameTarget::ControlPlane, "s")
-            .err()
-            .unwrap_or_default();
-        assert!(e.contains("map has no entry for key \"machineDeployment\""), "{e}");
+        let e = from_template(
+            "{{ .machineDeployment.topologyName }}",
+            "c",
+            &NameTarget::ControlPlane,
+            "s",
+        )
+        .err()
+        .unwrap_or_default();
+        assert!(
+            e.contains("map has no entry for key \"machineDeployment\""),
+            "{e}"
+        );
     }
 
     #[test]
     fn unsupported_actions_are_reported() {
-        let e = from_template("{{ printf \"%s\" .cluster.name }}", "c", &NameTarget::ControlPlane, "s");
+        let e = from_template(
+            "{{ printf \"%s\" .cluster.name }}",
+            "c",
+            &NameTarget::ControlPlane,
+            "s",
+        );
         assert!(e.is_err());
     }
 
     #[test]
     fn never_panics_on_odd_input() {
-        for t in ["{{", "}}", "{{-}}", "{{- -}}", "{{ . }}", "{{ .. }}", "é{{ .cluster.name }}é", "{{-\n.cluster.name\n-}}"] {
+        for t in [
+            "{{",
+            "}}",
+            "{{-}}",
+            "{{- -}}",
+            "{{ . }}",
+            "{{ .. }}",
+            "é{{ .cluster.name }}é",
+            "{{-\n.cluster.name\n-}}",
+        ] {
             let _ = from_template(t, "c", &NameTarget::ControlPlane, "s");
         }
     }

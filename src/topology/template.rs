@@ -50,12 +50,18 @@ pub fn to_object(input: CloneInput<'_>) -> Value {
         meta.remove(f);
     }
     meta.insert("name".into(), Value::String(input.name));
-    meta.insert("namespace".into(), Value::String(input.namespace.to_string()));
+    meta.insert(
+        "namespace".into(),
+        Value::String(input.namespace.to_string()),
+    );
 
     let mut annotations = string_map(meta.get("annotations"));
     annotations.extend(input.annotations);
     annotations.insert(labels::CLONED_FROM_NAME.into(), input.template.name.clone());
-    annotations.insert(labels::CLONED_FROM_GROUP_KIND.into(), group_kind(input.template));
+    annotations.insert(
+        labels::CLONED_FROM_GROUP_KIND.into(),
+        group_kind(input.template),
+    );
     meta.insert("annotations".into(), to_value(annotations));
 
     let mut l = string_map(meta.get("labels"));
@@ -68,10 +74,19 @@ pub fn to_object(input: CloneInput<'_>) -> Value {
         meta.insert("ownerReferences".into(), Value::Array(vec![owner]));
     }
     obj.insert("metadata".into(), Value::Object(meta));
-    if obj.get("apiVersion").is_none_or(|v| v.as_str().is_none_or(str::is_empty)) {
-        obj.insert("apiVersion".into(), Value::String(input.template.api_version.clone()));
+    if obj
+        .get("apiVersion")
+        .is_none_or(|v| v.as_str().is_none_or(str::is_empty))
+    {
+        obj.insert(
+            "apiVersion".into(),
+            Value::String(input.template.api_version.clone()),
+        );
     }
-    if obj.get("kind").is_none_or(|v| v.as_str().is_none_or(str::is_empty)) {
+    if obj
+        .get("kind")
+        .is_none_or(|v| v.as_str().is_none_or(str::is_empty))
+    {
         let kind = input
             .template
             .kind
@@ -116,7 +131,10 @@ pub fn to_template(input: CloneInput<'_>) -> Value {
     let mut annotations = string_map(meta.get("annotations"));
     annotations.extend(input.annotations);
     annotations.insert(labels::CLONED_FROM_NAME.into(), input.template.name.clone());
-    annotations.insert(labels::CLONED_FROM_GROUP_KIND.into(), group_kind(input.template));
+    annotations.insert(
+        labels::CLONED_FROM_GROUP_KIND.into(),
+        group_kind(input.template),
+    );
     annotations.remove(labels::LAST_APPLIED);
     meta.insert("annotations".into(), to_value(annotations));
 
@@ -124,7 +142,10 @@ pub fn to_template(input: CloneInput<'_>) -> Value {
         meta.insert("ownerReferences".into(), Value::Array(vec![owner]));
     }
     meta.insert("name".into(), Value::String(input.name));
-    meta.insert("namespace".into(), Value::String(input.namespace.to_string()));
+    meta.insert(
+        "namespace".into(),
+        Value::String(input.namespace.to_string()),
+    );
     obj.insert("metadata".into(), Value::Object(meta));
     Value::Object(obj)
 }
@@ -157,7 +178,10 @@ pub fn to_value(m: BTreeMap<String, String>) -> Value {
 }
 
 /// `util.MergeMap(a, b)`: the first map wins on conflicts.
-pub fn merge_map(first: &BTreeMap<String, String>, second: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+pub fn merge_map(
+    first: &BTreeMap<String, String>,
+    second: &BTreeMap<String, String>,
+) -> BTreeMap<String, String> {
     let mut out = second.clone();
     out.extend(first.iter().map(|(k, v)| (k.clone(), v.clone())));
     out

@@ -107,7 +107,9 @@ impl Test {
         if self.clear_env {
             cmd.env_clear();
         }
-        cmd.current_dir(self.dir.path()).args(&self.args).env("NO_COLOR", "1");
+        cmd.current_dir(self.dir.path())
+            .args(&self.args)
+            .env("NO_COLOR", "1");
         for (k, v) in &self.env {
             cmd.env(k, v);
         }
@@ -133,7 +135,11 @@ impl Output {
 
     /// Assert exit code 1 and return stderr.
     pub fn fails(&self) -> &str {
-        assert_eq!(self.code, 1, "expected failure; stdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        assert_eq!(
+            self.code, 1,
+            "expected failure; stdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
         &self.stderr
     }
 
@@ -145,7 +151,11 @@ impl Output {
         files.sort();
         let mut out = String::new();
         for f in files {
-            let name = f.strip_prefix(&root).expect("under root").display().to_string();
+            let name = f
+                .strip_prefix(&root)
+                .expect("under root")
+                .display()
+                .to_string();
             out.push_str(&format!("=== {name}\n"));
             out.push_str(&std::fs::read_to_string(&f).expect("read output"));
         }
@@ -154,7 +164,9 @@ impl Output {
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {

@@ -15,15 +15,36 @@ pub fn compute(ctx: &Ctx<'_>, infra: &Value, cp: &Value) -> Value {
     if let Some(m) = c.as_object_mut() {
         m.remove("status");
     }
-    set_path(&mut c, &["metadata", "labels", labels::CLUSTER_NAME], json!(ctx.cluster.name()));
-    set_path(&mut c, &["metadata", "labels", labels::TOPOLOGY_OWNED], json!(""));
-    set_path(&mut c, &["spec", "infrastructureRef"], refs::core(ctx.api, infra));
-    set_path(&mut c, &["spec", "controlPlaneRef"], refs::core(ctx.api, cp));
+    set_path(
+        &mut c,
+        &["metadata", "labels", labels::CLUSTER_NAME],
+        json!(ctx.cluster.name()),
+    );
+    set_path(
+        &mut c,
+        &["metadata", "labels", labels::TOPOLOGY_OWNED],
+        json!(""),
+    );
+    set_path(
+        &mut c,
+        &["spec", "infrastructureRef"],
+        refs::core(ctx.api, infra),
+    );
+    set_path(
+        &mut c,
+        &["spec", "controlPlaneRef"],
+        refs::core(ctx.api, cp),
+    );
     // The Cluster webhook's defaulting stores the version with its `v` prefix.
-    if c.pointer("/spec/topology/version").and_then(Value::as_str) != Some(ctx.version.as_str()) && !ctx.version.is_empty() {
+    if c.pointer("/spec/topology/version").and_then(Value::as_str) != Some(ctx.version.as_str())
+        && !ctx.version.is_empty()
+    {
         set_path(&mut c, &["spec", "topology", "version"], json!(ctx.version));
     }
-    if let Some(a) = c.pointer_mut("/metadata/annotations").and_then(Value::as_object_mut) {
+    if let Some(a) = c
+        .pointer_mut("/metadata/annotations")
+        .and_then(Value::as_object_mut)
+    {
         a.remove("topology.internal.cluster.x-k8s.io/upgrade-step");
     }
     c

@@ -65,9 +65,17 @@ pub fn compute(ctx: &Ctx<'_>, machine_template: Option<&Value>) -> Result<Value,
         annotations: cp_annotations.clone(),
         owner: None,
     });
-    set_path(&mut cp, &["metadata", "ownerReferences"], json!([shim_owner_ref(ctx)]));
+    set_path(
+        &mut cp,
+        &["metadata", "ownerReferences"],
+        json!([shim_owner_ref(ctx)]),
+    );
 
-    let api_version = cp.get("apiVersion").and_then(Value::as_str).unwrap_or("").to_string();
+    let api_version = cp
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
     let contract = Contract::for_api_version(&api_version);
 
     if let Some(mt) = machine_template {
@@ -85,7 +93,10 @@ pub fn compute(ctx: &Ctx<'_>, machine_template: Option<&Value>) -> Result<Value,
         }
         // Labels computed here win over those the template already put on its machines.
         let existing = cp.pointer("/spec/machineTemplate/metadata").cloned();
-        let ml = merge_map(&cp_labels, &string_map(existing.as_ref().and_then(|m| m.get("labels"))));
+        let ml = merge_map(
+            &cp_labels,
+            &string_map(existing.as_ref().and_then(|m| m.get("labels"))),
+        );
         let ma = merge_map(
             &cp_annotations,
             &string_map(existing.as_ref().and_then(|m| m.get("annotations"))),
@@ -98,13 +109,22 @@ pub fn compute(ctx: &Ctx<'_>, machine_template: Option<&Value>) -> Result<Value,
         if !ma.is_empty() {
             meta.insert("annotations".into(), to_value(ma));
         }
-        set_path(&mut cp, &["spec", "machineTemplate", "metadata"], Value::Object(meta));
+        set_path(
+            &mut cp,
+            &["spec", "machineTemplate", "metadata"],
+            Value::Object(meta),
+        );
     }
 
     if let Some(r) = &topo.replicas {
         set_path(&mut cp, &["spec", "replicas"], r.clone());
     }
-    if let Some(after) = topo.rollout.after.as_ref().filter(|a| !crate::api::is_zero(a)) {
+    if let Some(after) = topo
+        .rollout
+        .after
+        .as_ref()
+        .filter(|a| !crate::api::is_zero(a))
+    {
         set_path(&mut cp, &["spec", "rollout", "after"], after.clone());
     }
     let machine_spec: &[&str] = match contract {
@@ -118,7 +138,11 @@ pub fn compute(ctx: &Ctx<'_>, machine_template: Option<&Value>) -> Result<Value,
     };
     // The contract setters delete the path first and write only a non-nil value, so `[]` is
     // written as `[]` (desired-state.md §3).
-    if let Some(g) = topo.readiness_gates.as_ref().or(class.readiness_gates.as_ref()) {
+    if let Some(g) = topo
+        .readiness_gates
+        .as_ref()
+        .or(class.readiness_gates.as_ref())
+    {
         set_path(&mut cp, &with("readinessGates"), g.clone());
     }
     if let Some(t) = topo.taints.as_ref().or(class.taints.as_ref()) {
@@ -126,7 +150,9 @@ pub fn compute(ctx: &Ctx<'_>, machine_template: Option<&Value>) -> Result<Value,
     }
     let timeouts = [
         (
-            topo.deletion.node_drain_timeout_seconds.or(class.deletion.node_drain_timeout_seconds),
+            topo.deletion
+                .node_drain_timeout_seconds
+                .or(class.deletion.node_drain_timeout_seconds),
             "nodeDrainTimeout",
         ),
         (
@@ -136,7 +162,9 @@ pub fn compute(ctx: &Ctx<'_>, machine_template: Option<&Value>) -> Result<Value,
             "nodeVolumeDetachTimeout",
         ),
         (
-            topo.deletion.node_deletion_timeout_seconds.or(class.deletion.node_deletion_timeout_seconds),
+            topo.deletion
+                .node_deletion_timeout_seconds
+                .or(class.deletion.node_deletion_timeout_seconds),
             "nodeDeletionTimeout",
         ),
     ];
@@ -150,7 +178,11 @@ pub fn compute(ctx: &Ctx<'_>, machine_template: Option<&Value>) -> Result<Value,
             ),
             Contract::V1Beta2 => {
                 let f = format!("{field}Seconds");
-                set_path(&mut cp, &["spec", "machineTemplate", "spec", "deletion", &f], json!(seconds));
+                set_path(
+                    &mut cp,
+                    &["spec", "machineTemplate", "spec", "deletion", &f],
+                    json!(seconds),
+                );
             }
         }
     }

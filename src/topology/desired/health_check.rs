@@ -17,7 +17,11 @@ fn defined(ctx: &Ctx<'_>, hc: &HealthCheck) -> bool {
 }
 
 /// Topology health check if defined, otherwise the class's: all or nothing, never merged.
-fn pick<'h>(ctx: &Ctx<'_>, topo: &'h HealthCheck, class: &'h HealthCheck) -> Option<&'h HealthCheck> {
+fn pick<'h>(
+    ctx: &Ctx<'_>,
+    topo: &'h HealthCheck,
+    class: &'h HealthCheck,
+) -> Option<&'h HealthCheck> {
     if !defined(ctx, class) && !defined(ctx, topo) {
         return None;
     }
@@ -41,14 +45,23 @@ pub fn control_plane(ctx: &Ctx<'_>, cp: &Value) -> Option<Value> {
 }
 
 /// A MachineDeployment's MachineHealthCheck.
-pub fn machine_deployment(ctx: &Ctx<'_>, md: &Value, topology_name: &str, topo: &HealthCheck, class: &HealthCheck) -> Option<Value> {
+pub fn machine_deployment(
+    ctx: &Ctx<'_>,
+    md: &Value,
+    topology_name: &str,
+    topo: &HealthCheck,
+    class: &HealthCheck,
+) -> Option<Value> {
     let hc = pick(ctx, topo, class)?;
     let selector = json!({ labels::TOPOLOGY_OWNED: "", labels::DEPLOYMENT_NAME: topology_name });
     Some(build(ctx, md, selector, hc))
 }
 
 fn build(ctx: &Ctx<'_>, target: &Value, match_labels: Value, hc: &HealthCheck) -> Value {
-    let name = target.pointer("/metadata/name").cloned().unwrap_or(Value::Null);
+    let name = target
+        .pointer("/metadata/name")
+        .cloned()
+        .unwrap_or(Value::Null);
     let namespace = ctx.cluster.namespace();
     let mut spec = Map::new();
     spec.insert("clusterName".into(), json!(ctx.cluster.name()));
@@ -57,7 +70,10 @@ fn build(ctx: &Ctx<'_>, target: &Value, match_labels: Value, hc: &HealthCheck) -
         ApiVersion::V1Beta2 => {
             let mut checks = hc.checks.clone();
             // The MHC webhook's Default, which computeMachineHealthCheck runs on the object.
-            if checks.get("nodeStartupTimeoutSeconds").is_none_or(Value::is_null) {
+            if checks
+                .get("nodeStartupTimeoutSeconds")
+                .is_none_or(Value::is_null)
+            {
                 checks.insert("nodeStartupTimeoutSeconds".into(), json!(600));
             }
             put(&mut spec, "checks", Value::Object(checks));
@@ -85,7 +101,12 @@ fn build(ctx: &Ctx<'_>, target: &Value, match_labels: Value, hc: &HealthCheck) -
 /// The v1beta1 MachineHealthCheck spec, defaulted as Cluster API v1.10's webhook did.
 fn v1beta1_spec(spec: &mut Map<String, Value>, hc: &HealthCheck, namespace: &str) {
     let conditions = |key: &str| -> Value {
-        let list = hc.checks.get(key).and_then(Value::as_array).cloned().unwrap_or_default();
+        let list = hc
+            .checks
+            .get(key)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         Value::Array(
             list.into_iter()
                 .map(|c| {
@@ -103,8 +124,16 @@ fn v1beta1_spec(spec: &mut Map<String, Value>, hc: &HealthCheck, namespace: &str
                 .collect(),
         )
     };
-    put(spec, "unhealthyConditions", conditions("unhealthyNodeConditions"));
-    put(spec, "unhealthyMachineConditions", conditions("unhealthyMachineConditions"));
+    put(
+        spec,
+        "unhealthyConditions",
+        conditions("unhealthyNodeConditions"),
+    );
+    put(
+        spec,
+        "unhealthyMachineConditions",
+        conditions("unhealthyMachineConditions"),
+    );
     let trigger = hc.remediation.get("triggerIf");
     let max_unhealthy = trigger
         .and_then(|t| t.get("unhealthyLessThanOrEqualTo"))
@@ -120,13 +149,17 @@ fn v1beta1_spec(spec: &mut Map<String, Value>, hc: &HealthCheck, namespace: &str
         .get("nodeStartupTimeoutSeconds")
         .and_then(Value::as_i64)
         .unwrap_or(600);
-    spec.insert("nodeStartupTimeout".into(), json!(go_duration_string(startup)));
-    if let Some(Value::Object(t)) = hc.remediation.get("templateRef") {
-        if !crate::api::is_zero_map(t) {
-            let mut r = t.clone();
-            r.retain(|_, v| !crate::api::is_zero(v));
-            r.entry("namespace").or_insert_with(|| json!(namespace));
-            spec.insert("remediationTemplate".into(), Value::Object(r));
-        }
+    spec.insert(
+        "nodeStartupTimeout".into(),
+        json!(go_duration_string(startup)),
+    );
+    if let Some(Value::Object(t)) = hc.remediation.get("templateRef")
+        && !crate::api::is_zero_map(t)
+    {
+        let mut r = t.clone();
+        r.retain(|_, v| !crate::api::is_zero(v));
+        // v1.10's webhook defaulted the template's namespace to the MHC's.
+        r.entry("namespace").or_insert_with(|| json!(namespace));
+        spec.insert("remediationTemplate".into(), Value::Object(r));
     }
 }

@@ -34,7 +34,11 @@ pub fn compute(ctx: &Ctx<'_>) -> Result<Value, Diagnostic> {
     });
     // reconcileClusterShim makes the shim Secret an owner while the Cluster does not own the
     // object yet, so a failed first reconcile still garbage-collects it.
-    super::set_path(&mut obj, &["metadata", "ownerReferences"], json!([shim_owner_ref(ctx)]));
+    super::set_path(
+        &mut obj,
+        &["metadata", "ownerReferences"],
+        json!([shim_owner_ref(ctx)]),
+    );
     Ok(obj)
 }
 

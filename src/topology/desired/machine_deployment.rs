@@ -14,11 +14,19 @@ use crate::topology::names::{self, NameTarget};
 use crate::topology::template::{self, CloneInput, merge_map, to_value};
 
 /// Every object for MachineDeployment topology `mdt` (entry `index` of the Cluster's list).
-pub fn compute(ctx: &Ctx<'_>, index: usize, mdt: &MachineDeploymentTopology) -> Result<Vec<DesiredObject>, Diagnostic> {
+pub fn compute(
+    ctx: &Ctx<'_>,
+    index: usize,
+    mdt: &MachineDeploymentTopology,
+) -> Result<Vec<DesiredObject>, Diagnostic> {
     let class_spec = &ctx.bp.class.spec;
     let (Some(bp), Some(class)) = (
         ctx.bp.machine_deployments.get(&mdt.class),
-        class_spec.workers.machine_deployments.iter().find(|c| c.class == mdt.class),
+        class_spec
+            .workers
+            .machine_deployments
+            .iter()
+            .find(|c| c.class == mdt.class),
     ) else {
         return Err(ctx
             .cluster_error(
@@ -27,12 +35,19 @@ pub fn compute(ctx: &Ctx<'_>, index: usize, mdt: &MachineDeploymentTopology) -> 
                     mdt.class,
                     ctx.bp.class.key()
                 ),
-                &ctx.cluster.worker_class_pointer("machineDeployments", index),
+                &ctx.cluster
+                    .worker_class_pointer("machineDeployments", index),
                 "unknown MachineDeployment class",
             )
             .with_help(format!(
                 "the class defines: {}",
-                known(class_spec.workers.machine_deployments.iter().map(|c| c.class.as_str()))
+                known(
+                    class_spec
+                        .workers
+                        .machine_deployments
+                        .iter()
+                        .map(|c| c.class.as_str())
+                )
             )));
     };
     let cluster_name = ctx.cluster.name();
@@ -70,8 +85,14 @@ pub fn compute(ctx: &Ctx<'_>, index: usize, mdt: &MachineDeploymentTopology) -> 
     )
     .map_err(|e| {
         let ptr = match ctx.bp.class.api {
-            ApiVersion::V1Beta1 => format!("/spec/workers/machineDeployments/{}/namingStrategy/template", bp.index),
-            ApiVersion::V1Beta2 => format!("/spec/workers/machineDeployments/{}/naming/template", bp.index),
+            ApiVersion::V1Beta1 => format!(
+                "/spec/workers/machineDeployments/{}/namingStrategy/template",
+                bp.index
+            ),
+            ApiVersion::V1Beta2 => format!(
+                "/spec/workers/machineDeployments/{}/naming/template",
+                bp.index
+            ),
         };
         naming_error(ctx, "MachineDeployment", &e, &ptr)
     })?;
@@ -101,8 +122,12 @@ pub fn compute(ctx: &Ctx<'_>, index: usize, mdt: &MachineDeploymentTopology) -> 
     }
 
     let spec = match ctx.api {
-        ApiVersion::V1Beta2 => spec_v1beta2(ctx, mdt, class, &bootstrap, &infra, selector, template_meta),
-        ApiVersion::V1Beta1 => spec_v1beta1(ctx, mdt, class, &bootstrap, &infra, selector, template_meta),
+        ApiVersion::V1Beta2 => {
+            spec_v1beta2(ctx, mdt, class, &bootstrap, &infra, selector, template_meta)
+        }
+        ApiVersion::V1Beta1 => {
+            spec_v1beta1(ctx, mdt, class, &bootstrap, &infra, selector, template_meta)
+        }
     };
     let md = json!({
         "apiVersion": ctx.api.api_version(),
@@ -110,12 +135,27 @@ pub fn compute(ctx: &Ctx<'_>, index: usize, mdt: &MachineDeploymentTopology) -> 
         "metadata": Value::Object(metadata),
         "spec": Value::Object(spec),
     });
-    let mhc = health_check::machine_deployment(ctx, &md, &mdt.name, &mdt.health_check, &class.health_check);
+    let mhc = health_check::machine_deployment(
+        ctx,
+        &md,
+        &mdt.name,
+        &mdt.health_check,
+        &class.health_check,
+    );
 
     let mut out = vec![
-        DesiredObject { role: bootstrap_role, value: bootstrap },
-        DesiredObject { role: infra_role, value: infra },
-        DesiredObject { role: md_role, value: md },
+        DesiredObject {
+            role: bootstrap_role,
+            value: bootstrap,
+        },
+        DesiredObject {
+            role: infra_role,
+            value: infra,
+        },
+        DesiredObject {
+            role: md_role,
+            value: md,
+        },
     ];
     if let Some(m) = mhc {
         out.push(DesiredObject {
@@ -140,14 +180,30 @@ fn spec_v1beta2(
     // Whole-struct precedence: a topology that sets only rollout.after drops the class strategy.
     let mut rollout = Map::new();
     if !class.rollout.is_zero() {
-        put(&mut rollout, "strategy", Value::Object(class.rollout.strategy.clone()));
+        put(
+            &mut rollout,
+            "strategy",
+            Value::Object(class.rollout.strategy.clone()),
+        );
     }
     if !mdt.rollout.is_zero() {
         rollout = Map::new();
-        put(&mut rollout, "after", mdt.rollout.after.clone().unwrap_or(Value::Null));
-        put(&mut rollout, "strategy", Value::Object(mdt.rollout.strategy.clone()));
+        put(
+            &mut rollout,
+            "after",
+            mdt.rollout.after.clone().unwrap_or(Value::Null),
+        );
+        put(
+            &mut rollout,
+            "strategy",
+            Value::Object(mdt.rollout.strategy.clone()),
+        );
     }
-    let order = if mdt.deletion.order.is_empty() { &class.deletion.order } else { &mdt.deletion.order };
+    let order = if mdt.deletion.order.is_empty() {
+        &class.deletion.order
+    } else {
+        &mdt.deletion.order
+    };
     let max_in_flight = mdt
         .health_check
         .max_in_flight()
@@ -157,18 +213,50 @@ fn spec_v1beta2(
     let mut machine = Map::new();
     machine.insert("clusterName".into(), json!(cluster_name));
     put(&mut machine, "version", json!(ctx.version));
-    machine.insert("bootstrap".into(), json!({ "configRef": refs::contract_versioned(bootstrap) }));
+    machine.insert(
+        "bootstrap".into(),
+        json!({ "configRef": refs::contract_versioned(bootstrap) }),
+    );
     machine.insert("infrastructureRef".into(), refs::contract_versioned(infra));
-    let fd = if mdt.failure_domain.is_empty() { &class.failure_domain } else { &mdt.failure_domain };
+    let fd = if mdt.failure_domain.is_empty() {
+        &class.failure_domain
+    } else {
+        &mdt.failure_domain
+    };
     put(&mut machine, "failureDomain", json!(fd));
     put(&mut machine, "deletion", deletion_seconds(mdt, class));
-    put(&mut machine, "readinessGates", mdt.readiness_gates.clone().or(class.readiness_gates.clone()).unwrap_or(Value::Null));
-    put(&mut machine, "taints", mdt.taints.clone().or(class.taints.clone()).unwrap_or(Value::Null));
-    put(&mut machine, "minReadySeconds", mdt.min_ready_seconds.clone().or(class.min_ready_seconds.clone()).unwrap_or(Value::Null));
+    put(
+        &mut machine,
+        "readinessGates",
+        mdt.readiness_gates
+            .clone()
+            .or(class.readiness_gates.clone())
+            .unwrap_or(Value::Null),
+    );
+    put(
+        &mut machine,
+        "taints",
+        mdt.taints
+            .clone()
+            .or(class.taints.clone())
+            .unwrap_or(Value::Null),
+    );
+    put(
+        &mut machine,
+        "minReadySeconds",
+        mdt.min_ready_seconds
+            .clone()
+            .or(class.min_ready_seconds.clone())
+            .unwrap_or(Value::Null),
+    );
 
     let mut spec = Map::new();
     spec.insert("clusterName".into(), json!(cluster_name));
-    put(&mut spec, "replicas", mdt.replicas.clone().unwrap_or(Value::Null));
+    put(
+        &mut spec,
+        "replicas",
+        mdt.replicas.clone().unwrap_or(Value::Null),
+    );
     put(&mut spec, "rollout", Value::Object(rollout));
     spec.insert("selector".into(), json!({ "matchLabels": selector }));
     spec.insert(
@@ -178,7 +266,15 @@ fn spec_v1beta2(
     if let Some(m) = max_in_flight {
         spec.insert("remediation".into(), json!({ "maxInFlight": m }));
     }
-    put(&mut spec, "deletion", if order.is_empty() { Value::Null } else { json!({ "order": order }) });
+    put(
+        &mut spec,
+        "deletion",
+        if order.is_empty() {
+            Value::Null
+        } else {
+            json!({ "order": order })
+        },
+    );
     spec
 }
 
@@ -195,12 +291,24 @@ fn spec_v1beta1(
 ) -> Map<String, Value> {
     let cluster_name = ctx.cluster.name();
     let (rollout, order, max_in_flight) = if mdt.v1beta1_strategy_set {
-        (&mdt.rollout.strategy, &mdt.deletion.order, mdt.health_check.max_in_flight())
+        (
+            &mdt.rollout.strategy,
+            &mdt.deletion.order,
+            mdt.health_check.max_in_flight(),
+        )
     } else {
-        (&class.rollout.strategy, &class.deletion.order, class.health_check.max_in_flight())
+        (
+            &class.rollout.strategy,
+            &class.deletion.order,
+            class.health_check.max_in_flight(),
+        )
     };
     let mut strategy = Map::new();
-    put(&mut strategy, "type", rollout.get("type").cloned().unwrap_or(Value::Null));
+    put(
+        &mut strategy,
+        "type",
+        rollout.get("type").cloned().unwrap_or(Value::Null),
+    );
     let mut rolling = rollout
         .get("rollingUpdate")
         .and_then(Value::as_object)
@@ -215,9 +323,16 @@ fn spec_v1beta1(
     let mut machine = Map::new();
     machine.insert("clusterName".into(), json!(cluster_name));
     machine.insert("version".into(), json!(ctx.version));
-    machine.insert("bootstrap".into(), json!({ "configRef": refs::object_reference(bootstrap) }));
+    machine.insert(
+        "bootstrap".into(),
+        json!({ "configRef": refs::object_reference(bootstrap) }),
+    );
     machine.insert("infrastructureRef".into(), refs::object_reference(infra));
-    let fd = if mdt.failure_domain.is_empty() { &class.failure_domain } else { &mdt.failure_domain };
+    let fd = if mdt.failure_domain.is_empty() {
+        &class.failure_domain
+    } else {
+        &mdt.failure_domain
+    };
     put(&mut machine, "failureDomain", json!(fd));
     let d = deletion_seconds(mdt, class);
     for (field, key) in [
@@ -229,13 +344,38 @@ fn spec_v1beta1(
             machine.insert(field.into(), json!(go_duration_string(s)));
         }
     }
-    put(&mut machine, "readinessGates", mdt.readiness_gates.clone().or(class.readiness_gates.clone()).unwrap_or(Value::Null));
-    put(&mut machine, "taints", mdt.taints.clone().or(class.taints.clone()).unwrap_or(Value::Null));
+    put(
+        &mut machine,
+        "readinessGates",
+        mdt.readiness_gates
+            .clone()
+            .or(class.readiness_gates.clone())
+            .unwrap_or(Value::Null),
+    );
+    put(
+        &mut machine,
+        "taints",
+        mdt.taints
+            .clone()
+            .or(class.taints.clone())
+            .unwrap_or(Value::Null),
+    );
 
     let mut spec = Map::new();
     spec.insert("clusterName".into(), json!(cluster_name));
-    put(&mut spec, "replicas", mdt.replicas.clone().unwrap_or(Value::Null));
-    put(&mut spec, "minReadySeconds", mdt.min_ready_seconds.clone().or(class.min_ready_seconds.clone()).unwrap_or(Value::Null));
+    put(
+        &mut spec,
+        "replicas",
+        mdt.replicas.clone().unwrap_or(Value::Null),
+    );
+    put(
+        &mut spec,
+        "minReadySeconds",
+        mdt.min_ready_seconds
+            .clone()
+            .or(class.min_ready_seconds.clone())
+            .unwrap_or(Value::Null),
+    );
     put(&mut spec, "strategy", Value::Object(strategy));
     if let Some(after) = mdt.rollout.after.clone() {
         put(&mut spec, "rolloutAfter", after);
@@ -252,7 +392,11 @@ fn spec_v1beta1(
 fn deletion_seconds(mdt: &MachineDeploymentTopology, class: &MachineDeploymentClass) -> Value {
     let mut m = Map::new();
     for (key, t, c) in [
-        ("nodeDrainTimeoutSeconds", mdt.deletion.node_drain_timeout_seconds, class.deletion.node_drain_timeout_seconds),
+        (
+            "nodeDrainTimeoutSeconds",
+            mdt.deletion.node_drain_timeout_seconds,
+            class.deletion.node_drain_timeout_seconds,
+        ),
         (
             "nodeVolumeDetachTimeoutSeconds",
             mdt.deletion.node_volume_detach_timeout_seconds,
@@ -274,5 +418,9 @@ fn deletion_seconds(mdt: &MachineDeploymentTopology, class: &MachineDeploymentCl
 /// A readable list of class names for help texts.
 pub fn known<'a>(names: impl Iterator<Item = &'a str>) -> String {
     let v: Vec<&str> = names.collect();
-    if v.is_empty() { "(none)".into() } else { v.join(", ") }
+    if v.is_empty() {
+        "(none)".into()
+    } else {
+        v.join(", ")
+    }
 }

@@ -16,21 +16,39 @@ use crate::topology::names::{self, NameTarget};
 use crate::topology::template::{self, CloneInput, merge_map, to_value};
 
 /// Every object for MachinePool topology `mpt` (entry `index` of the Cluster's list).
-pub fn compute(ctx: &Ctx<'_>, index: usize, mpt: &MachinePoolTopology) -> Result<Vec<DesiredObject>, Diagnostic> {
+pub fn compute(
+    ctx: &Ctx<'_>,
+    index: usize,
+    mpt: &MachinePoolTopology,
+) -> Result<Vec<DesiredObject>, Diagnostic> {
     let class_spec = &ctx.bp.class.spec;
     let (Some(bp), Some(class)) = (
         ctx.bp.machine_pools.get(&mpt.class),
-        class_spec.workers.machine_pools.iter().find(|c| c.class == mpt.class),
+        class_spec
+            .workers
+            .machine_pools
+            .iter()
+            .find(|c| c.class == mpt.class),
     ) else {
         return Err(ctx
             .cluster_error(
-                format!("MachinePool class {} not found in ClusterClass {}", mpt.class, ctx.bp.class.key()),
+                format!(
+                    "MachinePool class {} not found in ClusterClass {}",
+                    mpt.class,
+                    ctx.bp.class.key()
+                ),
                 &ctx.cluster.worker_class_pointer("machinePools", index),
                 "unknown MachinePool class",
             )
             .with_help(format!(
                 "the class defines: {}",
-                known(class_spec.workers.machine_pools.iter().map(|c| c.class.as_str()))
+                known(
+                    class_spec
+                        .workers
+                        .machine_pools
+                        .iter()
+                        .map(|c| c.class.as_str())
+                )
             )));
     };
     let cluster_name = ctx.cluster.name();
@@ -68,8 +86,13 @@ pub fn compute(ctx: &Ctx<'_>, index: usize, mpt: &MachinePoolTopology) -> Result
     )
     .map_err(|e| {
         let ptr = match ctx.bp.class.api {
-            ApiVersion::V1Beta1 => format!("/spec/workers/machinePools/{}/namingStrategy/template", bp.index),
-            ApiVersion::V1Beta2 => format!("/spec/workers/machinePools/{}/naming/template", bp.index),
+            ApiVersion::V1Beta1 => format!(
+                "/spec/workers/machinePools/{}/namingStrategy/template",
+                bp.index
+            ),
+            ApiVersion::V1Beta2 => {
+                format!("/spec/workers/machinePools/{}/naming/template", bp.index)
+            }
         };
         naming_error(ctx, "MachinePool", &e, &ptr)
     })?;
@@ -94,7 +117,12 @@ pub fn compute(ctx: &Ctx<'_>, index: usize, mpt: &MachinePoolTopology) -> Result
     }
 
     let timeouts = [
-        ("nodeDrainTimeout", mpt.deletion.node_drain_timeout_seconds.or(class.deletion.node_drain_timeout_seconds)),
+        (
+            "nodeDrainTimeout",
+            mpt.deletion
+                .node_drain_timeout_seconds
+                .or(class.deletion.node_drain_timeout_seconds),
+        ),
         (
             "nodeVolumeDetachTimeout",
             mpt.deletion
@@ -103,26 +131,46 @@ pub fn compute(ctx: &Ctx<'_>, index: usize, mpt: &MachinePoolTopology) -> Result
         ),
         (
             "nodeDeletionTimeout",
-            mpt.deletion.node_deletion_timeout_seconds.or(class.deletion.node_deletion_timeout_seconds),
+            mpt.deletion
+                .node_deletion_timeout_seconds
+                .or(class.deletion.node_deletion_timeout_seconds),
         ),
     ];
-    let min_ready = mpt.min_ready_seconds.clone().or(class.min_ready_seconds.clone()).unwrap_or(Value::Null);
-    let taints = mpt.taints.clone().or(class.taints.clone()).unwrap_or(Value::Null);
+    let min_ready = mpt
+        .min_ready_seconds
+        .clone()
+        .or(class.min_ready_seconds.clone())
+        .unwrap_or(Value::Null);
+    let taints = mpt
+        .taints
+        .clone()
+        .or(class.taints.clone())
+        .unwrap_or(Value::Null);
 
     let mut machine = Map::new();
     machine.insert("clusterName".into(), json!(cluster_name));
     let mut spec = Map::new();
     spec.insert("clusterName".into(), json!(cluster_name));
-    put(&mut spec, "replicas", mpt.replicas.clone().unwrap_or(Value::Null));
+    put(
+        &mut spec,
+        "replicas",
+        mpt.replicas.clone().unwrap_or(Value::Null),
+    );
     put(
         &mut spec,
         "failureDomains",
-        mpt.failure_domains.clone().or(class.failure_domains.clone()).unwrap_or(Value::Null),
+        mpt.failure_domains
+            .clone()
+            .or(class.failure_domains.clone())
+            .unwrap_or(Value::Null),
     );
     match ctx.api {
         ApiVersion::V1Beta2 => {
             put(&mut machine, "version", json!(ctx.version));
-            machine.insert("bootstrap".into(), json!({ "configRef": refs::contract_versioned(&bootstrap) }));
+            machine.insert(
+                "bootstrap".into(),
+                json!({ "configRef": refs::contract_versioned(&bootstrap) }),
+            );
             machine.insert("infrastructureRef".into(), refs::contract_versioned(&infra));
             let mut deletion = Map::new();
             for (field, v) in timeouts {
@@ -136,7 +184,10 @@ pub fn compute(ctx: &Ctx<'_>, index: usize, mpt: &MachinePoolTopology) -> Result
         }
         ApiVersion::V1Beta1 => {
             machine.insert("version".into(), json!(ctx.version));
-            machine.insert("bootstrap".into(), json!({ "configRef": refs::object_reference(&bootstrap) }));
+            machine.insert(
+                "bootstrap".into(),
+                json!({ "configRef": refs::object_reference(&bootstrap) }),
+            );
             machine.insert("infrastructureRef".into(), refs::object_reference(&infra));
             for (field, v) in timeouts {
                 if let Some(s) = v {
@@ -158,8 +209,17 @@ pub fn compute(ctx: &Ctx<'_>, index: usize, mpt: &MachinePoolTopology) -> Result
         "spec": Value::Object(spec),
     });
     Ok(vec![
-        DesiredObject { role: bootstrap_role, value: bootstrap },
-        DesiredObject { role: infra_role, value: infra },
-        DesiredObject { role: mp_role, value: mp },
+        DesiredObject {
+            role: bootstrap_role,
+            value: bootstrap,
+        },
+        DesiredObject {
+            role: infra_role,
+            value: infra,
+        },
+        DesiredObject {
+            role: mp_role,
+            value: mp,
+        },
     ])
 }

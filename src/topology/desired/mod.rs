@@ -59,19 +59,27 @@ impl Role {
     pub fn id(&self) -> String {
         match self {
             Role::InfrastructureCluster => "InfrastructureCluster".into(),
-            Role::ControlPlaneInfrastructureMachineTemplate => "ControlPlaneInfrastructureMachineTemplate".into(),
+            Role::ControlPlaneInfrastructureMachineTemplate => {
+                "ControlPlaneInfrastructureMachineTemplate".into()
+            }
             Role::ControlPlane => "ControlPlane".into(),
             Role::ControlPlaneHealthCheck => "ControlPlaneMachineHealthCheck".into(),
             Role::Cluster => "Cluster".into(),
             Role::ClusterShim => "ClusterShim".into(),
-            Role::MachineDeploymentBootstrapTemplate(n) => format!("MachineDeployment/{n}/BootstrapTemplate"),
+            Role::MachineDeploymentBootstrapTemplate(n) => {
+                format!("MachineDeployment/{n}/BootstrapTemplate")
+            }
             Role::MachineDeploymentInfrastructureTemplate(n) => {
                 format!("MachineDeployment/{n}/InfrastructureMachineTemplate")
             }
             Role::MachineDeployment(n) => format!("MachineDeployment/{n}"),
-            Role::MachineDeploymentHealthCheck(n) => format!("MachineDeployment/{n}/MachineHealthCheck"),
+            Role::MachineDeploymentHealthCheck(n) => {
+                format!("MachineDeployment/{n}/MachineHealthCheck")
+            }
             Role::MachinePoolBootstrapConfig(n) => format!("MachinePool/{n}/BootstrapConfig"),
-            Role::MachinePoolInfrastructure(n) => format!("MachinePool/{n}/InfrastructureMachinePool"),
+            Role::MachinePoolInfrastructure(n) => {
+                format!("MachinePool/{n}/InfrastructureMachinePool")
+            }
             Role::MachinePool(n) => format!("MachinePool/{n}"),
         }
     }
@@ -104,7 +112,10 @@ impl DesiredObject {
 
     /// `apiVersion`.
     pub fn api_version(&self) -> &str {
-        self.value.get("apiVersion").and_then(Value::as_str).unwrap_or("")
+        self.value
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .unwrap_or("")
     }
 }
 
@@ -128,7 +139,12 @@ pub(crate) struct Ctx<'a> {
 impl Ctx<'_> {
     /// Seed for the deterministic suffix of the object with this role.
     pub fn seed(&self, role: &Role) -> String {
-        format!("{}/{}/{}", self.cluster.namespace(), self.cluster.name(), role.id())
+        format!(
+            "{}/{}/{}",
+            self.cluster.namespace(),
+            self.cluster.name(),
+            role.id()
+        )
     }
 
     /// `names.SimpleNameGenerator(prefix)` for `role`.
@@ -213,7 +229,13 @@ pub fn compute(cluster: &Cluster, bp: &Blueprint<'_>) -> Result<DesiredState, Ve
         role: Role::ClusterShim,
         value: shim,
     });
-    for (i, mdt) in cluster.topology().workers.machine_deployments.iter().enumerate() {
+    for (i, mdt) in cluster
+        .topology()
+        .workers
+        .machine_deployments
+        .iter()
+        .enumerate()
+    {
         match machine_deployment::compute(&ctx, i, mdt) {
             Ok(mut objs) => objects.append(&mut objs),
             Err(e) => errors.push(e),

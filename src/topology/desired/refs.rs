@@ -25,7 +25,10 @@ pub fn object_reference(obj: &Value) -> Value {
         ("name", "/metadata/name"),
         ("namespace", "/metadata/namespace"),
     ] {
-        if let Some(v) = obj.pointer(ptr).filter(|v| v.as_str().is_some_and(|s| !s.is_empty())) {
+        if let Some(v) = obj
+            .pointer(ptr)
+            .filter(|v| v.as_str().is_some_and(|s| !s.is_empty()))
+        {
             m.insert(key.into(), v.clone());
         }
     }
