@@ -19,6 +19,7 @@ use crate::load::object::group_of;
 #[derive(Debug, Default)]
 pub struct Catalog<'a> {
     by_key: HashMap<(String, String, String, String), &'a Object>,
+    by_name: HashMap<(String, String), Vec<&'a Object>>,
 }
 
 impl<'a> Catalog<'a> {
@@ -38,7 +39,21 @@ impl<'a> Catalog<'a> {
                 )
             })
             .collect();
-        Catalog { by_key }
+        let mut by_name: HashMap<(String, String), Vec<&'a Object>> = HashMap::new();
+        for o in objects {
+            by_name
+                .entry((o.namespace.clone(), o.name.clone()))
+                .or_default()
+                .push(o);
+        }
+        Catalog { by_key, by_name }
+    }
+
+    /// Objects of any kind with this namespace and name (for "did you mean" hints).
+    pub fn named(&self, namespace: &str, name: &str) -> &[&'a Object] {
+        self.by_name
+            .get(&(namespace.to_string(), name.to_string()))
+            .map_or(&[], Vec::as_slice)
     }
 
     /// The object with this group, kind, namespace and name.
@@ -240,17 +255,34 @@ fn resolve_ref<'a>(
             "Cluster API fetches templates at the apiVersion written in the class; found at {}",
             o.origin.location("/apiVersion")
         ))),
-        None => Err(Diagnostic::error(format!(
-            "ClusterClass {}: {what} template {} {ns}/{} ({}) not found in the input",
-            class.key(),
-            r.kind,
-            r.name,
-            r.api_version
-        ))
-        .at(&class.object.origin, &ptr, "references a missing template")
-        .with_help(format!(
-            "add a {} named {:?} in namespace {ns:?} to the input (templates live in the ClusterClass namespace)",
-            r.kind, r.name
-        ))),
+        None => {
+            let other_kinds: Vec<String> = catalog
+                .named(ns, &r.name)
+                .iter()
+                .map(|o| format!("{} ({}) at {}", o.kind, o.api_version, o.origin.location("/kind")))
+                .collect();
+            let help = if other_kinds.is_empty() {
+                format!(
+                    "add a {} named {:?} in namespace {ns:?} to the input (templates live in the ClusterClass namespace)",
+                    r.kind, r.name
+                )
+            } else {
+                format!(
+                    "kind mismatch: the input has {ns}/{} as {}, but the class references a {}",
+                    r.name,
+                    other_kinds.join(", "),
+                    r.kind
+                )
+            };
+            Err(Diagnostic::error(format!(
+                "ClusterClass {}: {what} template {} {ns}/{} ({}) not found in the input",
+                class.key(),
+                r.kind,
+                r.name,
+                r.api_version
+            ))
+            .at(&class.object.origin, &format!("{ptr}/kind"), "references a missing template")
+            .with_help(help))
+        }
     }
 }

@@ -321,4 +321,15 @@ mod tests {
             let _ = from_template(t, "c", &NameTarget::ControlPlane, "s");
         }
     }
+
+    proptest::proptest! {
+        #[test]
+        fn rendering_never_panics_and_names_stay_short(template in "\\PC{0,40}", cluster in "[a-z0-9-]{0,80}") {
+            if let Ok(name) = from_template(&template, &cluster, &NameTarget::MachineDeployment("md"), "seed") {
+                proptest::prop_assert!(name.len() <= MAX_NAME_LENGTH);
+            }
+            let _ = from_template(&format!("{{{{ {template} }}}}"), &cluster, &NameTarget::ControlPlane, "seed");
+            proptest::prop_assert!(simple(&cluster, "s").len() <= MAX_NAME_LENGTH);
+        }
+    }
 }

@@ -148,27 +148,8 @@ pub fn compute(ctx: &Ctx<'_>, machine_template: Option<&Value>) -> Result<Value,
     if let Some(t) = topo.taints.as_ref().or(class.taints.as_ref()) {
         set_path(&mut cp, &with("taints"), t.clone());
     }
-    let timeouts = [
-        (
-            topo.deletion
-                .node_drain_timeout_seconds
-                .or(class.deletion.node_drain_timeout_seconds),
-            "nodeDrainTimeout",
-        ),
-        (
-            topo.deletion
-                .node_volume_detach_timeout_seconds
-                .or(class.deletion.node_volume_detach_timeout_seconds),
-            "nodeVolumeDetachTimeout",
-        ),
-        (
-            topo.deletion
-                .node_deletion_timeout_seconds
-                .or(class.deletion.node_deletion_timeout_seconds),
-            "nodeDeletionTimeout",
-        ),
-    ];
-    for (value, field) in timeouts {
+    let timeouts = super::worker::timeouts(&topo.deletion, &class.deletion);
+    for (field, value) in timeouts {
         let Some(seconds) = value else { continue };
         match contract {
             Contract::V1Beta1 => set_path(

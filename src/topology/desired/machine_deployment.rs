@@ -1,17 +1,13 @@
 //! A MachineDeployment, its two templates and its health check (`computeMachineDeployment`,
 //! desired-state.md §4.6; v1beta1 output as Cluster API v1.10 built it, §7.3).
 
-use std::collections::BTreeMap;
-
 use serde_json::{Map, Value, json};
 
-use super::infrastructure_cluster::naming_error;
+use super::worker::{self, Kind};
 use super::{Ctx, DesiredObject, Role, health_check, put, refs};
-use crate::api::convert::go_duration_string;
-use crate::api::{ApiVersion, MachineDeploymentClass, MachineDeploymentTopology, labels};
+use crate::api::{ApiVersion, MachineDeploymentClass, MachineDeploymentTopology};
 use crate::diag::Diagnostic;
-use crate::topology::names::{self, NameTarget};
-use crate::topology::template::{self, CloneInput, merge_map, to_value};
+use crate::topology::names::NameTarget;
 
 /// Every object for MachineDeployment topology `mdt` (entry `index` of the Cluster's list).
 pub fn compute(
@@ -19,116 +15,112 @@ pub fn compute(
     index: usize,
     mdt: &MachineDeploymentTopology,
 ) -> Result<Vec<DesiredObject>, Diagnostic> {
-    let class_spec = &ctx.bp.class.spec;
+    let classes = &ctx.bp.class.spec.workers.machine_deployments;
     let (Some(bp), Some(class)) = (
         ctx.bp.machine_deployments.get(&mdt.class),
-        class_spec
-            .workers
-            .machine_deployments
-            .iter()
-            .find(|c| c.class == mdt.class),
+        classes.iter().find(|c| c.class == mdt.class),
     ) else {
-        return Err(ctx
-            .cluster_error(
-                format!(
-                    "MachineDeployment class {} not found in ClusterClass {}",
-                    mdt.class,
-                    ctx.bp.class.key()
-                ),
-                &ctx.cluster
-                    .worker_class_pointer("machineDeployments", index),
-                "unknown MachineDeployment class",
-            )
-            .with_help(format!(
-                "the class defines: {}",
-                known(
-                    class_spec
-                        .workers
-                        .machine_deployments
-                        .iter()
-                        .map(|c| c.class.as_str())
-                )
-            )));
+        let known = classes.iter().map(|c| c.class.as_str());
+        return Err(worker::unknown_class(
+            ctx,
+            Kind::MachineDeployment,
+            &mdt.class,
+            index,
+            known,
+        ));
     };
-    let cluster_name = ctx.cluster.name();
-    let prefix = format!("{cluster_name}-{}-", mdt.name);
-    let mut template_labels = BTreeMap::new();
-    template_labels.insert(labels::DEPLOYMENT_NAME.to_string(), mdt.name.clone());
-
-    let bootstrap_role = Role::MachineDeploymentBootstrapTemplate(mdt.name.clone());
-    let bootstrap = template::to_template(CloneInput {
-        template: bp.bootstrap,
-        cluster_name,
-        namespace: ctx.cluster.namespace(),
-        name: ctx.simple_name(&prefix, &bootstrap_role),
-        labels: template_labels.clone(),
-        annotations: BTreeMap::new(),
-        owner: Some(ctx.cluster_owner_ref()),
-    });
-    let infra_role = Role::MachineDeploymentInfrastructureTemplate(mdt.name.clone());
-    let infra = template::to_template(CloneInput {
-        template: bp.infrastructure,
-        cluster_name,
-        namespace: ctx.cluster.namespace(),
-        name: ctx.simple_name(&prefix, &infra_role),
-        labels: template_labels,
-        annotations: BTreeMap::new(),
-        owner: Some(ctx.cluster_owner_ref()),
-    });
-
+    let [(bootstrap_role, bootstrap), (infra_role, infra)] = worker::companions(
+        ctx,
+        Kind::MachineDeployment,
+        &mdt.name,
+        [
+            (
+                Role::MachineDeploymentBootstrapTemplate(mdt.name.clone()),
+                bp.bootstrap,
+            ),
+            (
+                Role::MachineDeploymentInfrastructureTemplate(mdt.name.clone()),
+                bp.infrastructure,
+            ),
+        ],
+        false,
+    );
     let md_role = Role::MachineDeployment(mdt.name.clone());
-    let name = names::from_template(
+    let name = worker::name(
+        ctx,
+        Kind::MachineDeployment,
         &class.naming.template,
-        cluster_name,
+        bp.index,
         &NameTarget::MachineDeployment(&mdt.name),
-        &ctx.seed(&md_role),
-    )
-    .map_err(|e| {
-        let ptr = match ctx.bp.class.api {
-            ApiVersion::V1Beta1 => format!(
-                "/spec/workers/machineDeployments/{}/namingStrategy/template",
-                bp.index
-            ),
-            ApiVersion::V1Beta2 => format!(
-                "/spec/workers/machineDeployments/{}/naming/template",
-                bp.index
-            ),
-        };
-        naming_error(ctx, "MachineDeployment", &e, &ptr)
-    })?;
-
-    let mut annotations = merge_map(&mdt.metadata.annotations, &class.metadata.annotations);
-    annotations.remove(labels::HOLD_UPGRADE_SEQUENCE);
-    annotations.remove(labels::DEFER_UPGRADE);
-    let mut md_labels = merge_map(&mdt.metadata.labels, &class.metadata.labels);
-    md_labels.insert(labels::CLUSTER_NAME.into(), cluster_name.to_string());
-    md_labels.insert(labels::TOPOLOGY_OWNED.into(), String::new());
-    md_labels.insert(labels::DEPLOYMENT_NAME.into(), mdt.name.clone());
+        &md_role,
+    )?;
+    let (metadata, template_meta) = worker::metadata(
+        ctx,
+        Kind::MachineDeployment,
+        &mdt.name,
+        &mdt.metadata,
+        &class.metadata,
+        &name,
+    );
     let selector = json!({
-        labels::CLUSTER_NAME: cluster_name,
-        labels::TOPOLOGY_OWNED: "",
-        labels::DEPLOYMENT_NAME: mdt.name,
+        crate::api::labels::CLUSTER_NAME: ctx.cluster.name(),
+        crate::api::labels::TOPOLOGY_OWNED: "",
+        crate::api::labels::DEPLOYMENT_NAME: mdt.name,
     });
 
-    let mut metadata = Map::new();
-    metadata.insert("name".into(), json!(name));
-    metadata.insert("namespace".into(), json!(ctx.cluster.namespace()));
-    metadata.insert("labels".into(), to_value(md_labels.clone()));
-    let mut template_meta = Map::new();
-    template_meta.insert("labels".into(), to_value(md_labels));
-    if !annotations.is_empty() {
-        metadata.insert("annotations".into(), to_value(annotations.clone()));
-        template_meta.insert("annotations".into(), to_value(annotations));
-    }
+    // What both API versions put in spec.template.spec.
+    let mut machine = Map::new();
+    machine.insert("clusterName".into(), json!(ctx.cluster.name()));
+    machine.insert(
+        "bootstrap".into(),
+        json!({ "configRef": refs::core(ctx.api, &bootstrap) }),
+    );
+    machine.insert("infrastructureRef".into(), refs::core(ctx.api, &infra));
+    let fd = if mdt.failure_domain.is_empty() {
+        &class.failure_domain
+    } else {
+        &mdt.failure_domain
+    };
+    put(&mut machine, "failureDomain", json!(fd));
+    put(
+        &mut machine,
+        "readinessGates",
+        pick(&mdt.readiness_gates, &class.readiness_gates),
+    );
+    put(&mut machine, "taints", pick(&mdt.taints, &class.taints));
+    worker::write_timeouts(
+        ctx.api,
+        &mut machine,
+        worker::timeouts(&mdt.deletion, &class.deletion),
+    );
+    let min_ready = pick(&mdt.min_ready_seconds, &class.min_ready_seconds);
 
-    let spec = match ctx.api {
+    let mut spec = Map::new();
+    spec.insert("clusterName".into(), json!(ctx.cluster.name()));
+    put(
+        &mut spec,
+        "replicas",
+        mdt.replicas.clone().unwrap_or(Value::Null),
+    );
+    spec.insert("selector".into(), json!({ "matchLabels": selector }));
+    match ctx.api {
         ApiVersion::V1Beta2 => {
-            spec_v1beta2(ctx, mdt, class, &bootstrap, &infra, selector, template_meta)
+            // v1beta2's Version is a plain string with omitempty.
+            put(&mut machine, "version", json!(ctx.version));
+            put(&mut machine, "minReadySeconds", min_ready);
+            rollout_v1beta2(&mut spec, mdt, class);
         }
         ApiVersion::V1Beta1 => {
-            spec_v1beta1(ctx, mdt, class, &bootstrap, &infra, selector, template_meta)
+            // v1.10's Version is a pointer, always set.
+            machine.insert("version".into(), json!(ctx.version));
+            put(&mut spec, "minReadySeconds", min_ready);
+            strategy_v1beta1(&mut spec, mdt, class);
         }
-    };
+    }
+    spec.insert(
+        "template".into(),
+        json!({ "metadata": Value::Object(template_meta), "spec": Value::Object(machine) }),
+    );
     let md = json!({
         "apiVersion": ctx.api.api_version(),
         "kind": "MachineDeployment",
@@ -166,17 +158,21 @@ pub fn compute(
     Ok(out)
 }
 
-/// `spec` of a v1beta2 MachineDeployment.
-fn spec_v1beta2(
-    ctx: &Ctx<'_>,
+/// Topology value if set (non-nil), else the class's.
+fn pick(topology: &Option<Value>, class: &Option<Value>) -> Value {
+    topology
+        .clone()
+        .or_else(|| class.clone())
+        .unwrap_or(Value::Null)
+}
+
+/// v1beta2: `rollout`, `deletion.order` and `remediation.maxInFlight`, each with its own
+/// topology-over-class precedence.
+fn rollout_v1beta2(
+    spec: &mut Map<String, Value>,
     mdt: &MachineDeploymentTopology,
     class: &MachineDeploymentClass,
-    bootstrap: &Value,
-    infra: &Value,
-    selector: Value,
-    template_meta: Map<String, Value>,
-) -> Map<String, Value> {
-    let cluster_name = ctx.cluster.name();
+) {
     // Whole-struct precedence: a topology that sets only rollout.after drops the class strategy.
     let mut rollout = Map::new();
     if !class.rollout.is_zero() {
@@ -199,97 +195,31 @@ fn spec_v1beta2(
             Value::Object(mdt.rollout.strategy.clone()),
         );
     }
+    put(spec, "rollout", Value::Object(rollout));
+    let max_in_flight = mdt
+        .health_check
+        .max_in_flight()
+        .or(class.health_check.max_in_flight());
+    if let Some(m) = max_in_flight {
+        spec.insert("remediation".into(), json!({ "maxInFlight": m }));
+    }
     let order = if mdt.deletion.order.is_empty() {
         &class.deletion.order
     } else {
         &mdt.deletion.order
     };
-    let max_in_flight = mdt
-        .health_check
-        .max_in_flight()
-        .or(class.health_check.max_in_flight())
-        .cloned();
-
-    let mut machine = Map::new();
-    machine.insert("clusterName".into(), json!(cluster_name));
-    put(&mut machine, "version", json!(ctx.version));
-    machine.insert(
-        "bootstrap".into(),
-        json!({ "configRef": refs::contract_versioned(bootstrap) }),
-    );
-    machine.insert("infrastructureRef".into(), refs::contract_versioned(infra));
-    let fd = if mdt.failure_domain.is_empty() {
-        &class.failure_domain
-    } else {
-        &mdt.failure_domain
-    };
-    put(&mut machine, "failureDomain", json!(fd));
-    put(&mut machine, "deletion", deletion_seconds(mdt, class));
-    put(
-        &mut machine,
-        "readinessGates",
-        mdt.readiness_gates
-            .clone()
-            .or(class.readiness_gates.clone())
-            .unwrap_or(Value::Null),
-    );
-    put(
-        &mut machine,
-        "taints",
-        mdt.taints
-            .clone()
-            .or(class.taints.clone())
-            .unwrap_or(Value::Null),
-    );
-    put(
-        &mut machine,
-        "minReadySeconds",
-        mdt.min_ready_seconds
-            .clone()
-            .or(class.min_ready_seconds.clone())
-            .unwrap_or(Value::Null),
-    );
-
-    let mut spec = Map::new();
-    spec.insert("clusterName".into(), json!(cluster_name));
-    put(
-        &mut spec,
-        "replicas",
-        mdt.replicas.clone().unwrap_or(Value::Null),
-    );
-    put(&mut spec, "rollout", Value::Object(rollout));
-    spec.insert("selector".into(), json!({ "matchLabels": selector }));
-    spec.insert(
-        "template".into(),
-        json!({ "metadata": Value::Object(template_meta), "spec": Value::Object(machine) }),
-    );
-    if let Some(m) = max_in_flight {
-        spec.insert("remediation".into(), json!({ "maxInFlight": m }));
+    if !order.is_empty() {
+        spec.insert("deletion".into(), json!({ "order": order }));
     }
-    put(
-        &mut spec,
-        "deletion",
-        if order.is_empty() {
-            Value::Null
-        } else {
-            json!({ "order": order })
-        },
-    );
-    spec
 }
 
-/// `spec` of a v1beta1 MachineDeployment, as Cluster API v1.10 built it: the strategy bundle
-/// (rollout, deletePolicy, remediation) is taken whole from the topology when it sets one.
-fn spec_v1beta1(
-    ctx: &Ctx<'_>,
+/// v1beta1 (Cluster API v1.10): one `strategy` bundle — rollout, deletePolicy and
+/// remediation — taken whole from the topology when it sets one, else from the class.
+fn strategy_v1beta1(
+    spec: &mut Map<String, Value>,
     mdt: &MachineDeploymentTopology,
     class: &MachineDeploymentClass,
-    bootstrap: &Value,
-    infra: &Value,
-    selector: Value,
-    template_meta: Map<String, Value>,
-) -> Map<String, Value> {
-    let cluster_name = ctx.cluster.name();
+) {
     let (rollout, order, max_in_flight) = if mdt.v1beta1_strategy_set {
         (
             &mdt.rollout.strategy,
@@ -319,108 +249,8 @@ fn spec_v1beta1(
     if let Some(m) = max_in_flight {
         strategy.insert("remediation".into(), json!({ "maxInFlight": m }));
     }
-
-    let mut machine = Map::new();
-    machine.insert("clusterName".into(), json!(cluster_name));
-    machine.insert("version".into(), json!(ctx.version));
-    machine.insert(
-        "bootstrap".into(),
-        json!({ "configRef": refs::object_reference(bootstrap) }),
-    );
-    machine.insert("infrastructureRef".into(), refs::object_reference(infra));
-    let fd = if mdt.failure_domain.is_empty() {
-        &class.failure_domain
-    } else {
-        &mdt.failure_domain
-    };
-    put(&mut machine, "failureDomain", json!(fd));
-    let d = deletion_seconds(mdt, class);
-    for (field, key) in [
-        ("nodeDrainTimeout", "nodeDrainTimeoutSeconds"),
-        ("nodeVolumeDetachTimeout", "nodeVolumeDetachTimeoutSeconds"),
-        ("nodeDeletionTimeout", "nodeDeletionTimeoutSeconds"),
-    ] {
-        if let Some(s) = d.get(key).and_then(Value::as_i64) {
-            machine.insert(field.into(), json!(go_duration_string(s)));
-        }
-    }
-    put(
-        &mut machine,
-        "readinessGates",
-        mdt.readiness_gates
-            .clone()
-            .or(class.readiness_gates.clone())
-            .unwrap_or(Value::Null),
-    );
-    put(
-        &mut machine,
-        "taints",
-        mdt.taints
-            .clone()
-            .or(class.taints.clone())
-            .unwrap_or(Value::Null),
-    );
-
-    let mut spec = Map::new();
-    spec.insert("clusterName".into(), json!(cluster_name));
-    put(
-        &mut spec,
-        "replicas",
-        mdt.replicas.clone().unwrap_or(Value::Null),
-    );
-    put(
-        &mut spec,
-        "minReadySeconds",
-        mdt.min_ready_seconds
-            .clone()
-            .or(class.min_ready_seconds.clone())
-            .unwrap_or(Value::Null),
-    );
-    put(&mut spec, "strategy", Value::Object(strategy));
+    put(spec, "strategy", Value::Object(strategy));
     if let Some(after) = mdt.rollout.after.clone() {
-        put(&mut spec, "rolloutAfter", after);
-    }
-    spec.insert("selector".into(), json!({ "matchLabels": selector }));
-    spec.insert(
-        "template".into(),
-        json!({ "metadata": Value::Object(template_meta), "spec": Value::Object(machine) }),
-    );
-    spec
-}
-
-/// Node timeouts, each from the topology if set, else from the class.
-fn deletion_seconds(mdt: &MachineDeploymentTopology, class: &MachineDeploymentClass) -> Value {
-    let mut m = Map::new();
-    for (key, t, c) in [
-        (
-            "nodeDrainTimeoutSeconds",
-            mdt.deletion.node_drain_timeout_seconds,
-            class.deletion.node_drain_timeout_seconds,
-        ),
-        (
-            "nodeVolumeDetachTimeoutSeconds",
-            mdt.deletion.node_volume_detach_timeout_seconds,
-            class.deletion.node_volume_detach_timeout_seconds,
-        ),
-        (
-            "nodeDeletionTimeoutSeconds",
-            mdt.deletion.node_deletion_timeout_seconds,
-            class.deletion.node_deletion_timeout_seconds,
-        ),
-    ] {
-        if let Some(v) = t.or(c) {
-            m.insert(key.into(), json!(v));
-        }
-    }
-    Value::Object(m)
-}
-
-/// A readable list of class names for help texts.
-pub fn known<'a>(names: impl Iterator<Item = &'a str>) -> String {
-    let v: Vec<&str> = names.collect();
-    if v.is_empty() {
-        "(none)".into()
-    } else {
-        v.join(", ")
+        put(spec, "rolloutAfter", after);
     }
 }

@@ -15,6 +15,7 @@ mod infrastructure_cluster;
 mod machine_deployment;
 mod machine_pool;
 mod refs;
+mod worker;
 
 use serde_json::{Map, Value, json};
 

@@ -1,0 +1,468 @@
+//! Desired-state rules pinned one by one (desired-state.md §2–4 and the edge cases of §8),
+//! each on a small class written inline and checked through the JSON plan.
+
+mod common;
+
+use common::Test;
+use serde_json::{Value, json};
+
+/// A v1beta2 class with CP machine infrastructure; `extra_cp` / `extra_md` are spliced into the
+/// control plane and the MachineDeployment class.
+fn class(extra_cp: &str, extra_md: &str) -> String {
+    format!(
+        r#"apiVersion: cluster.x-k8s.io/v1beta2
+kind: ClusterClass
+metadata: {{name: c}}
+spec:
+  infrastructure:
+    templateRef: {{apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DockerClusterTemplate, name: infra}}
+  controlPlane:
+    templateRef: {{apiVersion: controlplane.cluster.x-k8s.io/v1beta2, kind: KubeadmControlPlaneTemplate, name: cp}}
+    machineInfrastructure:
+      templateRef: {{apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DockerMachineTemplate, name: m}}
+{extra_cp}
+  workers:
+    machineDeployments:
+    - class: w
+      bootstrap:
+        templateRef: {{apiVersion: bootstrap.cluster.x-k8s.io/v1beta2, kind: KubeadmConfigTemplate, name: boot}}
+      infrastructure:
+        templateRef: {{apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DockerMachineTemplate, name: m}}
+{extra_md}
+---
+apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
+kind: DockerClusterTemplate
+metadata: {{name: infra}}
+spec: {{template: {{spec: {{}}}}}}
+---
+apiVersion: controlplane.cluster.x-k8s.io/v1beta2
+kind: KubeadmControlPlaneTemplate
+metadata: {{name: cp}}
+spec: {{template: {{spec: {{kubeadmConfigSpec: {{}}}}}}}}
+---
+apiVersion: bootstrap.cluster.x-k8s.io/v1beta2
+kind: KubeadmConfigTemplate
+metadata: {{name: boot}}
+spec: {{template: {{spec: {{}}}}}}
+---
+apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
+kind: DockerMachineTemplate
+metadata: {{name: m}}
+spec: {{template: {{spec: {{}}}}}}
+"#
+    )
+}
+
+/// A v1beta2 Cluster `name` with `extra_md` spliced into its one MachineDeployment topology.
+fn cluster(name: &str, extra_cp: &str, extra_md: &str) -> String {
+    format!(
+        "apiVersion: cluster.x-k8s.io/v1beta2\nkind: Cluster\nmetadata: {{name: {name}}}\nspec:\n  topology:\n    classRef: {{name: c}}\n    version: v1.34.0\n    controlPlane:\n      replicas: 1\n{extra_cp}\n    workers:\n      machineDeployments:\n      - class: w\n        name: md-0\n{extra_md}\n"
+    )
+}
+
+/// Plan the input and return the plan document.
+fn plan(input: &str) -> Value {
+    let out = Test::new()
+        .file("in.yaml", input)
+        .args(["plan", "-f", "in.yaml", "--output", "json"])
+        .run();
+    serde_json::from_str(out.ok()).expect("JSON plan")
+}
+
+/// The object with this role in the first cluster.
+fn object<'a>(doc: &'a Value, role: &str) -> &'a Value {
+    doc["clusters"][0]["objects"]
+        .as_array()
+        .and_then(|objs| objs.iter().find(|o| o["role"] == role))
+        .map(|o| &o["object"])
+        .unwrap_or_else(|| panic!("no object with role {role}"))
+}
+
+fn has_role(doc: &Value, role: &str) -> bool {
+    doc["clusters"][0]["objects"]
+        .as_array()
+        .is_some_and(|objs| objs.iter().any(|o| o["role"] == role))
+}
+
+#[test]
+fn overlong_names_are_cut_to_58_and_suffixed() {
+    let long = "a".repeat(60);
+    let doc = plan(&format!("{}---\n{}", class("", ""), cluster(&long, "", "")));
+    let md = object(&doc, "MachineDeployment/md-0")["metadata"]["name"]
+        .as_str()
+        .expect("name")
+        .to_string();
+    assert_eq!(md.len(), 63, "{md}");
+    assert!(md.starts_with(&"a".repeat(58)), "{md}");
+    assert!(
+        !md[58..].contains('a'),
+        "5 fresh characters after the cut: {md}"
+    );
+    let tpl = object(&doc, "MachineDeployment/md-0/BootstrapTemplate")["metadata"]["name"]
+        .as_str()
+        .expect("name")
+        .to_string();
+    assert_eq!(tpl.len(), 63, "prefix cut to 58, then 5 characters: {tpl}");
+}
+
+#[test]
+fn random_is_the_same_twice_in_one_template() {
+    let doc = plan(&format!(
+        "{}---\n{}",
+        class(
+            "    naming: {template: \"{{ .random }}-{{ .cluster.name }}-{{ .random }}\"}",
+            ""
+        ),
+        cluster("x", "", "")
+    ));
+    let name = object(&doc, "ControlPlane")["metadata"]["name"]
+        .as_str()
+        .expect("name")
+        .to_string();
+    let parts: Vec<&str> = name.split('-').collect();
+    assert_eq!(parts.len(), 3, "{name}");
+    assert_eq!(parts[0], parts[2], "{name}");
+    assert_eq!(parts[1], "x");
+}
+
+#[test]
+fn rollout_after_alone_drops_the_class_strategy() {
+    let doc = plan(&format!(
+        "{}---\n{}",
+        class("", "      rollout: {strategy: {type: OnDelete}}"),
+        cluster(
+            "x",
+            "",
+            "        rollout: {after: \"2026-01-01T00:00:00Z\"}"
+        )
+    ));
+    assert_eq!(
+        object(&doc, "MachineDeployment/md-0")["spec"]["rollout"],
+        json!({"after": "2026-01-01T00:00:00Z"})
+    );
+    let doc = plan(&format!(
+        "{}---\n{}",
+        class("", "      rollout: {strategy: {type: OnDelete}}"),
+        cluster("x", "", "")
+    ));
+    assert_eq!(
+        object(&doc, "MachineDeployment/md-0")["spec"]["rollout"],
+        json!({"strategy": {"type": "OnDelete"}})
+    );
+}
+
+#[test]
+fn max_in_flight_alone_enables_a_health_check_with_empty_checks() {
+    let doc = plan(&format!(
+        "{}---\n{}",
+        class("", ""),
+        cluster(
+            "x",
+            "",
+            "        healthCheck: {remediation: {maxInFlight: 2}}"
+        )
+    ));
+    let mhc = object(&doc, "MachineDeployment/md-0/MachineHealthCheck");
+    assert_eq!(
+        mhc["spec"]["checks"],
+        json!({"nodeStartupTimeoutSeconds": 600})
+    );
+    assert!(
+        mhc["spec"].get("remediation").is_none(),
+        "maxInFlight is not an MHC field"
+    );
+    assert_eq!(
+        object(&doc, "MachineDeployment/md-0")["spec"]["remediation"],
+        json!({"maxInFlight": 2})
+    );
+}
+
+#[test]
+fn topology_health_check_is_all_or_nothing() {
+    let class_hc = "      healthCheck:\n        checks: {nodeStartupTimeoutSeconds: 100, unhealthyNodeConditions: [{type: Ready, status: Unknown, timeoutSeconds: 1}]}\n        remediation: {triggerIf: {unhealthyInRange: \"[1-3]\"}}";
+    let doc = plan(&format!(
+        "{}---\n{}",
+        class("", class_hc),
+        cluster(
+            "x",
+            "",
+            "        healthCheck: {checks: {nodeStartupTimeoutSeconds: 5}}"
+        )
+    ));
+    let mhc = object(&doc, "MachineDeployment/md-0/MachineHealthCheck");
+    assert_eq!(
+        mhc["spec"]["checks"],
+        json!({"nodeStartupTimeoutSeconds": 5})
+    );
+    assert!(
+        mhc["spec"].get("remediation").is_none(),
+        "nothing merged from the class"
+    );
+
+    let doc = plan(&format!(
+        "{}---\n{}",
+        class("", class_hc),
+        cluster("x", "", "        healthCheck: {enabled: false}")
+    ));
+    assert!(!has_role(&doc, "MachineDeployment/md-0/MachineHealthCheck"));
+}
+
+#[test]
+fn hold_and_defer_annotations_are_never_copied() {
+    let doc = plan(&format!(
+        "{}---\n{}",
+        class(
+            "",
+            "      metadata: {annotations: {topology.cluster.x-k8s.io/hold-upgrade-sequence: \"\", keep: class}}"
+        ),
+        cluster(
+            "x",
+            "",
+            "        metadata: {annotations: {topology.cluster.x-k8s.io/defer-upgrade: \"\", keep: topo}}"
+        )
+    ));
+    let md = object(&doc, "MachineDeployment/md-0");
+    assert_eq!(md["metadata"]["annotations"], json!({"keep": "topo"}));
+    assert_eq!(
+        md["spec"]["template"]["metadata"]["annotations"],
+        json!({"keep": "topo"})
+    );
+}
+
+#[test]
+fn control_plane_metadata_and_precedence() {
+    let doc = plan(&format!(
+        "{}---\n{}",
+        class(
+            "    metadata: {labels: {a: class, b: class}}\n    readinessGates: [{conditionType: FromClass}]\n    deletion: {nodeDrainTimeoutSeconds: 10, nodeDeletionTimeoutSeconds: 20}",
+            ""
+        ),
+        cluster(
+            "x",
+            "      metadata: {labels: {a: topo}}\n      deletion: {nodeDrainTimeoutSeconds: 30}\n      rollout: {after: \"2026-02-02T00:00:00Z\"}",
+            ""
+        )
+    ));
+    let cp = object(&doc, "ControlPlane");
+    assert_eq!(cp["metadata"]["labels"]["a"], "topo");
+    assert_eq!(cp["metadata"]["labels"]["b"], "class");
+    let mt = &cp["spec"]["machineTemplate"];
+    assert_eq!(mt["metadata"]["labels"]["a"], "topo");
+    assert_eq!(
+        mt["metadata"]["labels"]["cluster.x-k8s.io/cluster-name"],
+        "x"
+    );
+    assert_eq!(
+        mt["spec"]["readinessGates"],
+        json!([{"conditionType": "FromClass"}])
+    );
+    assert_eq!(
+        mt["spec"]["deletion"],
+        json!({"nodeDrainTimeoutSeconds": 30, "nodeDeletionTimeoutSeconds": 20})
+    );
+    assert_eq!(
+        mt["spec"]["infrastructureRef"]["apiGroup"],
+        "infrastructure.cluster.x-k8s.io"
+    );
+    assert_eq!(
+        cp["spec"]["rollout"],
+        json!({"after": "2026-02-02T00:00:00Z"})
+    );
+    assert_eq!(cp["spec"]["replicas"], 1);
+    assert_eq!(cp["spec"]["version"], "v1.34.0");
+    assert_eq!(
+        cp["metadata"]["ownerReferences"],
+        json!([{"apiVersion": "v1", "kind": "Secret", "name": "x-shim"}])
+    );
+}
+
+#[test]
+fn v1beta1_contract_control_plane_under_a_v1beta2_cluster() {
+    let input = format!(
+        "{}---\n{}",
+        class("    deletion: {nodeDrainTimeoutSeconds: 300}", ""),
+        cluster("x", "", "")
+    )
+    .replace(
+        "controlplane.cluster.x-k8s.io/v1beta2",
+        "controlplane.cluster.x-k8s.io/v1beta1",
+    );
+    let doc = plan(&input);
+    let mt = &object(&doc, "ControlPlane")["spec"]["machineTemplate"];
+    let infra_name =
+        object(&doc, "ControlPlaneInfrastructureMachineTemplate")["metadata"]["name"].clone();
+    assert_eq!(
+        mt["infrastructureRef"],
+        json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "DockerMachineTemplate", "name": infra_name, "namespace": "default"})
+    );
+    assert_eq!(mt["nodeDrainTimeout"], "5m0s");
+    assert!(mt.get("spec").is_none());
+}
+
+#[test]
+fn no_machine_infrastructure_means_no_cp_template_metadata_or_health_check() {
+    let input = format!(
+        "{}---\n{}",
+        class("    healthCheck: {checks: {nodeStartupTimeoutSeconds: 5}}", ""),
+        cluster("x", "", "")
+    )
+    .replace(
+        "    machineInfrastructure:\n      templateRef: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DockerMachineTemplate, name: m}\n",
+        "",
+    );
+    let doc = plan(&input);
+    assert!(!has_role(&doc, "ControlPlaneInfrastructureMachineTemplate"));
+    assert!(!has_role(&doc, "ControlPlaneMachineHealthCheck"));
+    assert!(
+        object(&doc, "ControlPlane")["spec"]
+            .get("machineTemplate")
+            .is_none()
+    );
+}
+
+#[test]
+fn template_kind_and_api_version_come_from_spec_template_when_set() {
+    let input = format!("{}---\n{}", class("", ""), cluster("x", "", "")).replace(
+        "spec: {template: {spec: {}}}\n---\napiVersion: controlplane",
+        "spec: {template: {apiVersion: infrastructure.cluster.x-k8s.io/v1alpha9, kind: SpecialCluster, spec: {}}}\n---\napiVersion: controlplane",
+    );
+    let doc = plan(&input);
+    let infra = object(&doc, "InfrastructureCluster");
+    assert_eq!(infra["kind"], "SpecialCluster");
+    assert_eq!(
+        infra["apiVersion"],
+        "infrastructure.cluster.x-k8s.io/v1alpha9"
+    );
+    assert_eq!(
+        infra["metadata"]["annotations"]["cluster.x-k8s.io/cloned-from-groupkind"],
+        "DockerClusterTemplate.infrastructure.cluster.x-k8s.io"
+    );
+    let cluster = object(&doc, "Cluster");
+    assert_eq!(
+        cluster["spec"]["infrastructureRef"],
+        json!({"apiGroup": "infrastructure.cluster.x-k8s.io", "kind": "SpecialCluster", "name": infra["metadata"]["name"]})
+    );
+}
+
+#[test]
+fn cluster_gets_topology_labels_refs_and_a_prefixed_version() {
+    let input = format!("{}---\n{}", class("", ""), cluster("x", "", ""))
+        .replace("version: v1.34.0", "version: 1.34.0");
+    let doc = plan(&input);
+    let c = object(&doc, "Cluster");
+    assert_eq!(
+        c["metadata"]["labels"],
+        json!({"cluster.x-k8s.io/cluster-name": "x", "topology.cluster.x-k8s.io/owned": ""})
+    );
+    assert_eq!(c["spec"]["topology"]["version"], "v1.34.0");
+    assert_eq!(object(&doc, "ControlPlane")["spec"]["version"], "v1.34.0");
+    assert_eq!(
+        object(&doc, "MachineDeployment/md-0")["spec"]["template"]["spec"]["version"],
+        "v1.34.0"
+    );
+    let shim = object(&doc, "ClusterShim");
+    assert_eq!(shim["type"], "cluster.x-k8s.io/secret");
+}
+
+#[test]
+fn owner_references_carry_the_cluster_uid_when_known() {
+    let input = format!("{}---\n{}", class("", ""), cluster("x", "", ""))
+        .replace("metadata: {name: x}", "metadata: {name: x, uid: 1234-abcd}");
+    let doc = plan(&input);
+    assert_eq!(
+        object(&doc, "MachineDeployment/md-0/BootstrapTemplate")["metadata"]["ownerReferences"],
+        json!([{"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "Cluster", "name": "x", "uid": "1234-abcd"}])
+    );
+}
+
+#[test]
+fn empty_readiness_gates_reach_the_control_plane_but_not_a_machine_deployment() {
+    // Only v1beta1 can express `[]` (v1beta2 requires MinItems=1).
+    let input = std::fs::read_to_string(
+        common::repo().join("testdata/examples/quick-start-v1beta1/clusterclass.yaml"),
+    )
+    .expect("fixture")
+        + "---\n"
+        + &std::fs::read_to_string(
+            common::repo().join("testdata/examples/quick-start-v1beta1/templates.yaml"),
+        )
+        .expect("fixture")
+        + "---\n"
+        + &std::fs::read_to_string(
+            common::repo().join("testdata/examples/quick-start-v1beta1/cluster.yaml"),
+        )
+        .expect("fixture")
+        .replace(
+            "      replicas: 3\n",
+            "      replicas: 3\n      readinessGates: []\n",
+        )
+        .replace(
+            "        replicas: 2\n",
+            "        replicas: 2\n        readinessGates: []\n",
+        );
+    let doc = plan(&input);
+    assert_eq!(
+        object(&doc, "ControlPlane")["spec"]["machineTemplate"]["readinessGates"],
+        json!([])
+    );
+    assert!(
+        object(&doc, "MachineDeployment/md-0")["spec"]["template"]["spec"]
+            .get("readinessGates")
+            .is_none()
+    );
+}
+
+#[test]
+fn json_input_files_are_read() {
+    let cluster_json = r#"{"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "Cluster", "metadata": {"name": "j"},
+        "spec": {"topology": {"classRef": {"name": "c"}, "version": "v1.34.0"}}}"#;
+    let out = Test::new()
+        .file("class.yaml", &class("", ""))
+        .file("cluster.json", cluster_json)
+        .args(["plan", "-f", "."])
+        .run();
+    assert!(
+        out.ok()
+            .starts_with("Cluster default/j (ClusterClass default/c):"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn written_yaml_reads_back_as_the_planned_objects() {
+    let out = Test::new()
+        .fixture("testdata/examples/quick-start", "qs")
+        .args(["plan", "-f", "qs", "--output", "json", "-o", "out"])
+        .run();
+    let doc: Value = serde_json::from_str(out.ok()).expect("json");
+    for o in doc["clusters"][0]["objects"].as_array().expect("objects") {
+        let path = out.dir.path().join(format!(
+            "out/team-a/dev/{}/{}_{}_{}.yaml",
+            o["action"].as_str().expect("action"),
+            o["kind"].as_str().expect("kind"),
+            o["namespace"].as_str().expect("ns"),
+            o["name"].as_str().expect("name")
+        ));
+        let text = std::fs::read_to_string(&path).expect("file written");
+        let back = topoplan::load::yaml::parse_value(&text).expect("re-read");
+        assert_eq!(back, o["object"], "{}", path.display());
+    }
+}
+
+#[test]
+fn kind_mismatch_is_named() {
+    let input = format!("{}---\n{}", class("", ""), cluster("x", "", "")).replace(
+        "kind: KubeadmConfigTemplate\nmetadata: {name: boot}",
+        "kind: KubeadmConfig\nmetadata: {name: boot}",
+    );
+    let out = Test::new()
+        .file("in.yaml", &input)
+        .args(["plan", "-f", "in.yaml"])
+        .run();
+    let err = out.fails();
+    assert!(
+        err.contains("kind mismatch: the input has default/boot as KubeadmConfig"),
+        "{err}"
+    );
+}
