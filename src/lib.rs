@@ -20,6 +20,7 @@ exit code. Modules follow the pipeline in reading order:
 pub mod api;
 pub mod cli;
 pub mod diag;
+pub mod gotemplate;
 pub mod load;
 pub mod output;
 pub mod plan;

@@ -1,0 +1,1 @@
+//! text/template exec (being written).

@@ -1,0 +1,1 @@
+//! text/template lex (being written).

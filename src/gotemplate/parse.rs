@@ -1,0 +1,1 @@
+//! text/template parse (being written).

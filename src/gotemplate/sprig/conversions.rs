@@ -1,0 +1,6 @@
+//! Sprig: conversions functions (being written).
+
+use crate::gotemplate::func::Func;
+
+/// The functions of this group.
+pub const FUNCS: &[Func] = &[];
