@@ -3,6 +3,7 @@ Sprig 3's hermetic function map (`sprig.HermeticTxtFuncMap()`), the functions Cl
 ClusterClass templates call. One file per group; each exports `FUNCS`.
 */
 
+pub mod cast;
 pub mod conversions;
 pub mod crypto;
 pub mod dates;
