@@ -466,3 +466,121 @@ fn kind_mismatch_is_named() {
         "{err}"
     );
 }
+
+/// The v1beta1 fixture (class, templates, cluster) with `edit` applied to the joined text.
+fn v1beta1(edit: impl Fn(String) -> String) -> String {
+    let read = |f: &str| {
+        std::fs::read_to_string(
+            common::repo()
+                .join("testdata/examples/quick-start-v1beta1")
+                .join(f),
+        )
+        .expect("fixture")
+    };
+    edit(format!(
+        "{}---\n{}---\n{}",
+        read("clusterclass.yaml"),
+        read("templates.yaml"),
+        read("cluster.yaml")
+    ))
+}
+
+#[test]
+fn v1beta1_max_in_flight_does_not_make_a_health_check() {
+    // Cluster API v1.10 kept maxInFlight in the strategy: it neither enables an MHC on a class
+    // without one nor replaces the class's MHC when a topology sets it.
+    let doc = plan(&v1beta1(|s| {
+        s.replace(
+            "      machineHealthCheck:\n        maxUnhealthy: 40%\n        unhealthyConditions:\n        - type: Ready\n          status: Unknown\n          timeout: 5m\n",
+            "",
+        )
+    }));
+    assert!(!has_role(&doc, "MachineDeployment/md-0/MachineHealthCheck"));
+    assert_eq!(
+        object(&doc, "MachineDeployment/md-0")["spec"]["strategy"]["remediation"],
+        json!({"maxInFlight": 1})
+    );
+
+    let doc = plan(&v1beta1(|s| {
+        s.replace(
+            "      - class: general\n        name: md-0\n        replicas: 2\n",
+            "      - class: general\n        name: md-0\n        replicas: 2\n        strategy: {remediation: {maxInFlight: 3}}\n",
+        )
+    }));
+    let mhc = object(&doc, "MachineDeployment/md-0/MachineHealthCheck");
+    assert_eq!(
+        mhc["spec"]["maxUnhealthy"], "40%",
+        "the class MHC, untouched"
+    );
+    assert_eq!(
+        object(&doc, "MachineDeployment/md-0")["spec"]["strategy"],
+        json!({"remediation": {"maxInFlight": 3}})
+    );
+}
+
+#[test]
+fn v1beta1_remediation_template_namespace() {
+    let doc = plan(&v1beta1(|s| {
+        s.replace(
+            "        maxUnhealthy: 40%\n",
+            "        maxUnhealthy: 40%\n        remediationTemplate: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta1, kind: DockerMachineRemediationTemplate, name: r}\n",
+        )
+    }));
+    assert_eq!(
+        object(&doc, "MachineDeployment/md-0/MachineHealthCheck")["spec"]["remediationTemplate"],
+        json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta1", "kind": "DockerMachineRemediationTemplate", "name": "r", "namespace": "default"})
+    );
+}
+
+#[test]
+fn v1beta1_fields_after_v1_10_are_ignored_with_a_warning() {
+    let input = v1beta1(|s| {
+        s.replace(
+            "      replicas: 3\n",
+            "      replicas: 3\n      taints: [{key: a, effect: NoSchedule}]\n",
+        )
+    });
+    let out = Test::new()
+        .file("in.yaml", &input)
+        .args(["plan", "-f", "in.yaml", "--output", "json"])
+        .run();
+    let doc: Value = serde_json::from_str(out.ok()).expect("json");
+    assert!(
+        object(&doc, "ControlPlane")["spec"]["machineTemplate"]
+            .get("taints")
+            .is_none()
+    );
+    assert!(
+        out.stderr
+            .contains("spec.topology.controlPlane.taints is not a field of cluster.x-k8s.io/"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn v1beta1_empty_strategy_is_sent() {
+    let doc = plan(&v1beta1(|s| {
+        s.replace(
+            "        strategy:\n          type: RollingUpdate\n",
+            "        strategy: {}\n",
+        )
+    }));
+    assert_eq!(
+        object(&doc, "MachineDeployment/md-1")["spec"]["strategy"],
+        json!({})
+    );
+}
+
+#[test]
+fn owner_references_from_the_template_are_kept() {
+    let input = format!("{}---\n{}", class("", ""), cluster("x", "", "")).replace(
+        "spec: {template: {spec: {}}}\n---\napiVersion: controlplane",
+        "spec: {template: {metadata: {ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: keep, uid: u}]}, spec: {}}}\n---\napiVersion: controlplane",
+    );
+    let doc = plan(&input);
+    assert_eq!(
+        object(&doc, "InfrastructureCluster")["metadata"]["ownerReferences"],
+        json!([{"apiVersion": "v1", "kind": "ConfigMap", "name": "keep", "uid": "u"}, {"apiVersion": "v1", "kind": "Secret", "name": "x-shim"}])
+    );
+}

@@ -9,6 +9,66 @@ an unexpected type is left for the typed decoding to report.
 
 use serde_json::{Map, Value, json};
 
+/// Private key carrying a v1beta1 remediation template's namespace through the v1beta2 model.
+pub const V1BETA1_NAMESPACE: &str = "v1beta1Namespace";
+
+/// Fields of the v1beta1 ClusterClass that Cluster API v1.10 did not have (later releases
+/// backported them from v1beta2); v1.10's API server pruned them. `*` matches a list index.
+const CLASS_FIELDS_AFTER_V1_10: &[&str] = &[
+    "/spec/controlPlane/taints",
+    "/spec/controlPlane/machineHealthCheck/unhealthyMachineConditions",
+    "/spec/workers/machineDeployments/*/taints",
+    "/spec/workers/machineDeployments/*/machineHealthCheck/unhealthyMachineConditions",
+    "/spec/workers/machinePools/*/taints",
+    "/spec/kubernetesVersions",
+    "/spec/upgrade",
+];
+
+/// The same for the v1beta1 Cluster.
+const CLUSTER_FIELDS_AFTER_V1_10: &[&str] = &[
+    "/spec/topology/controlPlane/taints",
+    "/spec/topology/controlPlane/rollout",
+    "/spec/topology/controlPlane/machineHealthCheck/unhealthyMachineConditions",
+    "/spec/topology/workers/machineDeployments/*/taints",
+    "/spec/topology/workers/machineDeployments/*/rollout",
+    "/spec/topology/workers/machineDeployments/*/rolloutAfter",
+    "/spec/topology/workers/machineDeployments/*/machineHealthCheck/unhealthyMachineConditions",
+    "/spec/topology/workers/machinePools/*/taints",
+];
+
+/// Pointers of fields in a v1beta1 ClusterClass that v1.10 would have pruned.
+pub fn class_fields_after_v1_10(object: &Value) -> Vec<String> {
+    find_all(object, CLASS_FIELDS_AFTER_V1_10)
+}
+
+/// Pointers of fields in a v1beta1 Cluster that v1.10 would have pruned.
+pub fn cluster_fields_after_v1_10(object: &Value) -> Vec<String> {
+    find_all(object, CLUSTER_FIELDS_AFTER_V1_10)
+}
+
+fn find_all(object: &Value, patterns: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in patterns {
+        let tokens: Vec<&str> = p.trim_start_matches('/').split('/').collect();
+        walk(object, &tokens, String::new(), &mut out);
+    }
+    out
+}
+
+fn walk(v: &Value, tokens: &[&str], at: String, out: &mut Vec<String>) {
+    let Some((first, rest)) = tokens.split_first() else {
+        out.push(at);
+        return;
+    };
+    if *first == "*" {
+        for (i, item) in v.as_array().into_iter().flatten().enumerate() {
+            walk(item, rest, format!("{at}/{i}"), out);
+        }
+    } else if let Some(next) = v.get(*first) {
+        walk(next, rest, format!("{at}/{first}"), out);
+    }
+}
+
 /// Convert a v1beta1 ClusterClass `spec` into the v1beta2 shape.
 pub fn cluster_class_spec(spec: &Value) -> Value {
     let mut out = Map::new();
@@ -26,7 +86,7 @@ pub fn cluster_class_spec(spec: &Value) -> Value {
 
     if let Some(cp) = spec.get("controlPlane").and_then(Value::as_object) {
         let mut o = Map::new();
-        copy(cp, &mut o, &["metadata", "readinessGates", "taints"]);
+        copy(cp, &mut o, &["metadata", "readinessGates"]);
         if let Some(r) = cp.get("ref") {
             o.insert("templateRef".into(), template_ref(r));
         }
@@ -81,7 +141,6 @@ fn md_class(md: &Value) -> Value {
             "failureDomain",
             "minReadySeconds",
             "readinessGates",
-            "taints",
         ],
     );
     template_parts(md, &mut o);
@@ -91,7 +150,7 @@ fn md_class(md: &Value) -> Value {
     let mut hc = md
         .get("machineHealthCheck")
         .map(|m| health_check(m, None))
-        .unwrap_or_else(|| json!({}));
+        .unwrap_or_else(|| json!({ "v1beta1Present": false }));
     if let (Some(m), Some(hc)) = (max_in_flight, hc.as_object_mut()) {
         let rem = hc.entry("remediation").or_insert_with(|| json!({}));
         if let Some(rem) = rem.as_object_mut() {
@@ -103,6 +162,9 @@ fn md_class(md: &Value) -> Value {
     if let Some(s) = strategy {
         o.insert("rollout".into(), json!({ "strategy": rollout_strategy(s) }));
     }
+    if strategy.is_some_and(|s| !s.is_null()) {
+        o.insert("v1beta1StrategySet".into(), Value::Bool(true));
+    }
     Value::Object(o)
 }
 
@@ -111,11 +173,7 @@ fn mp_class(mp: &Value) -> Value {
         return mp.clone();
     };
     let mut o = Map::new();
-    copy(
-        mp,
-        &mut o,
-        &["class", "failureDomains", "minReadySeconds", "taints"],
-    );
+    copy(mp, &mut o, &["class", "failureDomains", "minReadySeconds"]);
     template_parts(mp, &mut o);
     naming(mp, &mut o);
     o.insert("deletion".into(), deletion(mp, None));
@@ -167,17 +225,7 @@ pub fn cluster_spec(spec: &Value) -> Value {
         o.insert("classRef".into(), Value::Object(class_ref));
         if let Some(cp) = t.get("controlPlane").and_then(Value::as_object) {
             let mut c = Map::new();
-            copy(
-                cp,
-                &mut c,
-                &[
-                    "metadata",
-                    "replicas",
-                    "readinessGates",
-                    "taints",
-                    "rollout",
-                ],
-            );
+            copy(cp, &mut c, &["metadata", "replicas", "readinessGates"]);
             if let Some(mhc) = cp.get("machineHealthCheck") {
                 c.insert("healthCheck".into(), health_check(mhc, mhc.get("enable")));
             }
@@ -224,7 +272,6 @@ fn md_topology(md: &Value) -> Value {
             "replicas",
             "minReadySeconds",
             "readinessGates",
-            "taints",
             "variables",
         ],
     );
@@ -232,7 +279,7 @@ fn md_topology(md: &Value) -> Value {
     let mut hc = md
         .get("machineHealthCheck")
         .map(|m| health_check(m, m.get("enable")))
-        .unwrap_or_else(|| json!({}));
+        .unwrap_or_else(|| json!({ "v1beta1Present": false }));
     if let (Some(m), Some(hc)) = (
         strategy.and_then(|s| s.pointer("/remediation/maxInFlight")),
         hc.as_object_mut(),
@@ -247,12 +294,6 @@ fn md_topology(md: &Value) -> Value {
     let mut rollout = Map::new();
     if let Some(s) = strategy {
         rollout.insert("strategy".into(), rollout_strategy(s));
-    }
-    if let Some(a) = md.get("rolloutAfter") {
-        rollout.insert("after".into(), a.clone());
-    }
-    if let Some(a) = md.pointer_ref("/rollout/after") {
-        rollout.insert("after".into(), a.clone());
     }
     o.insert("rollout".into(), Value::Object(rollout));
     if strategy.is_some_and(|s| !s.is_null()) {
@@ -276,7 +317,6 @@ fn mp_topology(mp: &Value) -> Value {
             "failureDomains",
             "replicas",
             "minReadySeconds",
-            "taints",
             "variables",
         ],
     );
@@ -292,10 +332,7 @@ fn health_check(mhc: &Value, enable: Option<&Value>) -> Value {
     if let Some(t) = mhc.get("nodeStartupTimeout").and_then(duration_seconds) {
         checks.insert("nodeStartupTimeoutSeconds".into(), json!(t));
     }
-    for (from, to) in [
-        ("unhealthyConditions", "unhealthyNodeConditions"),
-        ("unhealthyMachineConditions", "unhealthyMachineConditions"),
-    ] {
+    for (from, to) in [("unhealthyConditions", "unhealthyNodeConditions")] {
         if let Some(list) = mhc.get(from).and_then(Value::as_array) {
             let conv = list.iter().map(condition).collect();
             checks.insert(to.into(), Value::Array(conv));
@@ -313,6 +350,11 @@ fn health_check(mhc: &Value, enable: Option<&Value>) -> Value {
     if let Some(r) = mhc.get("remediationTemplate").and_then(Value::as_object) {
         let mut t = Map::new();
         copy(r, &mut t, &["apiVersion", "kind", "name"]);
+        // v1.10 kept the namespace (defaulted by the ClusterClass / Cluster webhook);
+        // v1beta2 has none, so it travels under a private key only v1beta1 output reads.
+        if let Some(ns) = r.get("namespace") {
+            t.insert(V1BETA1_NAMESPACE.into(), ns.clone());
+        }
         remediation.insert("templateRef".into(), Value::Object(t));
     }
     let mut out = Map::new();

@@ -109,6 +109,8 @@ pub struct ClusterClass {
     pub api: ApiVersion,
     /// Its spec, in the internal shape.
     pub spec: ClusterClassSpec,
+    /// Fields ignored because the version it was written in has no such field.
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl ClusterClass {
@@ -119,10 +121,15 @@ impl ClusterClass {
             ApiVersion::V1Beta2 => decode(object, raw)?,
             ApiVersion::V1Beta1 => decode(object, &convert::cluster_class_spec(raw))?,
         };
+        let warnings = match api {
+            ApiVersion::V1Beta1 => pruned(object, convert::class_fields_after_v1_10(&object.value)),
+            ApiVersion::V1Beta2 => Vec::new(),
+        };
         Ok(ClusterClass {
             object: object.clone(),
             api,
             spec,
+            warnings,
         })
     }
 
@@ -177,6 +184,8 @@ pub struct Cluster {
     pub api: ApiVersion,
     /// Its spec, in the internal shape.
     pub spec: ClusterSpec,
+    /// Fields ignored because the version it was written in has no such field.
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl Cluster {
@@ -187,10 +196,17 @@ impl Cluster {
             ApiVersion::V1Beta2 => decode(object, raw)?,
             ApiVersion::V1Beta1 => decode(object, &convert::cluster_spec(raw))?,
         };
+        let warnings = match api {
+            ApiVersion::V1Beta1 => {
+                pruned(object, convert::cluster_fields_after_v1_10(&object.value))
+            }
+            ApiVersion::V1Beta2 => Vec::new(),
+        };
         Ok(Cluster {
             object: object.clone(),
             api,
             spec,
+            warnings,
         })
     }
 
@@ -244,6 +260,24 @@ impl Cluster {
     pub fn worker_class_pointer(&self, list: &str, i: usize) -> String {
         pointer(["spec", "topology", "workers", list, &i.to_string(), "class"])
     }
+}
+
+/// Warnings for fields a v1beta1 object carries that Cluster API v1.10 did not have: its API
+/// server pruned them, so they take no part in the plan.
+fn pruned(object: &Object, pointers: Vec<String>) -> Vec<Diagnostic> {
+    pointers
+        .into_iter()
+        .map(|p| {
+            let field = p.trim_start_matches('/').replace('/', ".");
+            Diagnostic::warning(format!(
+                "{} {}: {field} is not a field of cluster.x-k8s.io/v1beta1 as of Cluster API v1.10 and is ignored",
+                object.kind,
+                object.key()
+            ))
+            .at_key(&object.origin, &p, "ignored")
+            .with_help("v1beta1 output follows Cluster API v1.10, which pruned this field; write the object in cluster.x-k8s.io/v1beta2 to use it")
+        })
+        .collect()
 }
 
 /// Decode a spec into its typed form; a type error points at the offending field.

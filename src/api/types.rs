@@ -93,6 +93,16 @@ impl HealthCheck {
         !is_zero_map(&self.checks) || !is_zero_map(&self.remediation)
     }
 
+    /// v1.10's `MachineHealthCheckClass.IsZero() == false`: something besides `enable` and
+    /// the strategy's maxInFlight (which v1.10 kept elsewhere) is set.
+    pub fn has_v1beta1_checks(&self) -> bool {
+        !is_zero_map(&self.checks)
+            || self
+                .remediation
+                .iter()
+                .any(|(k, v)| k != "maxInFlight" && !is_zero(v))
+    }
+
     /// `remediation.maxInFlight`.
     pub fn max_in_flight(&self) -> Option<&Value> {
         self.remediation.get("maxInFlight").filter(|v| !v.is_null())
@@ -193,6 +203,9 @@ pub struct MachineDeploymentClass {
     pub readiness_gates: Option<Value>,
     /// Rollout strategy.
     pub rollout: Rollout,
+    /// Set when a v1beta1 class had `strategy` (even empty): v1.10 then sent it whole.
+    #[serde(rename = "v1beta1StrategySet")]
+    pub v1beta1_strategy_set: bool,
 }
 
 /// One entry of `spec.workers.machinePools` in a ClusterClass.

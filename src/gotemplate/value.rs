@@ -283,8 +283,14 @@ mod tests {
 
     #[test]
     fn type_names_match_go() {
-        assert_eq!(GoType::Map(Box::new(GoType::Interface)).name(), "map[string]interface {}");
-        assert_eq!(GoType::Slice(Box::new(GoType::Slice(Box::new(GoType::Interface)))).name(), "[][]interface {}");
+        assert_eq!(
+            GoType::Map(Box::new(GoType::Interface)).name(),
+            "map[string]interface {}"
+        );
+        assert_eq!(
+            GoType::Slice(Box::new(GoType::Slice(Box::new(GoType::Interface)))).name(),
+            "[][]interface {}"
+        );
         assert_eq!(GoType::Bytes.name(), "[]uint8");
         assert_eq!(GoType::SemverPtr.kind_name(), "ptr");
     }

@@ -233,6 +233,7 @@ pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Pla
         let Some(class) = classes.get(key) else {
             continue;
         };
+        warnings.extend(class.warnings.iter().cloned());
         match Blueprint::resolve(class, &catalog) {
             Ok(bp) => {
                 let patches = class.patch_names();
@@ -284,6 +285,9 @@ pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Pla
             &b.object.origin.file.name,
         ))
     });
+    for c in &clusters {
+        warnings.extend(c.warnings.iter().cloned());
+    }
     // Clusters that share a name come from different files (flavors): label each with its file.
     let mut by_key: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
     for c in &clusters {

@@ -98,7 +98,9 @@ pub fn parse_go_int(s: &str) -> Option<i64> {
     };
     // Base 0 allows underscores between digits, or between a prefix and a digit.
     if digits.contains('_')
-        && (digits.ends_with('_') || digits.contains("__") || (digits.starts_with('_') && !prefixed))
+        && (digits.ends_with('_')
+            || digits.contains("__")
+            || (digits.starts_with('_') && !prefixed))
     {
         return None;
     }
@@ -124,7 +126,11 @@ pub fn parse_go_float(s: &str) -> Option<f64> {
     let t = s.to_ascii_lowercase();
     let unsigned = t.trim_start_matches(['+', '-']);
     if matches!(unsigned, "inf" | "infinity") {
-        return Some(if t.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY });
+        return Some(if t.starts_with('-') {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        });
     }
     if unsigned == "nan" {
         return Some(f64::NAN);

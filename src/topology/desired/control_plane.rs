@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::infrastructure_cluster::{naming_error, shim_owner_ref};
+use super::infrastructure_cluster::{ensure_owner_ref, naming_error, shim_owner_ref};
 use super::{Ctx, Role, refs, set_path};
 use crate::api::convert::go_duration_string;
 use crate::api::{ApiVersion, labels};
@@ -65,11 +65,7 @@ pub fn compute(ctx: &Ctx<'_>, machine_template: Option<&Value>) -> Result<Value,
         annotations: cp_annotations.clone(),
         owner: None,
     });
-    set_path(
-        &mut cp,
-        &["metadata", "ownerReferences"],
-        json!([shim_owner_ref(ctx)]),
-    );
+    ensure_owner_ref(&mut cp, shim_owner_ref(ctx));
 
     let api_version = cp
         .get("apiVersion")

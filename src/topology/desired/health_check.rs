@@ -4,44 +4,55 @@
 use serde_json::{Map, Value, json};
 
 use super::{Ctx, put};
+use crate::api::convert::V1BETA1_NAMESPACE;
 use crate::api::convert::go_duration_string;
 use crate::api::{ApiVersion, HealthCheck, labels};
 
-/// Whether a health check counts as defined. v1beta1 output follows Cluster API v1.10, where the
-/// mere presence of `machineHealthCheck` enabled one; v1beta2 follows `IsDefined`.
-fn defined(ctx: &Ctx<'_>, hc: &HealthCheck) -> bool {
-    match (ctx.api, hc.v1beta1_present) {
-        (ApiVersion::V1Beta1, Some(present)) => present,
-        _ => hc.is_defined(),
-    }
-}
-
-/// Topology health check if defined, otherwise the class's: all or nothing, never merged.
+/// Which health check applies, if any: the topology's when it is defined, else the class's —
+/// all or nothing, never merged — unless neither is defined or the topology disables it.
+///
+/// v1beta1 output follows Cluster API v1.10: a class health check counts when the
+/// `machineHealthCheck` field is present at all, a topology one when it sets any check
+/// (`enable` and the strategy's maxInFlight do not count). v1beta2 follows `IsDefined`.
 fn pick<'h>(
     ctx: &Ctx<'_>,
     topo: &'h HealthCheck,
     class: &'h HealthCheck,
-) -> Option<&'h HealthCheck> {
-    if !defined(ctx, class) && !defined(ctx, topo) {
+) -> Option<(&'h HealthCheck, String)> {
+    let (class_defined, topo_defined) = match (ctx.api, class.v1beta1_present, topo.v1beta1_present)
+    {
+        (ApiVersion::V1Beta1, Some(class_present), topo_present) => (
+            class_present,
+            topo_present.unwrap_or(true) && topo.has_v1beta1_checks(),
+        ),
+        _ => (class.is_defined(), topo.is_defined()),
+    };
+    if !class_defined && !topo_defined {
         return None;
     }
     if topo.enabled == Some(false) {
         return None;
     }
-    Some(if topo.is_defined() { topo } else { class })
+    // A v1beta1 remediation template without a namespace was defaulted by the webhook of the
+    // object it was written in.
+    Some(if topo_defined {
+        (topo, ctx.cluster.namespace().to_string())
+    } else {
+        (class, ctx.bp.class.object.namespace.clone())
+    })
 }
 
 /// The control plane's MachineHealthCheck, when the class has machine infrastructure and a
 /// health check is defined and not disabled.
 pub fn control_plane(ctx: &Ctx<'_>, cp: &Value) -> Option<Value> {
     ctx.bp.control_plane_machine_infrastructure?;
-    let hc = pick(
+    let (hc, default_ns) = pick(
         ctx,
         &ctx.cluster.topology().control_plane.health_check,
         &ctx.bp.class.spec.control_plane.health_check,
     )?;
     let selector = json!({ labels::TOPOLOGY_OWNED: "", labels::CONTROL_PLANE: "" });
-    Some(build(ctx, cp, selector, hc))
+    Some(build(ctx, cp, selector, hc, &default_ns))
 }
 
 /// A MachineDeployment's MachineHealthCheck.
@@ -52,12 +63,18 @@ pub fn machine_deployment(
     topo: &HealthCheck,
     class: &HealthCheck,
 ) -> Option<Value> {
-    let hc = pick(ctx, topo, class)?;
+    let (hc, default_ns) = pick(ctx, topo, class)?;
     let selector = json!({ labels::TOPOLOGY_OWNED: "", labels::DEPLOYMENT_NAME: topology_name });
-    Some(build(ctx, md, selector, hc))
+    Some(build(ctx, md, selector, hc, &default_ns))
 }
 
-fn build(ctx: &Ctx<'_>, target: &Value, match_labels: Value, hc: &HealthCheck) -> Value {
+fn build(
+    ctx: &Ctx<'_>,
+    target: &Value,
+    match_labels: Value,
+    hc: &HealthCheck,
+    default_ns: &str,
+) -> Value {
     let name = target
         .pointer("/metadata/name")
         .cloned()
@@ -80,10 +97,13 @@ fn build(ctx: &Ctx<'_>, target: &Value, match_labels: Value, hc: &HealthCheck) -
             let mut remediation = hc.remediation.clone();
             // maxInFlight belongs to the MachineDeployment, not the health check.
             remediation.remove("maxInFlight");
+            if let Some(Value::Object(t)) = remediation.get_mut("templateRef") {
+                t.remove(V1BETA1_NAMESPACE);
+            }
             remediation.retain(|_, v| !crate::api::is_zero(v));
             put(&mut spec, "remediation", Value::Object(remediation));
         }
-        ApiVersion::V1Beta1 => v1beta1_spec(&mut spec, hc, namespace),
+        ApiVersion::V1Beta1 => v1beta1_spec(&mut spec, hc, namespace, default_ns),
     }
     json!({
         "apiVersion": ctx.api.api_version(),
@@ -99,7 +119,12 @@ fn build(ctx: &Ctx<'_>, target: &Value, match_labels: Value, hc: &HealthCheck) -
 }
 
 /// The v1beta1 MachineHealthCheck spec, defaulted as Cluster API v1.10's webhook did.
-fn v1beta1_spec(spec: &mut Map<String, Value>, hc: &HealthCheck, namespace: &str) {
+fn v1beta1_spec(
+    spec: &mut Map<String, Value>,
+    hc: &HealthCheck,
+    namespace: &str,
+    default_ns: &str,
+) {
     let conditions = |key: &str| -> Value {
         let list = hc
             .checks
@@ -129,11 +154,6 @@ fn v1beta1_spec(spec: &mut Map<String, Value>, hc: &HealthCheck, namespace: &str
         "unhealthyConditions",
         conditions("unhealthyNodeConditions"),
     );
-    put(
-        spec,
-        "unhealthyMachineConditions",
-        conditions("unhealthyMachineConditions"),
-    );
     let trigger = hc.remediation.get("triggerIf");
     let max_unhealthy = trigger
         .and_then(|t| t.get("unhealthyLessThanOrEqualTo"))
@@ -158,8 +178,19 @@ fn v1beta1_spec(spec: &mut Map<String, Value>, hc: &HealthCheck, namespace: &str
     {
         let mut r = t.clone();
         r.retain(|_, v| !crate::api::is_zero(v));
-        // v1.10's webhook defaulted the template's namespace to the MHC's.
-        r.entry("namespace").or_insert_with(|| json!(namespace));
+        // The ClusterClass (or Cluster) webhook defaulted an empty namespace to its own; the
+        // MHC webhook would have used the MHC's for one still empty.
+        let ns = r
+            .remove(V1BETA1_NAMESPACE)
+            .filter(|v| !crate::api::is_zero(v))
+            .unwrap_or_else(|| {
+                json!(if default_ns.is_empty() {
+                    namespace
+                } else {
+                    default_ns
+                })
+            });
+        r.insert("namespace".into(), ns);
         spec.insert("remediationTemplate".into(), Value::Object(r));
     }
 }

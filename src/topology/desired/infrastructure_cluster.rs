@@ -34,12 +34,38 @@ pub fn compute(ctx: &Ctx<'_>) -> Result<Value, Diagnostic> {
     });
     // reconcileClusterShim makes the shim Secret an owner while the Cluster does not own the
     // object yet, so a failed first reconcile still garbage-collects it.
-    super::set_path(
-        &mut obj,
-        &["metadata", "ownerReferences"],
-        json!([shim_owner_ref(ctx)]),
-    );
+    ensure_owner_ref(&mut obj, shim_owner_ref(ctx));
     Ok(obj)
+}
+
+/// `util.EnsureOwnerRef`: add `owner` unless a reference to the same kind and name (in the same
+/// API group) is there already; owner references the template carried are kept.
+pub fn ensure_owner_ref(obj: &mut Value, owner: Value) {
+    let same = |r: &Value| {
+        let group = |v: &Value| {
+            v.get("apiVersion")
+                .and_then(Value::as_str)
+                .map(|a| crate::load::object::group_of(a).to_string())
+        };
+        r.get("kind") == owner.get("kind")
+            && r.get("name") == owner.get("name")
+            && group(r) == group(&owner)
+    };
+    let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let refs = meta
+        .entry("ownerReferences")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    if !refs.is_array() {
+        *refs = Value::Array(Vec::new());
+    }
+    if let Value::Array(list) = refs {
+        match list.iter_mut().find(|r| same(r)) {
+            Some(existing) => *existing = owner,
+            None => list.push(owner),
+        }
+    }
 }
 
 /// Owner reference to the cluster shim Secret (its uid is unknown before it exists).

@@ -249,8 +249,8 @@ fn strategy_v1beta1(
     if let Some(m) = max_in_flight {
         strategy.insert("remediation".into(), json!({ "maxInFlight": m }));
     }
-    put(spec, "strategy", Value::Object(strategy));
-    if let Some(after) = mdt.rollout.after.clone() {
-        put(spec, "rolloutAfter", after);
+    // A strategy written in the source is a non-nil pointer in v1.10: sent even when empty.
+    if mdt.v1beta1_strategy_set || class.v1beta1_strategy_set {
+        spec.insert("strategy".into(), Value::Object(strategy));
     }
 }
