@@ -255,15 +255,19 @@ impl From<Vec<Diagnostic>> for Diagnostics {
     }
 }
 
-/// Render a diagnostic as text, the way it is printed on stderr.
-pub fn render(d: &Diagnostic, color: bool) -> String {
+/// Render a diagnostic as text, the way it is printed on stderr. `terminal` (colours, lines
+/// wrapped at 100 columns) is for people; otherwise each message stays on one line, so logs and
+/// `grep` see it whole.
+pub fn render(d: &Diagnostic, terminal: bool) -> String {
     use miette::{GraphicalReportHandler, GraphicalTheme};
-    let theme = if color {
+    let theme = if terminal {
         GraphicalTheme::unicode()
     } else {
         GraphicalTheme::unicode_nocolor()
     };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(100)
+        .with_wrap_lines(terminal);
     let mut out = String::new();
     let report = Report::new(d.clone());
     if handler.render_report(&mut out, &report).is_err() {

@@ -584,3 +584,68 @@ fn owner_references_from_the_template_are_kept() {
         json!([{"apiVersion": "v1", "kind": "ConfigMap", "name": "keep", "uid": "u"}, {"apiVersion": "v1", "kind": "Secret", "name": "x-shim"}])
     );
 }
+
+#[test]
+fn control_plane_contract_comes_from_the_crd_when_given() {
+    let crd = |labels: &str| {
+        format!(
+            "---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: kubeadmcontrolplanes.controlplane.cluster.x-k8s.io\n  labels: {{{labels}}}\nspec:\n  group: controlplane.cluster.x-k8s.io\n  names: {{kind: KubeadmControlPlane, plural: kubeadmcontrolplanes}}\n"
+        )
+    };
+    // A v1alpha1 API that implements the v1beta2 contract: v1beta2 paths.
+    let base = format!(
+        "{}---\n{}",
+        class("    deletion: {nodeDrainTimeoutSeconds: 300}", ""),
+        cluster("x", "", "")
+    )
+    .replace(
+        "controlplane.cluster.x-k8s.io/v1beta2",
+        "controlplane.cluster.x-k8s.io/v1alpha1",
+    );
+    let doc = plan(&(base.clone() + &crd("cluster.x-k8s.io/v1beta2: v1alpha1")));
+    let mt = &object(&doc, "ControlPlane")["spec"]["machineTemplate"];
+    assert_eq!(mt["spec"]["deletion"]["nodeDrainTimeoutSeconds"], 300);
+    // Without the CRD the name decides: v1alpha1 → the v1beta1 contract.
+    let doc = plan(&base);
+    assert_eq!(
+        object(&doc, "ControlPlane")["spec"]["machineTemplate"]["nodeDrainTimeout"],
+        "5m0s"
+    );
+    // A CRD that lists no contract for the version is Cluster API's error.
+    let out = Test::new()
+        .file(
+            "in.yaml",
+            &(base + &crd("cluster.x-k8s.io/v1beta2: v1beta2")),
+        )
+        .args(["plan", "-f", "in.yaml"])
+        .run();
+    assert!(
+        out.fails()
+            .contains("cannot find any contract version matching version v1alpha1 for CRD"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn template_without_spec_template() {
+    // Cluster API main tolerates it (an object without spec); v1.10 refused it.
+    let doc = plan(
+        &format!("{}---\n{}", class("", ""), cluster("x", "", "")).replace(
+            "kind: DockerClusterTemplate\nmetadata: {name: infra}\nspec: {template: {spec: {}}}",
+            "kind: DockerClusterTemplate\nmetadata: {name: infra}\nspec: {}",
+        ),
+    );
+    assert!(object(&doc, "InfrastructureCluster").get("spec").is_none());
+    let input = v1beta1(|s| {
+        s.replace(
+            "  name: docker-small-cluster\nspec:\n  template:\n    metadata:",
+            "  name: docker-small-cluster\nspec:\n  notATemplate:\n    metadata:",
+        )
+    });
+    let out = Test::new()
+        .file("in.yaml", &input)
+        .args(["plan", "-f", "in.yaml"])
+        .run();
+    assert!(out.fails().contains("missing Spec.Template on infrastructure.cluster.x-k8s.io/v1beta1, Kind=DockerClusterTemplate"), "{}", out.stderr);
+}

@@ -14,12 +14,14 @@ use crate::api::{ClusterClass, RefSite, TemplateRefSpec};
 use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::object::group_of;
+use crate::topology::contract::{self, Contract};
 
 /// Index of the input's objects by (group, kind, namespace, name).
 #[derive(Debug, Default)]
 pub struct Catalog<'a> {
     by_key: HashMap<(String, String, String, String), &'a Object>,
     by_name: HashMap<(String, String), Vec<&'a Object>>,
+    crds: Vec<&'a Object>,
 }
 
 impl<'a> Catalog<'a> {
@@ -46,7 +48,20 @@ impl<'a> Catalog<'a> {
                 .or_default()
                 .push(o);
         }
-        Catalog { by_key, by_name }
+        let crds = objects
+            .iter()
+            .filter(|o| o.kind == "CustomResourceDefinition" && o.group() == "apiextensions.k8s.io")
+            .collect();
+        Catalog {
+            by_key,
+            by_name,
+            crds,
+        }
+    }
+
+    /// CustomResourceDefinitions in the input.
+    pub fn crds(&self) -> impl Iterator<Item = &'a Object> + '_ {
+        self.crds.iter().copied()
     }
 
     /// Objects of any kind with this namespace and name (for "did you mean" hints).
@@ -106,6 +121,8 @@ pub struct Blueprint<'a> {
     pub machine_deployments: BTreeMap<String, MachineDeploymentBlueprint<'a>>,
     /// MachinePool classes by class name.
     pub machine_pools: BTreeMap<String, MachinePoolBlueprint<'a>>,
+    /// The provider contract the ControlPlane follows (its field paths).
+    pub control_plane_contract: Contract,
 }
 
 impl<'a> Blueprint<'a> {
@@ -195,9 +212,33 @@ impl<'a> Blueprint<'a> {
                 );
             }
         }
+        let control_plane_contract = match cp {
+            Some(tpl) => {
+                let kind = tpl.kind.strip_suffix("Template").unwrap_or(&tpl.kind);
+                match contract::resolve(catalog.crds(), &tpl.api_version, kind) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        errors.push(
+                            Diagnostic::error(format!("ClusterClass {}: {e}", class.key()))
+                                .at(
+                                    &class.object.origin,
+                                    &class.ref_pointer(RefSite::ControlPlane),
+                                    "ControlPlane template",
+                                )
+                                .with_help(
+                                    "the CRD's cluster.x-k8s.io/<contract> labels must list this API version",
+                                ),
+                        );
+                        Contract::V1Beta1
+                    }
+                }
+            }
+            None => Contract::V1Beta1,
+        };
         match (infra, cp) {
             (Some(infrastructure_cluster), Some(control_plane)) if errors.is_empty() => {
                 Ok(Blueprint {
+                    control_plane_contract,
                     class,
                     infrastructure_cluster,
                     control_plane,

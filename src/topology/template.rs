@@ -150,6 +150,31 @@ pub fn to_template(input: CloneInput<'_>) -> Value {
     Value::Object(obj)
 }
 
+/// Cluster API v1.10's `GenerateTemplate` refused a template without a `spec.template` map
+/// (main tolerates it and produces an empty object). The error text for v1beta1 output.
+pub fn v1_10_spec_template_error(tpl: &Object) -> Option<String> {
+    let (group, version) = tpl
+        .api_version
+        .rsplit_once('/')
+        .unwrap_or(("", &tpl.api_version));
+    let gvk = format!("{group}/{version}, Kind={}", tpl.kind);
+    match tpl.value.pointer("/spec/template") {
+        Some(Value::Object(_)) => None,
+        None => Some(format!("missing Spec.Template on {gvk} {:?}", tpl.name)),
+        Some(other) => Some(format!(
+            "failed to retrieve Spec.Template map on {gvk} {:?}: .spec.template accessor error: {other} is of the type {}, expected map[string]interface{{}}",
+            tpl.name,
+            match other {
+                Value::String(_) => "string",
+                Value::Bool(_) => "bool",
+                Value::Number(_) => "float64",
+                Value::Array(_) => "[]interface {}",
+                _ => "<nil>",
+            }
+        )),
+    }
+}
+
 /// Go's `GroupKind.String()`: `Kind.group`, or just `Kind` for the core group.
 pub fn group_kind(o: &Object) -> String {
     let g = group_of(&o.api_version);

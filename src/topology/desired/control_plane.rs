@@ -32,6 +32,7 @@ pub fn compute_machine_template(ctx: &Ctx<'_>) -> Option<Value> {
 
 /// The desired ControlPlane.
 pub fn compute(ctx: &Ctx<'_>, machine_template: Option<&Value>) -> Result<Value, Diagnostic> {
+    ctx.check_spec_template(ctx.bp.control_plane, "ControlPlane")?;
     let class = &ctx.bp.class.spec.control_plane;
     let topo = &ctx.cluster.topology().control_plane;
 
@@ -72,7 +73,13 @@ pub fn compute(ctx: &Ctx<'_>, machine_template: Option<&Value>) -> Result<Value,
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_string();
-    let contract = Contract::for_api_version(&api_version);
+    // The contract comes from the template's CRD; a template that sets its own apiVersion in
+    // spec.template names another version, whose contract follows from its name.
+    let contract = if api_version == ctx.bp.control_plane.api_version {
+        ctx.bp.control_plane_contract
+    } else {
+        Contract::for_api_version(&api_version)
+    };
 
     if let Some(mt) = machine_template {
         match contract {

@@ -12,6 +12,7 @@ use crate::topology::template::{self, CloneInput};
 
 /// The desired InfrastructureCluster: the template's `spec.template`, labelled and named.
 pub fn compute(ctx: &Ctx<'_>) -> Result<Value, Diagnostic> {
+    ctx.check_spec_template(ctx.bp.infrastructure_cluster, "InfrastructureCluster")?;
     let class = &ctx.bp.class.spec.infrastructure;
     let name = match ctx.cluster.spec.infrastructure_ref.name.as_str() {
         "" => names::from_template(

@@ -30,6 +30,8 @@ pub fn compute(
             known,
         ));
     };
+    ctx.check_spec_template(bp.bootstrap, "BootstrapConfig")?;
+    ctx.check_spec_template(bp.infrastructure, "InfrastructureMachinePool")?;
     let [(bootstrap_role, bootstrap), (infra_role, infra)] = worker::companions(
         ctx,
         Kind::MachinePool,

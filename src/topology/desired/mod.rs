@@ -171,6 +171,28 @@ impl Ctx<'_> {
         Diagnostic::error(message).at(&self.cluster.object.origin, pointer, label)
     }
 
+    /// For v1beta1 output (Cluster API v1.10), fail like `GenerateTemplate` did on a template
+    /// without `spec.template`; `what` names the object being generated.
+    pub fn check_spec_template(
+        &self,
+        tpl: &crate::load::Object,
+        what: &str,
+    ) -> Result<(), Diagnostic> {
+        if self.api != ApiVersion::V1Beta1 {
+            return Ok(());
+        }
+        match crate::topology::template::v1_10_spec_template_error(tpl) {
+            None => Ok(()),
+            Some(e) => Err(Diagnostic::error(format!(
+                "Cluster {}: failed to generate the {what} object from the {}: {e}",
+                self.cluster.object.key(),
+                tpl.kind
+            ))
+            .at(&tpl.origin, "/spec", "no spec.template")
+            .with_help("Cluster API v1.10 (v1beta1) requires spec.template in templates cloned into objects")),
+        }
+    }
+
     /// A diagnostic located at `pointer` in the ClusterClass.
     pub fn class_error(&self, message: String, pointer: &str, label: &str) -> Diagnostic {
         Diagnostic::error(message).at(&self.bp.class.object.origin, pointer, label)
