@@ -11,6 +11,7 @@ network: templates are hermetic.
 
 pub mod exec;
 pub mod func;
+pub mod gojson;
 pub mod lex;
 pub mod parse;
 pub mod print;
