@@ -649,3 +649,41 @@ fn template_without_spec_template() {
         .run();
     assert!(out.fails().contains("missing Spec.Template on infrastructure.cluster.x-k8s.io/v1beta1, Kind=DockerClusterTemplate"), "{}", out.stderr);
 }
+
+#[test]
+fn rollout_after_is_written_in_utc_to_the_second() {
+    let doc = plan(&format!(
+        "{}---\n{}",
+        class("", ""),
+        cluster(
+            "x",
+            "      rollout: {after: \"2030-01-01T12:00:00+02:00\"}",
+            "        rollout: {after: \"2030-01-01T12:00:00.5Z\"}"
+        )
+    ));
+    assert_eq!(
+        object(&doc, "ControlPlane")["spec"]["rollout"]["after"],
+        "2030-01-01T10:00:00Z"
+    );
+    assert_eq!(
+        object(&doc, "MachineDeployment/md-0")["spec"]["rollout"]["after"],
+        "2030-01-01T12:00:00Z"
+    );
+    let out = Test::new()
+        .file(
+            "in.yaml",
+            &format!(
+                "{}---\n{}",
+                class("", ""),
+                cluster("x", "      rollout: {after: soon}", "")
+            ),
+        )
+        .args(["plan", "-f", "in.yaml"])
+        .run();
+    assert!(
+        out.fails()
+            .contains("spec.topology.controlPlane.rollout.after: \"soon\" is not an RFC 3339 time"),
+        "{}",
+        out.stderr
+    );
+}

@@ -8,6 +8,7 @@ file so later stages can point at it. Computes nothing.
 
 pub mod convert;
 pub mod labels;
+pub mod time;
 pub mod types;
 
 use serde_json::Value;

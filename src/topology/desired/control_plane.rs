@@ -128,7 +128,17 @@ pub fn compute(ctx: &Ctx<'_>, machine_template: Option<&Value>) -> Result<Value,
         .as_ref()
         .filter(|a| !crate::api::is_zero(a))
     {
-        set_path(&mut cp, &["spec", "rollout", "after"], after.clone());
+        let after = crate::api::time::normalize(after).map_err(|e| {
+            ctx.cluster_error(
+                format!(
+                    "Cluster {}: spec.topology.controlPlane.rollout.after: {e}",
+                    ctx.cluster.object.key()
+                ),
+                "/spec/topology/controlPlane/rollout/after",
+                "expected an RFC 3339 time",
+            )
+        })?;
+        set_path(&mut cp, &["spec", "rollout", "after"], after);
     }
     let machine_spec: &[&str] = match contract {
         Contract::V1Beta1 => &["spec", "machineTemplate"],

@@ -108,7 +108,16 @@ pub fn compute(
             // v1beta2's Version is a plain string with omitempty.
             put(&mut machine, "version", json!(ctx.version));
             put(&mut machine, "minReadySeconds", min_ready);
-            rollout_v1beta2(&mut spec, mdt, class);
+            rollout_v1beta2(&mut spec, mdt, class).map_err(|e| {
+                ctx.cluster_error(
+                    format!(
+                        "Cluster {}: spec.topology.workers.machineDeployments[{index}].rollout.after: {e}",
+                        ctx.cluster.object.key()
+                    ),
+                    &format!("/spec/topology/workers/machineDeployments/{index}/rollout/after"),
+                    "expected an RFC 3339 time",
+                )
+            })?;
         }
         ApiVersion::V1Beta1 => {
             // v1.10's Version is a pointer, always set.
@@ -172,7 +181,7 @@ fn rollout_v1beta2(
     spec: &mut Map<String, Value>,
     mdt: &MachineDeploymentTopology,
     class: &MachineDeploymentClass,
-) {
+) -> Result<(), String> {
     // Whole-struct precedence: a topology that sets only rollout.after drops the class strategy.
     let mut rollout = Map::new();
     if !class.rollout.is_zero() {
@@ -184,11 +193,12 @@ fn rollout_v1beta2(
     }
     if !mdt.rollout.is_zero() {
         rollout = Map::new();
-        put(
-            &mut rollout,
-            "after",
-            mdt.rollout.after.clone().unwrap_or(Value::Null),
-        );
+        // metav1.Time is written in UTC to the second.
+        let after = match &mdt.rollout.after {
+            Some(a) if !crate::api::is_zero(a) => crate::api::time::normalize(a)?,
+            _ => Value::Null,
+        };
+        put(&mut rollout, "after", after);
         put(
             &mut rollout,
             "strategy",
@@ -211,6 +221,7 @@ fn rollout_v1beta2(
     if !order.is_empty() {
         spec.insert("deletion".into(), json!({ "order": order }));
     }
+    Ok(())
 }
 
 /// v1beta1 (Cluster API v1.10): one `strategy` bundle — rollout, deletePolicy and
