@@ -250,20 +250,32 @@ mod tests {
         assert!(!t(m("a", Value::Int(1)), m("b", Value::Int(1))));
         assert!(!t(m("a", Value::Int(1)), m("a", Value::Int(2))));
         // Deep nesting is fine: no recursion.
-        let mut deep = Value::Nil;
-        for _ in 0..100_000 {
-            deep = Value::list(vec![deep]);
-        }
-        assert!(deep_equal(&deep, &deep.clone()));
+        let chain = |leaf: Value| {
+            let mut v = leaf;
+            for _ in 0..100_000 {
+                v = Value::list(vec![v]);
+            }
+            v
+        };
+        let (a, b, c) = (
+            chain(Value::Int(1)),
+            chain(Value::Int(1)),
+            chain(Value::Int(2)),
+        );
+        assert!(deep_equal(&a, &b));
+        assert!(!deep_equal(&a, &c));
         assert_eq!(
             call("deepEqual", &[Value::Int(2), Value::Int(2)]),
             Ok(Value::Bool(true))
         );
-        // Dropping nested Arcs recurses; unwind the chain by hand.
-        while let Value::Slice(l) = deep {
-            deep = Arc::try_unwrap(l)
-                .map(|s| s.items.into_iter().next().unwrap_or(Value::Nil))
-                .unwrap_or(Value::Nil);
+        // Dropping nested values recurses (Value has no iterative drop); unwind by hand.
+        for mut v in [a, b, c] {
+            while let Value::Slice(l) = v {
+                v = Arc::try_unwrap(l)
+                    .ok()
+                    .and_then(|s| s.items.into_iter().next())
+                    .unwrap_or(Value::Nil);
+            }
         }
     }
 }

@@ -1244,6 +1244,9 @@ mod tests {
         assert_eq!(call_s("nospace", &[s("héllo")]), "héllo");
         assert_eq!(call_s("nospace", &[s("h é")]), "hÃ©");
         assert_eq!(call_s("nospace", &[s(" a\tb\nc ")]), "abc");
+        // U+0085 is C2 85 and U+00A0 is C2 A0: the second bytes are spaces in Latin-1.
+        assert_eq!(call_s("nospace", &[s("a\u{85}b c\u{a0}d")]), "aÂbcÂd");
+        assert_eq!(call_s("initials", &[s("a\u{85}b c\u{a0}d")]), "abcd");
     }
 
     #[test]
