@@ -162,38 +162,60 @@ fn holds_semver(v: &Value) -> bool {
     false
 }
 
-/// A copy, semantic versions zeroed. Values are immutable and shared, so only the path to a
-/// version is rebuilt (recursion depth is that of the data, which `fromJson` bounds).
+/// A copy, semantic versions zeroed. Values are immutable and shared, so a value without a
+/// version is returned as it is; otherwise the tree is rebuilt bottom-up with an explicit stack
+/// (data may nest deeper than the call stack allows).
 fn copy_value(v: &Value) -> Value {
     if !holds_semver(v) {
         return v.clone();
     }
-    match v {
-        Value::Semver(_, ptr) => Value::Semver(
-            Arc::new(Version {
-                major: 0,
-                minor: 0,
-                patch: 0,
-                pre: String::new(),
-                metadata: String::new(),
-                original: String::new(),
-            }),
-            *ptr,
-        ),
-        Value::Slice(l) => Value::Slice(Arc::new(Slice {
-            elem: l.elem.clone(),
-            items: l.items.iter().map(copy_value).collect(),
-        })),
-        Value::Map(m) => Value::Map(Arc::new(Map {
-            elem: m.elem.clone(),
-            entries: m
-                .entries
-                .iter()
-                .map(|(k, v)| (k.clone(), copy_value(v)))
-                .collect(),
-        })),
-        other => other.clone(),
+    enum Task<'a> {
+        Visit(&'a Value),
+        Slice(&'a Slice),
+        Map(&'a Map),
     }
+    let mut tasks = vec![Task::Visit(v)];
+    // Finished copies; a collection's children are the last ones when it is rebuilt.
+    let mut done: Vec<Value> = Vec::new();
+    while let Some(task) = tasks.pop() {
+        match task {
+            Task::Visit(Value::Semver(_, ptr)) => done.push(Value::Semver(
+                Arc::new(Version {
+                    major: 0,
+                    minor: 0,
+                    patch: 0,
+                    pre: String::new(),
+                    metadata: String::new(),
+                    original: String::new(),
+                }),
+                *ptr,
+            )),
+            Task::Visit(Value::Slice(l)) => {
+                tasks.push(Task::Slice(l));
+                tasks.extend(l.items.iter().rev().map(Task::Visit));
+            }
+            Task::Visit(Value::Map(m)) => {
+                tasks.push(Task::Map(m));
+                tasks.extend(m.entries.values().rev().map(Task::Visit));
+            }
+            Task::Visit(other) => done.push(other.clone()),
+            Task::Slice(l) => {
+                let items = done.split_off(done.len().saturating_sub(l.items.len()));
+                done.push(Value::Slice(Arc::new(Slice {
+                    elem: l.elem.clone(),
+                    items,
+                })));
+            }
+            Task::Map(m) => {
+                let values = done.split_off(done.len().saturating_sub(m.entries.len()));
+                done.push(Value::Map(Arc::new(Map {
+                    elem: m.elem.clone(),
+                    entries: m.entries.keys().cloned().zip(values).collect(),
+                })));
+            }
+        }
+    }
+    done.pop().unwrap_or(Value::Nil)
 }
 
 /// `deepCopy` panics with `"deepCopy error: "` + copystructure's error; copystructure's only
@@ -370,6 +392,23 @@ mod tests {
             (v.major, v.minor, v.patch, v.original.as_str()),
             (0, 0, 0, "")
         );
+        let m = Value::dict(
+            [
+                ("b".to_string(), ver("1.0.0")),
+                ("a".to_string(), Value::Int(1)),
+            ]
+            .into(),
+        );
+        let Ok(Value::Map(copied)) =
+            call("deepCopy", &[Value::list(vec![m, ver("2.0.0")])]).map(|v| match v {
+                Value::Slice(l) => l.items[0].clone(),
+                other => other,
+            })
+        else {
+            panic!("map")
+        };
+        assert_eq!(copied.entries["a"], Value::Int(1));
+        assert!(matches!(&copied.entries["b"], Value::Semver(v, true) if v.major == 0));
         let err = "reflect: call of reflect.Value.Type on zero Value";
         assert_eq!(call("deepCopy", &[Value::Nil]), Err(err.into()));
         assert_eq!(call("mustDeepCopy", &[Value::Nil]), Err(err.into()));

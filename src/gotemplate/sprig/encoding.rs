@@ -22,6 +22,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::cast::{arg_any, arg_str, go_lossy};
+use super::strings::{MAX_STRING_BYTES, too_large};
 use crate::gotemplate::func::{Func, Param};
 use crate::gotemplate::value::Value;
 
@@ -65,8 +66,31 @@ struct Style {
     pretty: bool,
 }
 
+/// Why encoding failed.
+#[derive(Debug)]
+enum EncodeError {
+    /// Go's error (NaN or an infinity): `toJson` and `toPrettyJson` swallow it.
+    Go(String),
+    /// The output would pass [`MAX_STRING_BYTES`]: our limit, always reported.
+    TooLarge,
+}
+
+impl From<EncodeError> for String {
+    fn from(e: EncodeError) -> String {
+        match e {
+            EncodeError::Go(msg) => msg,
+            EncodeError::TooLarge => too_large(),
+        }
+    }
+}
+
 /// Go's `json.Marshal` family.
-fn encode(v: &Value, style: Style) -> Result<String, String> {
+fn encode(v: &Value, style: Style) -> Result<String, EncodeError> {
+    encode_limited(v, style, MAX_STRING_BYTES)
+}
+
+/// [`encode`] with an output limit.
+fn encode_limited(v: &Value, style: Style, limit: usize) -> Result<String, EncodeError> {
     enum Frame<'a> {
         List(std::slice::Iter<'a, Value>),
         Dict(std::collections::btree_map::Iter<'a, String, Value>),
@@ -83,6 +107,10 @@ fn encode(v: &Value, style: Style) -> Result<String, String> {
     };
     let mut next = Some(v);
     loop {
+        // Checked every step: indentation alone grows quadratically with nesting depth.
+        if out.len() > limit {
+            return Err(EncodeError::TooLarge);
+        }
         if let Some(v) = next.take() {
             match v {
                 Value::Slice(l) if !l.items.is_empty() => {
@@ -93,7 +121,7 @@ fn encode(v: &Value, style: Style) -> Result<String, String> {
                     out.push('{');
                     stack.push((Frame::Dict(m.entries.iter()), true));
                 }
-                scalar => encode_scalar(scalar, style, &mut out)?,
+                scalar => encode_scalar(scalar, style, &mut out).map_err(EncodeError::Go)?,
             }
         }
         let depth = stack.len();
@@ -226,10 +254,16 @@ const MARSHAL: Style = Style {
     pretty: false,
 };
 
+/// `toJson`/`toPrettyJson`: Go's errors give "", ours still fail.
+fn lenient(r: Result<String, EncodeError>) -> Result<Value, String> {
+    match r {
+        Err(EncodeError::Go(_)) => Ok(Value::str("")),
+        other => Ok(Value::str(other?)),
+    }
+}
+
 fn to_json(args: &[Value]) -> Result<Value, String> {
-    Ok(Value::str(
-        encode(arg_any(args, 0), MARSHAL).unwrap_or_default(),
-    ))
+    lenient(encode(arg_any(args, 0), MARSHAL))
 }
 
 fn must_to_json(args: &[Value]) -> Result<Value, String> {
@@ -242,9 +276,7 @@ const PRETTY: Style = Style {
 };
 
 fn to_pretty_json(args: &[Value]) -> Result<Value, String> {
-    Ok(Value::str(
-        encode(arg_any(args, 0), PRETTY).unwrap_or_default(),
-    ))
+    lenient(encode(arg_any(args, 0), PRETTY))
 }
 
 fn must_to_pretty_json(args: &[Value]) -> Result<Value, String> {
@@ -1030,6 +1062,22 @@ mod tests {
             r#"{"a":{"k<":[]},"b":[1,"x",null,true,{}]}"#
         );
         assert_eq!(text("toJson", Value::Nil), "null");
+        // Our size limit is an error even where Go's errors are swallowed; pretty output grows
+        // quadratically with depth.
+        let mut deep = Value::Nil;
+        for _ in 0..1000 {
+            deep = Value::list(vec![deep]);
+        }
+        let limited = encode_limited(&deep, PRETTY, 100_000);
+        assert!(lenient(limited).unwrap_err().contains("MiB"));
+        assert!(encode_limited(&deep, MARSHAL, 100_000).is_ok());
+        assert!(call("toPrettyJson", std::slice::from_ref(&deep)).is_ok());
+        while let Value::Slice(l) = deep {
+            deep = Arc::try_unwrap(l)
+                .ok()
+                .and_then(|s| s.items.into_iter().next())
+                .unwrap_or(Value::Nil);
+        }
         assert_eq!(text("toPrettyJson", Value::list(vec![])), "[]");
         assert_eq!(text("toJson", Value::Int64(-5)), "-5");
         assert_eq!(
