@@ -21,9 +21,12 @@ huandu/xstrings 1.5.0), including their quirks:
 - `camelcase` is xstrings' `ToPascalCase` as in Sprig 3.3 (3.2 used `ToCamelCase` 1.3, which
   lowered the rest of each word: `someWords` → `Somewords` there, `SomeWords` here).
 - `shuffle` is random, as in Go.
+- `sortAlpha` sorts a `[]string` argument in place in Go, changing the caller's list too; our
+  values are immutable, so only the result is sorted.
 
-Results larger than [`MAX_STRING_BYTES`] are refused instead of built (Go would try, and run out
-of memory long before), see `repeat`, `indent`, `replace`, `wrapWith`.
+A result larger than [`MAX_STRING_BYTES`] is an error here, where Go would build it as far as
+memory allows: `repeat`, `indent`, `nindent`, `replace`, `wrapWith`; `seq` and the JSON
+encoders use the same limit.
 */
 
 mod go_unicode_tables;
