@@ -1,0 +1,1016 @@
+/*!
+Go's `strconv` as text/template and `fmt` use it: number literals (`ParseInt`, `ParseUint`,
+`ParseFloat` with Go's literal syntax, base prefixes and `_` separators), string and rune
+literals (`Unquote`, `UnquoteChar`), quoting (`Quote`, `QuoteToASCII`, `QuoteRune`,
+`CanBackquote`) and float formatting (`FormatFloat` with the verbs `e E f g G b x X`).
+
+Go strings may hold any bytes, Rust strings only UTF-8. Where Go would produce invalid UTF-8
+(a `"\xff"` literal), [`bytes_to_string`] replaces each invalid byte with U+FFFD, which is what
+Go's `encoding/json` shows for such output.
+*/
+
+use std::fmt;
+
+use super::unicode_tables::is_print;
+
+/// Go's `strconv.ErrSyntax` (also used for out-of-range numbers, which Go reports separately
+/// but the template parser treats alike).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SyntaxError;
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("invalid syntax")
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+// ---------------------------------------------------------------------------------------------
+// Bytes to strings
+// ---------------------------------------------------------------------------------------------
+
+/// Bytes as a string, each byte of an invalid UTF-8 sequence becoming U+FFFD (Go's decoder
+/// reports invalid input one byte at a time, unlike `String::from_utf8_lossy`).
+pub fn bytes_to_string(b: Vec<u8>) -> String {
+    match String::from_utf8(b) {
+        Ok(s) => s,
+        Err(e) => {
+            let b = e.into_bytes();
+            let mut out = String::with_capacity(b.len() + 8);
+            let mut rest: &[u8] = &b;
+            while !rest.is_empty() {
+                match std::str::from_utf8(rest) {
+                    Ok(s) => {
+                        out.push_str(s);
+                        break;
+                    }
+                    Err(err) => {
+                        let good = err.valid_up_to();
+                        // The prefix is valid by construction.
+                        out.push_str(std::str::from_utf8(&rest[..good]).unwrap_or_default());
+                        out.push('\u{FFFD}');
+                        rest = &rest[good + 1..];
+                    }
+                }
+            }
+            out
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quoting
+// ---------------------------------------------------------------------------------------------
+
+const LOWER_HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// `strconv.Quote` (or `QuoteToASCII` when `ascii_only`).
+pub fn quote(s: &str, ascii_only: bool) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    append_quoted(&mut out, s, '"', ascii_only);
+    out
+}
+
+/// Append `s` quoted with `quote` (`"` or `'`).
+pub fn append_quoted(out: &mut String, s: &str, quote: char, ascii_only: bool) {
+    out.push(quote);
+    for c in s.chars() {
+        append_escaped_rune(out, c as u32, quote, ascii_only);
+    }
+    out.push(quote);
+}
+
+/// `strconv.QuoteRune` / `QuoteRuneToASCII` of a code point (invalid ones become U+FFFD).
+pub fn quote_rune(r: u32, ascii_only: bool) -> String {
+    let r = if char::from_u32(r).is_some() {
+        r
+    } else {
+        0xFFFD
+    };
+    let mut out = String::with_capacity(8);
+    out.push('\'');
+    append_escaped_rune(&mut out, r, '\'', ascii_only);
+    out.push('\'');
+    out
+}
+
+fn push_hex(out: &mut String, v: u32, digits: u32) {
+    for i in (0..digits).rev() {
+        out.push(LOWER_HEX[((v >> (4 * i)) & 0xF) as usize] as char);
+    }
+}
+
+fn append_escaped_rune(out: &mut String, r: u32, quote: char, ascii_only: bool) {
+    let c = char::from_u32(r);
+    if let Some(c) = c {
+        if c == quote || c == '\\' {
+            out.push('\\');
+            out.push(c);
+            return;
+        }
+        if ascii_only {
+            if c.is_ascii() && is_print(c) {
+                out.push(c);
+                return;
+            }
+        } else if is_print(c) {
+            out.push(c);
+            return;
+        }
+    }
+    match r {
+        0x07 => out.push_str("\\a"),
+        0x08 => out.push_str("\\b"),
+        0x0C => out.push_str("\\f"),
+        0x0A => out.push_str("\\n"),
+        0x0D => out.push_str("\\r"),
+        0x09 => out.push_str("\\t"),
+        0x0B => out.push_str("\\v"),
+        _ => {
+            if r < 0x20 || r == 0x7F {
+                out.push_str("\\x");
+                push_hex(out, r, 2);
+            } else if c.is_none() || r < 0x10000 {
+                let r = if c.is_none() { 0xFFFD } else { r };
+                out.push_str("\\u");
+                push_hex(out, r, 4);
+            } else {
+                out.push_str("\\U");
+                push_hex(out, r, 8);
+            }
+        }
+    }
+}
+
+/// `strconv.CanBackquote`.
+pub fn can_backquote(s: &str) -> bool {
+    s.chars().all(|c| {
+        if c.len_utf8() > 1 {
+            return c != '\u{FEFF}';
+        }
+        !((c < ' ' && c != '\t') || c == '`' || c == '\u{7F}')
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unquoting
+// ---------------------------------------------------------------------------------------------
+
+fn unhex(b: u8) -> Option<u32> {
+    match b {
+        b'0'..=b'9' => Some(u32::from(b - b'0')),
+        b'a'..=b'f' => Some(u32::from(b - b'a' + 10)),
+        b'A'..=b'F' => Some(u32::from(b - b'A' + 10)),
+        _ => None,
+    }
+}
+
+/// One decoded character of a quoted literal.
+pub struct UnquotedChar<'a> {
+    /// The code point or byte value.
+    pub value: u32,
+    /// Whether `value` is a code point to encode as UTF-8 (else a single byte).
+    pub multibyte: bool,
+    /// The rest of the input.
+    pub tail: &'a str,
+}
+
+/// `strconv.UnquoteChar`: decode the first character or escape of `s` inside `quote`.
+pub fn unquote_char(s: &str, quote: u8) -> Result<UnquotedChar<'_>, SyntaxError> {
+    let b = s.as_bytes();
+    let Some(&c) = b.first() else {
+        return Err(SyntaxError);
+    };
+    if c == quote && (quote == b'\'' || quote == b'"') {
+        return Err(SyntaxError);
+    }
+    if c >= 0x80 {
+        let ch = s.chars().next().ok_or(SyntaxError)?;
+        return Ok(UnquotedChar {
+            value: ch as u32,
+            multibyte: true,
+            tail: &s[ch.len_utf8()..],
+        });
+    }
+    if c != b'\\' {
+        return Ok(UnquotedChar {
+            value: u32::from(c),
+            multibyte: false,
+            tail: &s[1..],
+        });
+    }
+    let Some(&e) = b.get(1) else {
+        return Err(SyntaxError);
+    };
+    let rest = &s[2..];
+    fn simple(v: u8, tail: &str) -> UnquotedChar<'_> {
+        UnquotedChar {
+            value: u32::from(v),
+            multibyte: false,
+            tail,
+        }
+    }
+    match e {
+        b'a' => Ok(simple(7, rest)),
+        b'b' => Ok(simple(8, rest)),
+        b'f' => Ok(simple(12, rest)),
+        b'n' => Ok(simple(10, rest)),
+        b'r' => Ok(simple(13, rest)),
+        b't' => Ok(simple(9, rest)),
+        b'v' => Ok(simple(11, rest)),
+        b'x' | b'u' | b'U' => {
+            let n = match e {
+                b'x' => 2,
+                b'u' => 4,
+                _ => 8,
+            };
+            let rb = rest.as_bytes();
+            if rb.len() < n {
+                return Err(SyntaxError);
+            }
+            let mut v: u32 = 0;
+            for &d in &rb[..n] {
+                v = (v << 4) | unhex(d).ok_or(SyntaxError)?;
+            }
+            let tail = &rest[n..];
+            if e == b'x' {
+                return Ok(UnquotedChar {
+                    value: v,
+                    multibyte: false,
+                    tail,
+                });
+            }
+            if char::from_u32(v).is_none() {
+                return Err(SyntaxError);
+            }
+            Ok(UnquotedChar {
+                value: v,
+                multibyte: true,
+                tail,
+            })
+        }
+        b'0'..=b'7' => {
+            let rb = rest.as_bytes();
+            if rb.len() < 2 {
+                return Err(SyntaxError);
+            }
+            let mut v = u32::from(e - b'0');
+            for &d in &rb[..2] {
+                if !(b'0'..=b'7').contains(&d) {
+                    return Err(SyntaxError);
+                }
+                v = (v << 3) | u32::from(d - b'0');
+            }
+            if v > 255 {
+                return Err(SyntaxError);
+            }
+            Ok(UnquotedChar {
+                value: v,
+                multibyte: false,
+                tail: &rest[2..],
+            })
+        }
+        b'\\' => Ok(simple(b'\\', rest)),
+        b'\'' | b'"' => {
+            if e != quote {
+                return Err(SyntaxError);
+            }
+            Ok(simple(e, rest))
+        }
+        _ => Err(SyntaxError),
+    }
+}
+
+fn push_unquoted(buf: &mut Vec<u8>, ch: &UnquotedChar<'_>) {
+    if ch.value < 0x80 || !ch.multibyte {
+        // A `\xNN` or octal escape is one raw byte, even above 0x7F.
+        buf.push(ch.value as u8);
+    } else if let Some(c) = char::from_u32(ch.value) {
+        let mut tmp = [0u8; 4];
+        buf.extend_from_slice(c.encode_utf8(&mut tmp).as_bytes());
+    }
+}
+
+/// `strconv.Unquote` of a `"…"` or `` `…` `` literal, as raw bytes.
+pub fn unquote(s: &str) -> Result<Vec<u8>, SyntaxError> {
+    let b = s.as_bytes();
+    if b.len() < 2 {
+        return Err(SyntaxError);
+    }
+    let q = b[0];
+    if b[b.len() - 1] != q {
+        return Err(SyntaxError);
+    }
+    let inner = &s[1..s.len() - 1];
+    match q {
+        b'`' => {
+            if inner.contains('`') {
+                return Err(SyntaxError);
+            }
+            Ok(inner.bytes().filter(|&c| c != b'\r').collect())
+        }
+        b'"' | b'\'' => {
+            let mut buf = Vec::with_capacity(inner.len());
+            let mut rest = inner;
+            while !rest.is_empty() {
+                if rest.as_bytes()[0] == b'\n' {
+                    return Err(SyntaxError);
+                }
+                let ch = unquote_char(rest, q)?;
+                push_unquoted(&mut buf, &ch);
+                rest = ch.tail;
+                if q == b'\'' {
+                    break;
+                }
+            }
+            if !rest.is_empty() {
+                return Err(SyntaxError);
+            }
+            if q == b'\'' && buf.is_empty() {
+                return Err(SyntaxError);
+            }
+            Ok(buf)
+        }
+        _ => Err(SyntaxError),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Number literals
+// ---------------------------------------------------------------------------------------------
+
+/// Go's rule for `_` in number literals (only when the base is implied by the literal).
+fn underscore_ok(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    if !b.is_empty() && (b[0] == b'-' || b[0] == b'+') {
+        i = 1;
+    }
+    let mut saw = b'^';
+    let mut hex = false;
+    if b.len() >= i + 2 && b[i] == b'0' && matches!(b[i + 1] | 0x20, b'b' | b'o' | b'x') {
+        hex = (b[i + 1] | 0x20) == b'x';
+        i += 2;
+        saw = b'0';
+    }
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_digit() || (hex && (c | 0x20).is_ascii_hexdigit()) {
+            saw = b'0';
+        } else if c == b'_' {
+            if saw != b'0' {
+                return false;
+            }
+            saw = b'_';
+        } else {
+            if saw == b'_' {
+                return false;
+            }
+            saw = b'!';
+        }
+        i += 1;
+    }
+    saw != b'_'
+}
+
+/// `strconv.ParseUint(s, 0, 64)`.
+pub fn parse_uint(s: &str) -> Result<u64, SyntaxError> {
+    let b = s.as_bytes();
+    if b.is_empty() {
+        return Err(SyntaxError);
+    }
+    let (base, start) = if b[0] == b'0' {
+        match b.get(1).map(|c| c | 0x20) {
+            Some(b'b') if b.len() >= 3 => (2u64, 2),
+            Some(b'o') if b.len() >= 3 => (8, 2),
+            Some(b'x') if b.len() >= 3 => (16, 2),
+            _ => (8, 1),
+        }
+    } else {
+        (10, 0)
+    };
+    let mut n: u64 = 0;
+    let mut underscores = false;
+    let mut any = start > 0 && base == 8;
+    for &c in &b[start..] {
+        let d = match c {
+            b'_' => {
+                underscores = true;
+                continue;
+            }
+            b'0'..=b'9' => u64::from(c - b'0'),
+            b'a'..=b'z' => u64::from(c - b'a' + 10),
+            b'A'..=b'Z' => u64::from(c - b'A' + 10),
+            _ => return Err(SyntaxError),
+        };
+        if d >= base {
+            return Err(SyntaxError);
+        }
+        any = true;
+        n = n.checked_mul(base).ok_or(SyntaxError)?;
+        n = n.checked_add(d).ok_or(SyntaxError)?;
+    }
+    if !any && start > 0 && base != 8 {
+        return Err(SyntaxError);
+    }
+    if underscores && !underscore_ok(s) {
+        return Err(SyntaxError);
+    }
+    Ok(n)
+}
+
+/// `strconv.ParseInt(s, 0, 64)`.
+pub fn parse_int(s: &str) -> Result<i64, SyntaxError> {
+    let (neg, body) = match s.as_bytes().first() {
+        Some(b'+') => (false, &s[1..]),
+        Some(b'-') => (true, &s[1..]),
+        _ => (false, s),
+    };
+    // A sign followed by another sign is not a number.
+    if body.starts_with(['+', '-']) {
+        return Err(SyntaxError);
+    }
+    let u = parse_uint(body)?;
+    if neg {
+        if u > 1u64 << 63 {
+            return Err(SyntaxError);
+        }
+        Ok((u as i64).wrapping_neg())
+    } else {
+        i64::try_from(u).map_err(|_| SyntaxError)
+    }
+}
+
+/// `strconv.ParseFloat(s, 64)`; `Err` for bad syntax and for overflow (Go's range error).
+pub fn parse_float(s: &str) -> Result<f64, SyntaxError> {
+    let lower = s.to_ascii_lowercase();
+    let unsigned = lower.trim_start_matches(['+', '-']);
+    if lower.len() - unsigned.len() <= 1 {
+        let neg = lower.starts_with('-');
+        match unsigned {
+            "inf" | "infinity" => {
+                return Ok(if neg {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                });
+            }
+            "nan" => return Ok(f64::NAN),
+            _ => {}
+        }
+    }
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut neg = false;
+    match b.first() {
+        Some(b'+') => i = 1,
+        Some(b'-') => {
+            neg = true;
+            i = 1;
+        }
+        _ => {}
+    }
+    let hex = b.len() > i + 2 && b[i] == b'0' && (b[i + 1] | 0x20) == b'x';
+    if hex {
+        let v = parse_hex_float(&s[i + 2..])?;
+        if s.contains('_') && !underscore_ok(s) {
+            return Err(SyntaxError);
+        }
+        return Ok(if neg { -v } else { v });
+    }
+    // Decimal: validate the grammar Go accepts, then let Rust's correctly rounded parser do the
+    // arithmetic on the text without separators.
+    let mut saw_digits = false;
+    let mut saw_dot = false;
+    let mut j = i;
+    while j < b.len() {
+        match b[j] {
+            b'_' => {}
+            b'.' if !saw_dot => saw_dot = true,
+            b'0'..=b'9' => saw_digits = true,
+            _ => break,
+        }
+        j += 1;
+    }
+    if !saw_digits {
+        return Err(SyntaxError);
+    }
+    if j < b.len() && (b[j] | 0x20) == b'e' {
+        j += 1;
+        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+            j += 1;
+        }
+        if j >= b.len() || !b[j].is_ascii_digit() {
+            return Err(SyntaxError);
+        }
+        while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'_') {
+            j += 1;
+        }
+    }
+    if j != b.len() {
+        return Err(SyntaxError);
+    }
+    if s.contains('_') && !underscore_ok(s) {
+        return Err(SyntaxError);
+    }
+    let cleaned: String = s.chars().filter(|&c| c != '_').collect();
+    let v: f64 = cleaned.parse().map_err(|_| SyntaxError)?;
+    if v.is_infinite() {
+        return Err(SyntaxError);
+    }
+    Ok(v)
+}
+
+/// The magnitude of a hexadecimal float literal after `0x`; Go requires the `p` exponent.
+fn parse_hex_float(s: &str) -> Result<f64, SyntaxError> {
+    let b = s.as_bytes();
+    let mut mant: u64 = 0;
+    let mut exp: i64 = 0;
+    let mut sticky = false;
+    let mut saw_digits = false;
+    let mut saw_dot = false;
+    let mut j = 0;
+    while j < b.len() {
+        let c = b[j];
+        if c == b'_' {
+            j += 1;
+            continue;
+        }
+        if c == b'.' {
+            if saw_dot {
+                break;
+            }
+            saw_dot = true;
+            j += 1;
+            continue;
+        }
+        let Some(d) = unhex(c) else { break };
+        saw_digits = true;
+        if mant >> 60 == 0 {
+            mant = (mant << 4) | u64::from(d);
+            if saw_dot {
+                exp -= 4;
+            }
+        } else {
+            // Out of mantissa room: the digit only scales (before the dot) or is dropped.
+            if d != 0 {
+                sticky = true;
+            }
+            if !saw_dot {
+                exp += 4;
+            }
+        }
+        j += 1;
+    }
+    if !saw_digits || j >= b.len() || (b[j] | 0x20) != b'p' {
+        return Err(SyntaxError);
+    }
+    j += 1;
+    let mut esign = 1i64;
+    if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+        if b[j] == b'-' {
+            esign = -1;
+        }
+        j += 1;
+    }
+    if j >= b.len() || !b[j].is_ascii_digit() {
+        return Err(SyntaxError);
+    }
+    let mut e: i64 = 0;
+    while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'_') {
+        if b[j] != b'_' && e < 100_000 {
+            e = e * 10 + i64::from(b[j] - b'0');
+        }
+        j += 1;
+    }
+    if j != b.len() {
+        return Err(SyntaxError);
+    }
+    compose_f64(mant, exp + esign * e, sticky).ok_or(SyntaxError)
+}
+
+/// `mant * 2^exp` rounded to the nearest float64 (ties to even; `sticky` marks dropped non-zero
+/// bits below `mant`). `None` on overflow.
+fn compose_f64(mant: u64, exp: i64, sticky: bool) -> Option<f64> {
+    if mant == 0 {
+        return Some(0.0);
+    }
+    // Normalise so bit 63 is set.
+    let lz = i64::from(mant.leading_zeros());
+    let m = mant << lz;
+    // Value = m * 2^(e2), with m in [2^63, 2^64).
+    let e2 = exp - lz;
+    // Unbiased exponent of the leading bit.
+    let top = e2 + 63;
+    if top > 1023 {
+        return None;
+    }
+    // Number of low bits of m to drop to keep 53 (or fewer for subnormals).
+    let mut drop = 11i64;
+    if top < -1022 {
+        drop += -1022 - top;
+    }
+    if drop >= 64 + 2 {
+        return Some(0.0);
+    }
+    let (kept, rem_half, rem_low) = if drop >= 64 {
+        (
+            0u64,
+            drop == 64 && m >> 63 == 1,
+            m & !(1u64 << 63) != 0 || sticky,
+        )
+    } else {
+        let kept = m >> drop;
+        let half = 1u64 << (drop - 1);
+        let rem = m & ((1u64 << drop) - 1);
+        (kept, rem & half != 0, rem & (half - 1) != 0 || sticky)
+    };
+    let mut kept = kept;
+    if rem_half && (rem_low || kept & 1 == 1) {
+        kept += 1;
+    }
+    // kept * 2^(e2 + drop)
+    let scale = e2 + drop;
+    let v = (kept as f64) * pow2(scale);
+    if v.is_infinite() {
+        return None;
+    }
+    Some(v)
+}
+
+fn pow2(e: i64) -> f64 {
+    // Split to stay within the representable range at each step.
+    let mut v = 1.0f64;
+    let mut e = e;
+    while e > 0 {
+        let s = e.min(1000);
+        v *= f64::from_bits(((1023 + s) as u64) << 52);
+        e -= s;
+    }
+    while e < 0 {
+        let s = (-e).min(1000);
+        v /= f64::from_bits(((1023 + s) as u64) << 52);
+        e += s;
+    }
+    v
+}
+
+// ---------------------------------------------------------------------------------------------
+// Float formatting
+// ---------------------------------------------------------------------------------------------
+
+/// Decimal digits of a float's magnitude: `0.d1d2d3… × 10^dp` (no trailing zeros; zero has no
+/// digits).
+struct Digits {
+    d: Vec<u8>,
+    dp: i64,
+}
+
+/// Parse Rust's `{:e}` output ("1.2345e-7") into digits and decimal point position.
+fn digits_from_exp(s: &str) -> Digits {
+    let (mant, exp) = s.split_once('e').unwrap_or((s, "0"));
+    let exp: i64 = exp.parse().unwrap_or(0);
+    let mut d: Vec<u8> = mant.bytes().filter(u8::is_ascii_digit).collect();
+    while d.last() == Some(&b'0') {
+        d.pop();
+    }
+    if d.is_empty() {
+        return Digits { d, dp: 0 };
+    }
+    Digits { d, dp: exp + 1 }
+}
+
+/// Shortest digits that round-trip (Go's Ryū shortest; Rust's `{:e}` yields the same digits).
+fn shortest(abs: f64) -> Digits {
+    if abs == 0.0 {
+        return Digits {
+            d: Vec::new(),
+            dp: 0,
+        };
+    }
+    digits_from_exp(&format!("{abs:e}"))
+}
+
+/// `n` significant digits, correctly rounded (ties to even on the exact binary value).
+fn fixed(abs: f64, n: usize) -> Digits {
+    if abs == 0.0 {
+        return Digits {
+            d: Vec::new(),
+            dp: 0,
+        };
+    }
+    digits_from_exp(&format!("{:.*e}", n.saturating_sub(1), abs))
+}
+
+fn fmt_e(out: &mut String, neg: bool, d: &Digits, prec: i64, fmtc: u8) {
+    if neg {
+        out.push('-');
+    }
+    out.push(d.d.first().map_or('0', |&c| c as char));
+    if prec > 0 {
+        out.push('.');
+        let mut i = 1usize;
+        let m = (d.d.len()).min(prec as usize + 1);
+        if i < m {
+            for &c in &d.d[i..m] {
+                out.push(c as char);
+            }
+            i = m;
+        }
+        while (i as i64) <= prec {
+            out.push('0');
+            i += 1;
+        }
+    }
+    out.push(fmtc as char);
+    let mut exp = d.dp - 1;
+    if d.d.is_empty() {
+        exp = 0;
+    }
+    if exp < 0 {
+        out.push('-');
+        exp = -exp;
+    } else {
+        out.push('+');
+    }
+    if exp < 10 {
+        out.push('0');
+    }
+    out.push_str(&exp.to_string());
+}
+
+fn fmt_f(out: &mut String, neg: bool, d: &Digits, prec: i64) {
+    if neg {
+        out.push('-');
+    }
+    if d.dp > 0 {
+        let m = (d.d.len() as i64).min(d.dp) as usize;
+        for &c in &d.d[..m] {
+            out.push(c as char);
+        }
+        for _ in m as i64..d.dp {
+            out.push('0');
+        }
+    } else {
+        out.push('0');
+    }
+    if prec > 0 {
+        out.push('.');
+        for i in 0..prec {
+            let j = d.dp + i;
+            let c = if j >= 0 && (j as usize) < d.d.len() {
+                d.d[j as usize] as char
+            } else {
+                '0'
+            };
+            out.push(c);
+        }
+    }
+}
+
+/// `strconv.FormatFloat(v, fmt, prec, 64)` for `fmt` in `e E f g G b x X`.
+pub fn format_float(v: f64, fmtc: u8, prec: i64) -> String {
+    let mut out = String::with_capacity(24);
+    append_float(&mut out, v, fmtc, prec);
+    out
+}
+
+/// Append `strconv.FormatFloat(v, fmt, prec, 64)` to `out`.
+pub fn append_float(out: &mut String, v: f64, fmtc: u8, prec: i64) {
+    if v.is_nan() {
+        out.push_str("NaN");
+        return;
+    }
+    if v.is_infinite() {
+        out.push_str(if v < 0.0 { "-Inf" } else { "+Inf" });
+        return;
+    }
+    let neg = v.is_sign_negative();
+    let abs = v.abs();
+    match fmtc {
+        b'b' => return fmt_b(out, v),
+        b'x' | b'X' => return fmt_x(out, v, prec, fmtc),
+        _ => {}
+    }
+    let short = prec < 0;
+    let mut prec = prec;
+    let digs = if short {
+        let d = shortest(abs);
+        let nd = d.d.len() as i64;
+        prec = match fmtc {
+            b'e' | b'E' => (nd - 1).max(0),
+            b'f' => (nd - d.dp).max(0),
+            _ => nd,
+        };
+        d
+    } else {
+        match fmtc {
+            b'e' | b'E' => fixed(abs, (prec + 1) as usize),
+            b'f' => {
+                // Round at the decimal position: Rust's fixed formatting is exact.
+                let s = format!("{:.*}", prec as usize, abs);
+                if neg {
+                    out.push('-');
+                }
+                out.push_str(&s);
+                return;
+            }
+            _ => {
+                if prec == 0 {
+                    prec = 1;
+                }
+                fixed(abs, prec as usize)
+            }
+        }
+    };
+    match fmtc {
+        b'e' | b'E' => fmt_e(out, neg, &digs, prec, fmtc),
+        b'f' => fmt_f(out, neg, &digs, prec),
+        _ => {
+            let nd = digs.d.len() as i64;
+            let mut eprec = prec;
+            if eprec > nd && nd >= digs.dp {
+                eprec = nd;
+            }
+            if short {
+                eprec = 6;
+            }
+            let exp = digs.dp - 1;
+            if exp < -4 || exp >= eprec {
+                let p = prec.min(nd);
+                let e = if fmtc == b'G' { b'E' } else { b'e' };
+                fmt_e(out, neg, &digs, p - 1, e);
+            } else {
+                let p = if prec > digs.dp { nd } else { prec };
+                fmt_f(out, neg, &digs, (p - digs.dp).max(0));
+            }
+        }
+    }
+}
+
+fn float_parts(v: f64) -> (bool, u64, i64) {
+    let bits = v.to_bits();
+    let neg = bits >> 63 != 0;
+    let mut exp = ((bits >> 52) & 0x7FF) as i64;
+    let mut mant = bits & ((1u64 << 52) - 1);
+    if exp == 0 {
+        exp += 1;
+    } else {
+        mant |= 1u64 << 52;
+    }
+    (neg, mant, exp - 1023)
+}
+
+fn fmt_b(out: &mut String, v: f64) {
+    let (neg, mant, exp) = float_parts(v);
+    if neg {
+        out.push('-');
+    }
+    out.push_str(&mant.to_string());
+    out.push('p');
+    let e = exp - 52;
+    if e >= 0 {
+        out.push('+');
+    }
+    out.push_str(&e.to_string());
+}
+
+fn fmt_x(out: &mut String, v: f64, prec: i64, fmtc: u8) {
+    let (neg, mant, exp) = float_parts(v);
+    let mut exp = exp;
+    let mut mant = mant;
+    if mant == 0 {
+        exp = 0;
+    }
+    mant <<= 60 - 52;
+    while mant != 0 && mant & (1u64 << 60) == 0 {
+        mant <<= 1;
+        exp -= 1;
+    }
+    if (0..15).contains(&prec) {
+        let shift = (prec * 4) as u32;
+        let extra = (mant << shift) & ((1u64 << 60) - 1);
+        mant >>= 60 - shift;
+        if extra | (mant & 1) > 1u64 << 59 {
+            mant += 1;
+        }
+        mant <<= 60 - shift;
+        if mant & (1u64 << 61) != 0 {
+            mant >>= 1;
+            exp += 1;
+        }
+    }
+    let hex: &[u8; 16] = if fmtc == b'X' {
+        b"0123456789ABCDEF"
+    } else {
+        LOWER_HEX
+    };
+    if neg {
+        out.push('-');
+    }
+    out.push('0');
+    out.push(fmtc as char);
+    out.push((b'0' + ((mant >> 60) & 1) as u8) as char);
+    mant <<= 4;
+    if prec < 0 && mant != 0 {
+        out.push('.');
+        while mant != 0 {
+            out.push(hex[((mant >> 60) & 15) as usize] as char);
+            mant <<= 4;
+        }
+    } else if prec > 0 {
+        out.push('.');
+        for _ in 0..prec {
+            out.push(hex[((mant >> 60) & 15) as usize] as char);
+            mant <<= 4;
+        }
+    }
+    out.push(if fmtc == b'X' { 'P' } else { 'p' });
+    if exp < 0 {
+        out.push('-');
+        exp = -exp;
+    } else {
+        out.push('+');
+    }
+    if exp < 10 {
+        out.push('0');
+    }
+    out.push_str(&exp.to_string());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shortest_g() {
+        let g = |v: f64| format_float(v, b'g', -1);
+        assert_eq!(g(1e6), "1e+06");
+        assert_eq!(g(123456.0), "123456");
+        assert_eq!(g(1e21), "1e+21");
+        assert_eq!(g(1e-7), "1e-07");
+        assert_eq!(g(0.0001), "0.0001");
+        assert_eq!(g(0.00001), "1e-05");
+        assert_eq!(g(-0.0), "-0");
+        assert_eq!(g(1.5), "1.5");
+        assert_eq!(g(123456789.0), "1.23456789e+08");
+        assert_eq!(g(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(g(f64::NAN), "NaN");
+        assert_eq!(g(f64::NEG_INFINITY), "-Inf");
+        assert_eq!(g(1e100), "1e+100");
+    }
+
+    #[test]
+    fn fixed_formats() {
+        assert_eq!(format_float(3.25159, b'f', 2), "3.25");
+        assert_eq!(format_float(2.5, b'f', 0), "2");
+        assert_eq!(format_float(1.0, b'e', 6), "1.000000e+00");
+        assert_eq!(format_float(0.0, b'e', 2), "0.00e+00");
+        assert_eq!(format_float(100.0, b'g', 3), "100");
+        assert_eq!(format_float(1.5, b'g', 5), "1.5");
+        assert_eq!(format_float(1234567.0, b'g', 3), "1.23e+06");
+        assert_eq!(format_float(1.0, b'b', -1), "4503599627370496p-52");
+        assert_eq!(format_float(1.0, b'x', -1), "0x1p+00");
+        assert_eq!(format_float(3.0, b'x', 3), "0x1.800p+01");
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(parse_uint("0x1F"), Ok(31));
+        assert_eq!(parse_uint("017"), Ok(15));
+        assert_eq!(parse_uint("0o17"), Ok(15));
+        assert_eq!(parse_uint("0b101"), Ok(5));
+        assert_eq!(parse_uint("1_000"), Ok(1000));
+        assert_eq!(parse_uint("08"), Err(SyntaxError));
+        assert_eq!(parse_uint("1__0"), Err(SyntaxError));
+        assert_eq!(parse_uint("0x"), Err(SyntaxError));
+        assert_eq!(parse_uint("0"), Ok(0));
+        assert_eq!(parse_int("-9223372036854775808"), Ok(i64::MIN));
+        assert_eq!(parse_int("9223372036854775808"), Err(SyntaxError));
+        assert_eq!(parse_float("1e3"), Ok(1000.0));
+        assert_eq!(parse_float("1_0.5"), Ok(10.5));
+        assert_eq!(parse_float("0x1p4"), Ok(16.0));
+        assert_eq!(parse_float("0x1.8p1"), Ok(3.0));
+        assert_eq!(parse_float("0x1.8"), Err(SyntaxError));
+        assert_eq!(parse_float("1e400"), Err(SyntaxError));
+        assert_eq!(parse_float("08"), Ok(8.0));
+        assert_eq!(parse_float("."), Err(SyntaxError));
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(quote("a\"b\n\u{1}é", false), "\"a\\\"b\\n\\x01é\"");
+        assert_eq!(quote("é☺\u{10FFFF}", true), "\"\\u00e9\\u263a\\U0010ffff\"");
+        assert_eq!(quote_rune(0x41, false), "'A'");
+        assert_eq!(quote_rune(0x27, false), "'\\''");
+        assert_eq!(quote_rune(0x110000, false), "'�'");
+        assert!(can_backquote("a\tb"));
+        assert!(!can_backquote("a`b"));
+        assert_eq!(unquote("\"a\\x41\\u00e9\""), Ok(b"aA\xc3\xa9".to_vec()));
+        assert_eq!(unquote("`a\\n`"), Ok(b"a\\n".to_vec()));
+        assert_eq!(unquote("\"\\xff\""), Ok(vec![0xff]));
+        assert_eq!(unquote("\"\\q\""), Err(SyntaxError));
+        assert_eq!(bytes_to_string(vec![b'h', 0xc3]), "h\u{FFFD}");
+    }
+}
