@@ -8,6 +8,7 @@ Completions and man pages are generated from these same definitions ([`generated
 */
 
 pub mod completions;
+pub mod eval;
 pub mod generated;
 pub mod plan;
 
@@ -39,6 +40,8 @@ pub struct Cli {
 pub enum Command {
     /// Plan every topology Cluster in the input: what would be created, modified or deleted.
     Plan(plan::PlanArgs),
+    /// Render a template as Cluster API renders valueFrom.template (or replay oracle cases).
+    Eval(eval::EvalArgs),
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
 }
@@ -59,6 +62,7 @@ pub fn run() -> ExitCode {
     };
     let result = match cli.command {
         Command::Plan(args) => plan::run(args),
+        Command::Eval(args) => eval::run(args),
         Command::Completions(args) => completions::run(&args),
     };
     match result {

@@ -15,6 +15,7 @@ in the [`exec`], [`parse`] and [`print`] module docs.
 */
 
 pub mod builtins;
+pub mod capi;
 pub mod exec;
 pub mod func;
 pub mod gojson;

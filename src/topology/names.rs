@@ -8,13 +8,14 @@ the same input always plans the same names, and two roles never share a seed. Th
 (`<prefix><5 chars from bcdfghjklmnpqrstvwxz2456789>`) and the length rule (cut to 58 bytes, then
 5 more characters, once the name passes 63) are Cluster API's.
 
-Naming templates are Go text/template with `missingkey=error` and no Sprig. Until the template
-engine lands, this renders the subset real classes use: text, comments and `{{ .field.path }}`
-actions with trim markers; anything else is reported as unsupported rather than guessed.
+Naming templates are Go text/template with `missingkey=error` and no Sprig, rendered by
+[`crate::gotemplate`] in that mode.
 */
 
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
+
+use crate::gotemplate::capi::{self, RenderError};
 
 /// k8s `util/rand` alphabet (no vowels, no confusable digits).
 const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
@@ -24,8 +25,6 @@ const MAX_NAME_LENGTH: usize = 63;
 const RANDOM_LENGTH: usize = 5;
 /// Longest base before a suffix is appended.
 const MAX_GENERATED_NAME_LENGTH: usize = MAX_NAME_LENGTH - RANDOM_LENGTH;
-/// The template name Cluster API parses naming templates under (it appears in error texts).
-const TEMPLATE_NAME: &str = "template name generator";
 
 /// Five characters from the k8s alphabet, derived from `seed`.
 pub fn suffix(seed: &str) -> String {
@@ -122,98 +121,17 @@ pub fn from_template(
     Ok(name)
 }
 
-/// Render the supported subset of text/template on `data` with `missingkey=error`.
+/// Render a naming template as Cluster API's template generator does, with its error texts:
+/// `parsing template "<t>": …` and `rendering template: …`.
 fn render(template: &str, data: &Value) -> Result<String, String> {
-    let mut out = String::new();
-    let mut rest = template;
-    let mut offset = 0usize;
-    while let Some(open) = rest.find("{{") {
-        let mut text = &rest[..open];
-        let after_open = &rest[open + 2..];
-        let trim_left = after_open.starts_with("- ")
-            || after_open.starts_with("-\t")
-            || after_open.starts_with("-\n");
-        if trim_left {
-            text = text.trim_end_matches([' ', '\t', '\r', '\n']);
-        }
-        out.push_str(text);
-        let Some(close) = after_open.find("}}") else {
-            let (line, _) = line_col(template, offset + open);
-            return Err(format!(
-                "parsing template {template:?}: template: {TEMPLATE_NAME}:{line}: unclosed action"
-            ));
-        };
-        let mut action = &after_open[..close];
-        let mut trim_right = false;
-        if trim_left {
-            action = &action[1..];
-        }
-        if action.ends_with(" -") || action.ends_with("\t-") || action.ends_with("\n-") {
-            action = &action[..action.len() - 1];
-            trim_right = true;
-        }
-        let action_start = offset + open + 2 + usize::from(trim_left);
-        let inner = action.trim();
-        if !(inner.starts_with("/*") && inner.ends_with("*/")) {
-            let col = action_start + (action.len() - action.trim_start().len());
-            out.push_str(&eval_field(inner, data, template, col)?);
-        }
-        let consumed = open + 2 + close + 2;
-        offset += consumed;
-        rest = &rest[consumed..];
-        if trim_right {
-            let trimmed = rest.trim_start_matches([' ', '\t', '\r', '\n']);
-            offset += rest.len() - trimmed.len();
-            rest = trimmed;
-        }
+    match capi::render_name(template, data) {
+        Ok(s) => Ok(s),
+        Err(RenderError::Parse(m)) => Err(format!(
+            "parsing template {}: {m}",
+            crate::gotemplate::strconv::quote(template, false)
+        )),
+        Err(e) => Err(format!("rendering template: {}", e.message())),
     }
-    out.push_str(rest);
-    Ok(out)
-}
-
-fn eval_field(expr: &str, data: &Value, template: &str, at: usize) -> Result<String, String> {
-    let (line, col) = line_col(template, at);
-    let fields_ok = expr.starts_with('.')
-        && expr.len() > 1
-        && expr[1..]
-            .split('.')
-            .all(|f| !f.is_empty() && f.chars().all(|c| c.is_alphanumeric() || c == '_'));
-    if !fields_ok {
-        return Err(format!(
-            "naming template {template:?}: {{{{ {expr} }}}} is not supported yet: topoplan renders \
-             field references such as {{{{ .cluster.name }}}} until the Go template engine lands"
-        ));
-    }
-    let mut cur = data;
-    for field in expr[1..].split('.') {
-        match cur {
-            Value::Object(m) => match m.get(field) {
-                Some(v) => cur = v,
-                None => {
-                    return Err(format!(
-                        "rendering template: template: {TEMPLATE_NAME}:{line}:{col}: executing \"{TEMPLATE_NAME}\" at <{expr}>: map has no entry for key \"{field}\""
-                    ));
-                }
-            },
-            _ => {
-                return Err(format!(
-                    "rendering template: template: {TEMPLATE_NAME}:{line}:{col}: executing \"{TEMPLATE_NAME}\" at <{expr}>: can't evaluate field {field} in type string"
-                ));
-            }
-        }
-    }
-    Ok(match cur {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    })
-}
-
-/// Go template positions: 1-based line, 0-based byte column.
-fn line_col(s: &str, at: usize) -> (usize, usize) {
-    let before = s.get(..at).unwrap_or(s);
-    let line = before.matches('\n').count() + 1;
-    let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1);
-    (line, col)
 }
 
 #[cfg(test)]
@@ -279,7 +197,7 @@ mod tests {
             .unwrap_or_default();
         assert_eq!(
             e,
-            "rendering template: template: template name generator:1:3: executing \"template name generator\" at <.cluster.nam>: map has no entry for key \"nam\""
+            "rendering template: template: template name generator:1:11: executing \"template name generator\" at <.cluster.nam>: map has no entry for key \"nam\""
         );
         let e = from_template(
             "{{ .machineDeployment.topologyName }}",
@@ -296,14 +214,22 @@ mod tests {
     }
 
     #[test]
-    fn unsupported_actions_are_reported() {
-        let e = from_template(
-            "{{ printf \"%s\" .cluster.name }}",
+    fn go_functions_work_in_names() {
+        let n = from_template(
+            "{{ printf \"%s-x\" .cluster.name }}-{{ len .random }}",
             "c",
             &NameTarget::ControlPlane,
             "s",
         );
-        assert!(e.is_err());
+        assert_eq!(n.as_deref(), Ok("c-x-5"));
+        // No Sprig in naming templates.
+        let e = from_template("{{ .cluster.name | upper }}", "c", &NameTarget::ControlPlane, "s");
+        assert_eq!(
+            e.err().as_deref(),
+            Some(
+                "parsing template \"{{ .cluster.name | upper }}\": template: template name generator:1: function \"upper\" not defined"
+            )
+        );
     }
 
     #[test]
