@@ -81,6 +81,12 @@ fn civil_from_days(days: i64) -> (i64, i64, i64) {
     (year, month, day)
 }
 
+/// The proleptic Gregorian (year, month, day) of a day count since 1970-01-01, for other
+/// groups that write dates (certificate validity).
+pub(crate) fn civil_date(days: i64) -> (i64, i64, i64) {
+    civil_from_days(days)
+}
+
 fn is_leap(year: i64) -> bool {
     year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
 }
