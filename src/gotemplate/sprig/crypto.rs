@@ -300,7 +300,9 @@ pub fn derive_password(counter: u32, kind: &str, password: &str, user: &str, sit
     mac.update(&counter.to_be_bytes());
     let seed = mac.finalize().into_bytes();
     let pick = |i: usize| usize::from(seed.get(i).copied().unwrap_or(0));
-    let template = templates[pick(0) % templates.len()];
+    let Some(template) = templates.get(pick(0) % templates.len().max(1)) else {
+        return format!("cannot find password template {kind}");
+    };
     template
         .bytes()
         .enumerate()
@@ -800,16 +802,26 @@ fn parse_private_key_pem(text: &str) -> Result<PrivateKey, String> {
     }
 }
 
+/// Whether a PKCS#1 RSAPrivateKey's modulus is over [`MAX_RSA_BITS`], checked before any
+/// big-number work is done on it.
+fn rsa_modulus_too_big(pkcs1: &[u8]) -> bool {
+    read_tlv(pkcs1)
+        .and_then(|(seq, _)| read_all(seq.content))
+        .and_then(|items| items.get(1).map(|m| m.content.len()))
+        .is_some_and(|len| len > MAX_RSA_BITS / 8 + 1)
+}
+
+fn rsa_too_big_error() -> String {
+    format!("rsa: keys larger than {MAX_RSA_BITS} bits are refused")
+}
+
 fn parse_rsa_pkcs1(der: &[u8]) -> Result<PrivateKey, String> {
     use rsa::pkcs1::DecodeRsaPrivateKey;
-    use rsa::traits::PublicKeyParts;
+    if rsa_modulus_too_big(der) {
+        return Err(rsa_too_big_error());
+    }
     let key = rsa::RsaPrivateKey::from_pkcs1_der(der)
         .map_err(|_| "x509: failed to parse private key".to_string())?;
-    if key.size() * 8 > MAX_RSA_BITS {
-        return Err(format!(
-            "rsa: keys larger than {MAX_RSA_BITS} bits are refused"
-        ));
-    }
     Ok(PrivateKey::Rsa(Box::new(key)))
 }
 
@@ -823,14 +835,11 @@ fn parse_pkcs8(der: &[u8]) -> Result<PrivateKey, String> {
     let algo = read_all(algorithm.content).ok_or_else(malformed)?;
     let oid = algo.first().ok_or_else(malformed)?;
     if oid_is(oid, OID_RSA) {
-        use rsa::traits::PublicKeyParts;
+        if rsa_modulus_too_big(private.content) {
+            return Err(rsa_too_big_error());
+        }
         let key = <rsa::RsaPrivateKey as rsa::pkcs8::DecodePrivateKey>::from_pkcs8_der(der)
             .map_err(|_| "x509: failed to parse RSA private key embedded in PKCS#8".to_string())?;
-        if key.size() * 8 > MAX_RSA_BITS {
-            return Err(format!(
-                "rsa: keys larger than {MAX_RSA_BITS} bits are refused"
-            ));
-        }
         return Ok(PrivateKey::Rsa(Box::new(key)));
     }
     if oid_is(oid, OID_EC_PUBLIC_KEY) {
@@ -1983,5 +1992,22 @@ mod cert_tests {
             let pem = pem_encode("CERTIFICATE", &bytes);
             let _ = build_custom_cert(&[s(&base64_encode(pem.as_bytes())), s(&base64_encode(text.as_bytes()))]);
         }
+    }
+}
+
+#[cfg(test)]
+mod bound_tests {
+    use super::*;
+
+    #[test]
+    fn huge_rsa_keys_are_refused_before_any_math() {
+        // A PKCS#1 sequence whose modulus claims 32768 bits (content is never inspected).
+        let modulus = vec![0x7fu8; 4096];
+        let der = der_seq(&[der_uint(&[]), der(0x02, &modulus), der_uint(&[3])]);
+        let pem = pem_encode("RSA PRIVATE KEY", &der);
+        assert_eq!(
+            parse_private_key_pem(&pem).err().as_deref(),
+            Some("parsing RSA private key from PEM: rsa: keys larger than 16384 bits are refused")
+        );
     }
 }
