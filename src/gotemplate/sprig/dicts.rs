@@ -32,36 +32,96 @@ use crate::gotemplate::value::{GoType, Map, Value};
 
 /// The functions of this group.
 pub const FUNCS: &[Func] = &[
-    Func { name: "dict", params: &[], variadic: Some(Param::Any), imp: dict },
-    Func { name: "get", params: &[Param::Dict, Param::String], variadic: None, imp: get },
+    Func {
+        name: "dict",
+        params: &[],
+        variadic: Some(Param::Any),
+        imp: dict,
+    },
+    Func {
+        name: "get",
+        params: &[Param::Dict, Param::String],
+        variadic: None,
+        imp: get,
+    },
     Func {
         name: "set",
         params: &[Param::Dict, Param::String, Param::Any],
         variadic: None,
         imp: set,
     },
-    Func { name: "unset", params: &[Param::Dict, Param::String], variadic: None, imp: unset },
-    Func { name: "hasKey", params: &[Param::Dict, Param::String], variadic: None, imp: has_key },
-    Func { name: "pluck", params: &[Param::String], variadic: Some(Param::Dict), imp: pluck },
-    Func { name: "keys", params: &[], variadic: Some(Param::Dict), imp: keys },
-    Func { name: "pick", params: &[Param::Dict], variadic: Some(Param::String), imp: pick },
-    Func { name: "omit", params: &[Param::Dict], variadic: Some(Param::String), imp: omit },
-    Func { name: "merge", params: &[Param::Dict], variadic: Some(Param::Dict), imp: merge },
+    Func {
+        name: "unset",
+        params: &[Param::Dict, Param::String],
+        variadic: None,
+        imp: unset,
+    },
+    Func {
+        name: "hasKey",
+        params: &[Param::Dict, Param::String],
+        variadic: None,
+        imp: has_key,
+    },
+    Func {
+        name: "pluck",
+        params: &[Param::String],
+        variadic: Some(Param::Dict),
+        imp: pluck,
+    },
+    Func {
+        name: "keys",
+        params: &[],
+        variadic: Some(Param::Dict),
+        imp: keys,
+    },
+    Func {
+        name: "pick",
+        params: &[Param::Dict],
+        variadic: Some(Param::String),
+        imp: pick,
+    },
+    Func {
+        name: "omit",
+        params: &[Param::Dict],
+        variadic: Some(Param::String),
+        imp: omit,
+    },
+    Func {
+        name: "merge",
+        params: &[Param::Dict],
+        variadic: Some(Param::Dict),
+        imp: merge,
+    },
     Func {
         name: "mergeOverwrite",
         params: &[Param::Dict],
         variadic: Some(Param::Dict),
         imp: merge_overwrite,
     },
-    Func { name: "mustMerge", params: &[Param::Dict], variadic: Some(Param::Dict), imp: must_merge },
+    Func {
+        name: "mustMerge",
+        params: &[Param::Dict],
+        variadic: Some(Param::Dict),
+        imp: must_merge,
+    },
     Func {
         name: "mustMergeOverwrite",
         params: &[Param::Dict],
         variadic: Some(Param::Dict),
         imp: must_merge_overwrite,
     },
-    Func { name: "values", params: &[Param::Dict], variadic: None, imp: values },
-    Func { name: "dig", params: &[], variadic: Some(Param::Any), imp: dig },
+    Func {
+        name: "values",
+        params: &[Param::Dict],
+        variadic: None,
+        imp: values,
+    },
+    Func {
+        name: "dig",
+        params: &[],
+        variadic: Some(Param::Any),
+        imp: dig,
+    },
 ];
 
 fn arg(args: &[Value], i: usize) -> &Value {
@@ -103,10 +163,16 @@ fn dict(args: &[Value]) -> Result<Value, String> {
 
 fn get(args: &[Value]) -> Result<Value, String> {
     let key = str_arg(args, 1);
-    Ok(entries(arg(args, 0)).remove(&key).unwrap_or_else(|| Value::str("")))
+    Ok(entries(arg(args, 0))
+        .remove(&key)
+        .unwrap_or_else(|| Value::str("")))
 }
 
 fn set(args: &[Value]) -> Result<Value, String> {
+    // A nil map (the `nil` keyword, a missing key) cannot be written to: Go panics.
+    if matches!(arg(args, 0), Value::Nil | Value::Invalid) {
+        return Err("assignment to entry in nil map".into());
+    }
     let mut m = entries(arg(args, 0));
     m.insert(str_arg(args, 1), super::lists::stored(arg(args, 2)));
     Ok(dict_value(m))
@@ -119,7 +185,9 @@ fn unset(args: &[Value]) -> Result<Value, String> {
 }
 
 fn has_key(args: &[Value]) -> Result<Value, String> {
-    Ok(Value::Bool(entries(arg(args, 0)).contains_key(&str_arg(args, 1))))
+    Ok(Value::Bool(
+        entries(arg(args, 0)).contains_key(&str_arg(args, 1)),
+    ))
 }
 
 fn pluck(args: &[Value]) -> Result<Value, String> {
@@ -227,7 +295,10 @@ fn must_merge_overwrite(args: &[Value]) -> Result<Value, String> {
 
 /// Merge every source into the first map, one source after the other.
 fn merge_all(args: &[Value], overwrite: bool) -> Result<Value, String> {
-    let mut dst = Map { elem: GoType::Interface, entries: entries(arg(args, 0)) };
+    let mut dst = Map {
+        elem: GoType::Interface,
+        entries: entries(arg(args, 0)),
+    };
     for src in args.iter().skip(1) {
         if let Value::Map(src) = src {
             merge_map(&mut dst, src, overwrite)?;
@@ -299,7 +370,11 @@ fn merge_map(dst: &mut Map, src: &Map, overwrite: bool) -> Result<(), String> {
                     None | Some(Value::Nil) => empty_like(v),
                     Some(existing) => existing.clone(),
                 };
-                let chosen = if overwrite || dst.entries.is_empty() { v.clone() } else { placeholder };
+                let chosen = if overwrite || dst.entries.is_empty() {
+                    v.clone()
+                } else {
+                    placeholder
+                };
                 let chosen_type = chosen.go_type().unwrap_or(GoType::Interface);
                 store(dst, key, chosen, &chosen_type)?;
             }
@@ -357,8 +432,18 @@ fn merge_nested(existing: &Value, src: &Value, overwrite: bool) -> Result<Option
 mod tests {
     use super::*;
 
+    #[test]
+    fn golden_vectors_from_go() {
+        assert!(super::super::regex::golden::check(FUNCS) > 30);
+    }
+
     fn d(pairs: &[(&str, Value)]) -> Value {
-        Value::dict(pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
+        Value::dict(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        )
     }
 
     fn i(n: i64) -> Value {
@@ -386,9 +471,15 @@ mod tests {
     #[test]
     fn dict_builds_maps() {
         assert_eq!(dict(&[s("a")]).unwrap(), d(&[("a", s(""))]));
-        assert_eq!(dict(&[s("a"), i(1), s("a"), i(2)]).unwrap(), d(&[("a", i(2))]));
+        assert_eq!(
+            dict(&[s("a"), i(1), s("a"), i(2)]).unwrap(),
+            d(&[("a", i(2))])
+        );
         assert_eq!(dict(&[]).unwrap(), d(&[]));
-        assert_eq!(dict(&[s("k"), Value::Invalid]).unwrap(), d(&[("k", Value::Nil)]));
+        assert_eq!(
+            dict(&[s("k"), Value::Invalid]).unwrap(),
+            d(&[("k", Value::Nil)])
+        );
     }
 
     #[test]
@@ -396,7 +487,10 @@ mod tests {
         let m = d(&[("a", i(1))]);
         assert_eq!(get(&[m.clone(), s("a")]).unwrap(), i(1));
         assert_eq!(get(&[m.clone(), s("b")]).unwrap(), s(""));
-        assert_eq!(set(&[m.clone(), s("b"), i(2)]).unwrap(), d(&[("a", i(1)), ("b", i(2))]));
+        assert_eq!(
+            set(&[m.clone(), s("b"), i(2)]).unwrap(),
+            d(&[("a", i(1)), ("b", i(2))])
+        );
         assert_eq!(unset(&[m.clone(), s("a")]).unwrap(), d(&[]));
         assert_eq!(unset(&[m.clone(), s("zz")]).unwrap(), m);
         assert_eq!(has_key(&[m.clone(), s("a")]).unwrap(), Value::Bool(true));
@@ -407,24 +501,42 @@ mod tests {
     fn pluck_keys_values_pick_omit() {
         let a = d(&[("x", i(1)), ("y", i(2))]);
         let b = d(&[("x", i(3))]);
-        assert_eq!(pluck(&[s("x"), a.clone(), b.clone()]).unwrap(), Value::list(vec![i(1), i(3)]));
+        assert_eq!(
+            pluck(&[s("x"), a.clone(), b.clone()]).unwrap(),
+            Value::list(vec![i(1), i(3)])
+        );
         assert_eq!(pluck(&[s("y"), b.clone()]).unwrap(), Value::list(vec![]));
         let k = keys(&[a.clone(), b.clone()]).unwrap();
         assert_eq!(k, Value::string_list(["x", "y", "x"]));
         assert_eq!(keys(&[]).unwrap(), Value::string_list(Vec::<String>::new()));
-        assert_eq!(values(std::slice::from_ref(&a)).unwrap(), Value::list(vec![i(1), i(2)]));
-        assert_eq!(pick(&[a.clone(), s("y"), s("q")]).unwrap(), d(&[("y", i(2))]));
+        assert_eq!(
+            values(std::slice::from_ref(&a)).unwrap(),
+            Value::list(vec![i(1), i(2)])
+        );
+        assert_eq!(
+            pick(&[a.clone(), s("y"), s("q")]).unwrap(),
+            d(&[("y", i(2))])
+        );
         assert_eq!(omit(&[a.clone(), s("y")]).unwrap(), d(&[("x", i(1))]));
     }
 
     #[test]
     fn dig_like_sprig() {
         let data = d(&[("a", d(&[("b", Value::Float(1.0))])), ("n", Value::Nil)]);
-        assert_eq!(dig(&[s("a"), s("b"), s("d"), data.clone()]).unwrap(), Value::Float(1.0));
+        assert_eq!(
+            dig(&[s("a"), s("b"), s("d"), data.clone()]).unwrap(),
+            Value::Float(1.0)
+        );
         assert_eq!(dig(&[s("x"), s("d"), data.clone()]).unwrap(), s("d"));
-        assert_eq!(dig(&[s("a"), s("zz"), s("d"), data.clone()]).unwrap(), s("d"));
+        assert_eq!(
+            dig(&[s("a"), s("zz"), s("d"), data.clone()]).unwrap(),
+            s("d")
+        );
         assert_eq!(dig(&[s("n"), s("d"), data.clone()]).unwrap(), Value::Nil);
-        assert_eq!(dig(&[s("a"), s("d")]), Err("dig needs at least three arguments".into()));
+        assert_eq!(
+            dig(&[s("a"), s("d")]),
+            Err("dig needs at least three arguments".into())
+        );
         assert_eq!(
             dig(&[s("a"), s("d"), s("x")]),
             Err("interface conversion: interface {} is string, not map[string]interface {}".into())
@@ -439,7 +551,9 @@ mod tests {
         );
         assert_eq!(
             dig(&[s("a"), s("b"), s("c"), s("d"), data.clone()]),
-            Err("interface conversion: interface {} is float64, not map[string]interface {}".into())
+            Err(
+                "interface conversion: interface {} is float64, not map[string]interface {}".into()
+            )
         );
         assert_eq!(
             dig(&[s("n"), s("b"), s("d"), data]),
@@ -451,29 +565,70 @@ mod tests {
     fn merge_like_mergo() {
         let m = |a: Value, b: Value| merge(&[a, b]).unwrap();
         let mo = |a: Value, b: Value| merge_overwrite(&[a, b]).unwrap();
-        assert_eq!(m(d(&[("a", i(1))]), d(&[("a", i(2)), ("b", i(3))])), d(&[("a", i(1)), ("b", i(3))]));
-        assert_eq!(mo(d(&[("a", i(1))]), d(&[("a", i(2)), ("b", i(3))])), d(&[("a", i(2)), ("b", i(3))]));
+        assert_eq!(
+            m(d(&[("a", i(1))]), d(&[("a", i(2)), ("b", i(3))])),
+            d(&[("a", i(1)), ("b", i(3))])
+        );
+        assert_eq!(
+            mo(d(&[("a", i(1))]), d(&[("a", i(2)), ("b", i(3))])),
+            d(&[("a", i(2)), ("b", i(3))])
+        );
         assert_eq!(m(d(&[("a", s(""))]), d(&[("a", i(2))])), d(&[("a", i(2))]));
-        assert_eq!(m(d(&[("a", Value::Nil)]), d(&[("a", i(2))])), d(&[("a", i(2))]));
+        assert_eq!(
+            m(d(&[("a", Value::Nil)]), d(&[("a", i(2))])),
+            d(&[("a", i(2))])
+        );
         assert_eq!(m(d(&[]), d(&[("a", Value::Nil)])), d(&[]));
-        assert_eq!(mo(d(&[("a", i(1))]), d(&[("a", Value::Nil)])), d(&[("a", Value::Nil)]));
+        assert_eq!(
+            mo(d(&[("a", i(1))]), d(&[("a", Value::Nil)])),
+            d(&[("a", Value::Nil)])
+        );
         let l1 = Value::list(vec![i(1)]);
-        assert_eq!(m(d(&[("a", i(0))]), d(&[("a", l1.clone())])), d(&[("a", l1.clone())]));
-        assert_eq!(m(d(&[("a", Value::list(vec![]))]), d(&[("a", l1.clone())])), d(&[("a", l1.clone())]));
+        assert_eq!(
+            m(d(&[("a", i(0))]), d(&[("a", l1.clone())])),
+            d(&[("a", l1.clone())])
+        );
+        assert_eq!(
+            m(d(&[("a", Value::list(vec![]))]), d(&[("a", l1.clone())])),
+            d(&[("a", l1.clone())])
+        );
         let l2 = Value::list(vec![i(2)]);
-        assert_eq!(m(d(&[("a", l2.clone())]), d(&[("a", l1.clone())])), d(&[("a", l2.clone())]));
-        assert_eq!(mo(d(&[("a", l2)]), d(&[("a", l1.clone())])), d(&[("a", l1)]));
+        assert_eq!(
+            m(d(&[("a", l2.clone())]), d(&[("a", l1.clone())])),
+            d(&[("a", l2.clone())])
+        );
+        assert_eq!(
+            mo(d(&[("a", l2)]), d(&[("a", l1.clone())])),
+            d(&[("a", l1)])
+        );
         // Nested maps merge recursively.
         let dst = d(&[("n", d(&[("x", i(1)), ("y", i(0))]))]);
         let src = d(&[("n", d(&[("x", i(9)), ("y", i(5)), ("z", i(7))]))]);
-        assert_eq!(m(dst.clone(), src.clone()), d(&[("n", d(&[("x", i(1)), ("y", i(5)), ("z", i(7))]))]));
-        assert_eq!(mo(dst, src), d(&[("n", d(&[("x", i(9)), ("y", i(5)), ("z", i(7))]))]));
+        assert_eq!(
+            m(dst.clone(), src.clone()),
+            d(&[("n", d(&[("x", i(1)), ("y", i(5)), ("z", i(7))]))])
+        );
+        assert_eq!(
+            mo(dst, src),
+            d(&[("n", d(&[("x", i(9)), ("y", i(5)), ("z", i(7))]))])
+        );
         // A scalar is not replaced by a map unless overwriting.
-        assert_eq!(m(d(&[("a", s("x"))]), d(&[("a", d(&[("k", i(1))]))])), d(&[("a", s("x"))]));
-        assert_eq!(mo(d(&[("a", s("x"))]), d(&[("a", d(&[("k", i(1))]))])), d(&[("a", d(&[("k", i(1))]))]));
+        assert_eq!(
+            m(d(&[("a", s("x"))]), d(&[("a", d(&[("k", i(1))]))])),
+            d(&[("a", s("x"))])
+        );
+        assert_eq!(
+            mo(d(&[("a", s("x"))]), d(&[("a", d(&[("k", i(1))]))])),
+            d(&[("a", d(&[("k", i(1))]))])
+        );
         // Several sources, nil destination.
         assert_eq!(
-            merge(&[Value::Nil, d(&[("a", i(1))]), d(&[("a", i(2)), ("b", i(2))])]).unwrap(),
+            merge(&[
+                Value::Nil,
+                d(&[("a", i(1))]),
+                d(&[("a", i(2)), ("b", i(2))])
+            ])
+            .unwrap(),
             d(&[("a", i(1)), ("b", i(2))])
         );
     }
@@ -483,7 +638,10 @@ mod tests {
         let dst = d(&[("a", i(1)), ("s", semver())]);
         let src = d(&[("s", d(&[("x", i(1))]))]);
         assert_eq!(merge(&[dst.clone(), src.clone()]).unwrap(), s(""));
-        assert_eq!(must_merge(&[dst.clone(), src.clone()]), Err("src and dst must be of same type".into()));
+        assert_eq!(
+            must_merge(&[dst.clone(), src.clone()]),
+            Err("src and dst must be of same type".into())
+        );
         assert_eq!(
             must_merge_overwrite(&[dst, src.clone()]).unwrap(),
             d(&[("a", i(1)), ("s", d(&[("x", i(1))]))])

@@ -26,7 +26,8 @@ use crate::gotemplate::func::{Func, Param};
 use crate::gotemplate::value::{GoType, Slice, Value};
 
 /// Go's panic text when reflection is asked for the kind of a nil interface.
-pub(crate) const NIL_DEREF: &str = "runtime error: invalid memory address or nil pointer dereference";
+pub(crate) const NIL_DEREF: &str =
+    "runtime error: invalid memory address or nil pointer dereference";
 
 /// Go's panic text for a negative `make` length.
 const MAKESLICE: &str = "runtime error: makeslice: len out of range";
@@ -36,35 +37,180 @@ const SLICE_BOUNDS: &str = "reflect.Value.Slice: slice index out of bounds";
 
 /// The functions of this group.
 pub const FUNCS: &[Func] = &[
-    Func { name: "tuple", params: &[], variadic: Some(Param::Any), imp: list },
-    Func { name: "list", params: &[], variadic: Some(Param::Any), imp: list },
-    Func { name: "append", params: &[Param::Any, Param::Any], variadic: None, imp: push },
-    Func { name: "push", params: &[Param::Any, Param::Any], variadic: None, imp: push },
-    Func { name: "mustAppend", params: &[Param::Any, Param::Any], variadic: None, imp: push },
-    Func { name: "mustPush", params: &[Param::Any, Param::Any], variadic: None, imp: push },
-    Func { name: "prepend", params: &[Param::Any, Param::Any], variadic: None, imp: prepend },
-    Func { name: "mustPrepend", params: &[Param::Any, Param::Any], variadic: None, imp: prepend },
-    Func { name: "first", params: &[Param::Any], variadic: None, imp: first },
-    Func { name: "mustFirst", params: &[Param::Any], variadic: None, imp: first },
-    Func { name: "rest", params: &[Param::Any], variadic: None, imp: rest },
-    Func { name: "mustRest", params: &[Param::Any], variadic: None, imp: rest },
-    Func { name: "last", params: &[Param::Any], variadic: None, imp: last },
-    Func { name: "mustLast", params: &[Param::Any], variadic: None, imp: last },
-    Func { name: "initial", params: &[Param::Any], variadic: None, imp: initial },
-    Func { name: "mustInitial", params: &[Param::Any], variadic: None, imp: initial },
-    Func { name: "reverse", params: &[Param::Any], variadic: None, imp: reverse },
-    Func { name: "mustReverse", params: &[Param::Any], variadic: None, imp: reverse },
-    Func { name: "uniq", params: &[Param::Any], variadic: None, imp: uniq },
-    Func { name: "mustUniq", params: &[Param::Any], variadic: None, imp: uniq },
-    Func { name: "without", params: &[Param::Any], variadic: Some(Param::Any), imp: without },
-    Func { name: "mustWithout", params: &[Param::Any], variadic: Some(Param::Any), imp: without },
-    Func { name: "has", params: &[Param::Any, Param::Any], variadic: None, imp: has },
-    Func { name: "mustHas", params: &[Param::Any, Param::Any], variadic: None, imp: has },
-    Func { name: "slice", params: &[Param::Any], variadic: Some(Param::Any), imp: slice },
-    Func { name: "mustSlice", params: &[Param::Any], variadic: Some(Param::Any), imp: slice },
-    Func { name: "concat", params: &[], variadic: Some(Param::Any), imp: concat },
-    Func { name: "chunk", params: &[Param::Int, Param::Any], variadic: None, imp: chunk },
-    Func { name: "mustChunk", params: &[Param::Int, Param::Any], variadic: None, imp: chunk },
+    Func {
+        name: "tuple",
+        params: &[],
+        variadic: Some(Param::Any),
+        imp: list,
+    },
+    Func {
+        name: "list",
+        params: &[],
+        variadic: Some(Param::Any),
+        imp: list,
+    },
+    Func {
+        name: "append",
+        params: &[Param::Any, Param::Any],
+        variadic: None,
+        imp: push,
+    },
+    Func {
+        name: "push",
+        params: &[Param::Any, Param::Any],
+        variadic: None,
+        imp: push,
+    },
+    Func {
+        name: "mustAppend",
+        params: &[Param::Any, Param::Any],
+        variadic: None,
+        imp: push,
+    },
+    Func {
+        name: "mustPush",
+        params: &[Param::Any, Param::Any],
+        variadic: None,
+        imp: push,
+    },
+    Func {
+        name: "prepend",
+        params: &[Param::Any, Param::Any],
+        variadic: None,
+        imp: prepend,
+    },
+    Func {
+        name: "mustPrepend",
+        params: &[Param::Any, Param::Any],
+        variadic: None,
+        imp: prepend,
+    },
+    Func {
+        name: "first",
+        params: &[Param::Any],
+        variadic: None,
+        imp: first,
+    },
+    Func {
+        name: "mustFirst",
+        params: &[Param::Any],
+        variadic: None,
+        imp: first,
+    },
+    Func {
+        name: "rest",
+        params: &[Param::Any],
+        variadic: None,
+        imp: rest,
+    },
+    Func {
+        name: "mustRest",
+        params: &[Param::Any],
+        variadic: None,
+        imp: rest,
+    },
+    Func {
+        name: "last",
+        params: &[Param::Any],
+        variadic: None,
+        imp: last,
+    },
+    Func {
+        name: "mustLast",
+        params: &[Param::Any],
+        variadic: None,
+        imp: last,
+    },
+    Func {
+        name: "initial",
+        params: &[Param::Any],
+        variadic: None,
+        imp: initial,
+    },
+    Func {
+        name: "mustInitial",
+        params: &[Param::Any],
+        variadic: None,
+        imp: initial,
+    },
+    Func {
+        name: "reverse",
+        params: &[Param::Any],
+        variadic: None,
+        imp: reverse,
+    },
+    Func {
+        name: "mustReverse",
+        params: &[Param::Any],
+        variadic: None,
+        imp: reverse,
+    },
+    Func {
+        name: "uniq",
+        params: &[Param::Any],
+        variadic: None,
+        imp: uniq,
+    },
+    Func {
+        name: "mustUniq",
+        params: &[Param::Any],
+        variadic: None,
+        imp: uniq,
+    },
+    Func {
+        name: "without",
+        params: &[Param::Any],
+        variadic: Some(Param::Any),
+        imp: without,
+    },
+    Func {
+        name: "mustWithout",
+        params: &[Param::Any],
+        variadic: Some(Param::Any),
+        imp: without,
+    },
+    Func {
+        name: "has",
+        params: &[Param::Any, Param::Any],
+        variadic: None,
+        imp: has,
+    },
+    Func {
+        name: "mustHas",
+        params: &[Param::Any, Param::Any],
+        variadic: None,
+        imp: has,
+    },
+    Func {
+        name: "slice",
+        params: &[Param::Any],
+        variadic: Some(Param::Any),
+        imp: slice,
+    },
+    Func {
+        name: "mustSlice",
+        params: &[Param::Any],
+        variadic: Some(Param::Any),
+        imp: slice,
+    },
+    Func {
+        name: "concat",
+        params: &[],
+        variadic: Some(Param::Any),
+        imp: concat,
+    },
+    Func {
+        name: "chunk",
+        params: &[Param::Int, Param::Any],
+        variadic: None,
+        imp: chunk,
+    },
+    Func {
+        name: "mustChunk",
+        params: &[Param::Int, Param::Any],
+        variadic: None,
+        imp: chunk,
+    },
 ];
 
 fn arg(args: &[Value], i: usize) -> &Value {
@@ -91,9 +237,14 @@ pub(crate) fn list_items(v: &Value) -> Result<(Vec<Value>, GoType), NotList> {
         Value::Slice(s) => Ok((s.items.clone(), s.elem.clone())),
         // No hermetic Sprig function yields []byte; its items would be uint8, which the value
         // model lacks, so they are approximated as ints.
-        Value::Bytes(b) => Ok((b.iter().map(|x| Value::Int(i64::from(*x))).collect(), GoType::Bytes)),
+        Value::Bytes(b) => Ok((
+            b.iter().map(|x| Value::Int(i64::from(*x))).collect(),
+            GoType::Bytes,
+        )),
         Value::Nil | Value::Invalid => Err(NotList::Nil),
-        other => Err(NotList::Kind(other.go_type().map_or("invalid", |t| t.kind_name()))),
+        other => Err(NotList::Kind(
+            other.go_type().map_or("invalid", |t| t.kind_name()),
+        )),
     }
 }
 
@@ -182,7 +333,9 @@ fn has(args: &[Value]) -> Result<Value, String> {
         return Ok(Value::Bool(false));
     }
     let items = items_or(haystack, find_err("has"))?;
-    Ok(Value::Bool(items.iter().any(|item| deep_equal(&needle, item))))
+    Ok(Value::Bool(
+        items.iter().any(|item| deep_equal(&needle, item)),
+    ))
 }
 
 fn slice(args: &[Value]) -> Result<Value, String> {
@@ -229,7 +382,8 @@ fn concat(args: &[Value]) -> Result<Value, String> {
 
 /// Go's float64 → int conversion on amd64: NaN and out-of-range values become MinInt64.
 fn go_f64_to_int(f: f64) -> i64 {
-    if f.is_nan() || f >= 9.223_372_036_854_775_808e18 || f < -9.223_372_036_854_775_808e18 {
+    const LIMIT: f64 = (1u64 << 63) as f64;
+    if f.is_nan() || !(-LIMIT..LIMIT).contains(&f) {
         i64::MIN
     } else {
         f as i64
@@ -297,9 +451,9 @@ pub fn deep_equal(a: &Value, b: &Value) -> bool {
             x.elem == y.elem
                 && (Arc::ptr_eq(x, y)
                     || (x.entries.len() == y.entries.len()
-                        && x.entries.iter().all(|(k, v)| {
-                            y.entries.get(k).is_some_and(|w| deep_equal(v, w))
-                        })))
+                        && x.entries
+                            .iter()
+                            .all(|(k, v)| y.entries.get(k).is_some_and(|w| deep_equal(v, w)))))
         }
         (Value::Semver(x, px), Value::Semver(y, py)) => px == py && x == y,
         _ => false,
@@ -309,6 +463,11 @@ pub fn deep_equal(a: &Value, b: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn golden_vectors_from_go() {
+        assert!(super::super::regex::golden::check(FUNCS) > 30);
+    }
 
     fn i(n: i64) -> Value {
         Value::Int(n)
@@ -338,9 +497,18 @@ mod tests {
         let p = push(&[strings(&["a", "b"]), s("c")]).unwrap();
         assert_eq!(typed(&p), "[]interface {}");
         assert_eq!(p, Value::list(vec![s("a"), s("b"), s("c")]));
-        assert_eq!(prepend(&[Value::list(vec![i(2)]), i(1)]).unwrap(), Value::list(vec![i(1), i(2)]));
-        assert_eq!(push(&[s("abc"), i(1)]), Err("Cannot push on type string".into()));
-        assert_eq!(prepend(&[f(1.0), i(1)]), Err("Cannot prepend on type float64".into()));
+        assert_eq!(
+            prepend(&[Value::list(vec![i(2)]), i(1)]).unwrap(),
+            Value::list(vec![i(1), i(2)])
+        );
+        assert_eq!(
+            push(&[s("abc"), i(1)]),
+            Err("Cannot push on type string".into())
+        );
+        assert_eq!(
+            prepend(&[f(1.0), i(1)]),
+            Err("Cannot prepend on type float64".into())
+        );
         assert_eq!(push(&[Value::Nil, i(1)]), Err(NIL_DEREF.into()));
     }
 
@@ -349,19 +517,46 @@ mod tests {
         let l = Value::list(vec![i(1), i(2), i(3)]);
         assert_eq!(first(std::slice::from_ref(&l)).unwrap(), i(1));
         assert_eq!(last(std::slice::from_ref(&l)).unwrap(), i(3));
-        assert_eq!(rest(std::slice::from_ref(&l)).unwrap(), Value::list(vec![i(2), i(3)]));
-        assert_eq!(initial(std::slice::from_ref(&l)).unwrap(), Value::list(vec![i(1), i(2)]));
-        assert_eq!(reverse(std::slice::from_ref(&l)).unwrap(), Value::list(vec![i(3), i(2), i(1)]));
+        assert_eq!(
+            rest(std::slice::from_ref(&l)).unwrap(),
+            Value::list(vec![i(2), i(3)])
+        );
+        assert_eq!(
+            initial(std::slice::from_ref(&l)).unwrap(),
+            Value::list(vec![i(1), i(2)])
+        );
+        assert_eq!(
+            reverse(std::slice::from_ref(&l)).unwrap(),
+            Value::list(vec![i(3), i(2), i(1)])
+        );
         let empty = Value::list(vec![]);
         assert_eq!(first(std::slice::from_ref(&empty)).unwrap(), Value::Nil);
         assert_eq!(last(std::slice::from_ref(&empty)).unwrap(), Value::Nil);
-        assert_eq!(rest(std::slice::from_ref(&empty)).unwrap(), Value::list(vec![]));
+        assert_eq!(
+            rest(std::slice::from_ref(&empty)).unwrap(),
+            Value::list(vec![])
+        );
         assert_eq!(first(&[strings(&["x"])]).unwrap(), s("x"));
-        assert_eq!(first(&[s("abc")]), Err("Cannot find first on type string".into()));
-        assert_eq!(last(&[Value::dict(Default::default())]), Err("Cannot find last on type map".into()));
-        assert_eq!(rest(&[Value::Bool(true)]), Err("Cannot find rest on type bool".into()));
-        assert_eq!(initial(&[i(1)]), Err("Cannot find initial on type int".into()));
-        assert_eq!(reverse(&[Value::Int64(1)]), Err("Cannot find reverse on type int64".into()));
+        assert_eq!(
+            first(&[s("abc")]),
+            Err("Cannot find first on type string".into())
+        );
+        assert_eq!(
+            last(&[Value::dict(Default::default())]),
+            Err("Cannot find last on type map".into())
+        );
+        assert_eq!(
+            rest(&[Value::Bool(true)]),
+            Err("Cannot find rest on type bool".into())
+        );
+        assert_eq!(
+            initial(&[i(1)]),
+            Err("Cannot find initial on type int".into())
+        );
+        assert_eq!(
+            reverse(&[Value::Int64(1)]),
+            Err("Cannot find reverse on type int64".into())
+        );
         assert_eq!(first(&[Value::Invalid]), Err(NIL_DEREF.into()));
     }
 
@@ -371,14 +566,23 @@ mod tests {
         assert_eq!(has(&[i(2), l.clone()]).unwrap(), Value::Bool(false));
         assert_eq!(has(&[f(2.0), l.clone()]).unwrap(), Value::Bool(true));
         assert_eq!(has(&[i(1), Value::Nil]).unwrap(), Value::Bool(false));
-        assert_eq!(has(&[i(1), s("abc")]), Err("Cannot find has on type string".into()));
-        assert_eq!(has(&[Value::Nil, Value::list(vec![Value::Nil])]).unwrap(), Value::Bool(true));
+        assert_eq!(
+            has(&[i(1), s("abc")]),
+            Err("Cannot find has on type string".into())
+        );
+        assert_eq!(
+            has(&[Value::Nil, Value::list(vec![Value::Nil])]).unwrap(),
+            Value::Bool(true)
+        );
         let u = uniq(&[Value::list(vec![i(1), f(1.0), s("1"), i(1)])]).unwrap();
         assert_eq!(u, Value::list(vec![i(1), f(1.0), s("1")]));
         let w = without(&[Value::list(vec![i(1), i(2), i(3), i(1)]), i(1), i(3)]).unwrap();
         assert_eq!(w, Value::list(vec![i(2)]));
         assert!(!deep_equal(&f(f64::NAN), &f(f64::NAN)));
-        assert!(deep_equal(&Value::list(vec![i(1)]), &Value::list(vec![i(1)])));
+        assert!(deep_equal(
+            &Value::list(vec![i(1)]),
+            &Value::list(vec![i(1)])
+        ));
         assert!(!deep_equal(&Value::list(vec![]), &strings(&[])));
         assert!(!deep_equal(&i(1), &Value::Int64(1)));
     }
@@ -387,15 +591,24 @@ mod tests {
     fn slicing() {
         let l = Value::list(vec![i(1), i(2), i(3)]);
         assert_eq!(slice(std::slice::from_ref(&l)).unwrap(), l);
-        assert_eq!(slice(&[l.clone(), i(1)]).unwrap(), Value::list(vec![i(2), i(3)]));
-        assert_eq!(slice(&[l.clone(), i(1), f(2.0)]).unwrap(), Value::list(vec![i(2)]));
+        assert_eq!(
+            slice(&[l.clone(), i(1)]).unwrap(),
+            Value::list(vec![i(2), i(3)])
+        );
+        assert_eq!(
+            slice(&[l.clone(), i(1), f(2.0)]).unwrap(),
+            Value::list(vec![i(2)])
+        );
         assert_eq!(slice(&[l.clone(), i(0), i(4)]), Err(SLICE_BOUNDS.into()));
         assert_eq!(slice(&[l.clone(), i(2), i(1)]), Err(SLICE_BOUNDS.into()));
         assert_eq!(slice(&[l, i(-1)]), Err(SLICE_BOUNDS.into()));
         assert_eq!(slice(&[Value::list(vec![]), i(5)]).unwrap(), Value::Nil);
         let sl = slice(&[strings(&["a", "b", "c"]), i(1)]).unwrap();
         assert_eq!(typed(&sl), "[]string");
-        assert_eq!(slice(&[s("abc")]), Err("list should be type of slice or array but string".into()));
+        assert_eq!(
+            slice(&[s("abc")]),
+            Err("list should be type of slice or array but string".into())
+        );
     }
 
     #[test]
@@ -403,7 +616,10 @@ mod tests {
         let c = concat(&[Value::list(vec![i(1)]), strings(&["a"])]).unwrap();
         assert_eq!(c, Value::list(vec![i(1), s("a")]));
         assert_eq!(concat(&[]).unwrap(), Value::list(vec![]));
-        assert_eq!(concat(&[Value::list(vec![]), s("a")]), Err("Cannot concat type string as list".into()));
+        assert_eq!(
+            concat(&[Value::list(vec![]), s("a")]),
+            Err("Cannot concat type string as list".into())
+        );
         assert_eq!(concat(&[Value::Nil]), Err(NIL_DEREF.into()));
     }
 
@@ -413,11 +629,19 @@ mod tests {
         let c = chunk(&[i(2), l.clone()]).unwrap();
         assert_eq!(typed(&c), "[][]interface {}");
         let Value::Slice(cs) = &c else { panic!() };
-        assert_eq!(cs.items, vec![Value::list(vec![i(1), i(2)]), Value::list(vec![i(3)])]);
-        let Value::Slice(one) = chunk(&[i(5), l.clone()]).unwrap() else { panic!() };
+        assert_eq!(
+            cs.items,
+            vec![Value::list(vec![i(1), i(2)]), Value::list(vec![i(3)])]
+        );
+        let Value::Slice(one) = chunk(&[i(5), l.clone()]).unwrap() else {
+            panic!()
+        };
         assert_eq!(one.items.len(), 1);
         assert_eq!(chunk(&[i(0), l.clone()]), Err(MAKESLICE.into()));
-        assert_eq!(chunk(&[i(-1), Value::list(vec![i(1)])]), Err(MAKESLICE.into()));
+        assert_eq!(
+            chunk(&[i(-1), Value::list(vec![i(1)])]),
+            Err(MAKESLICE.into())
+        );
         let Value::Slice(neg) = chunk(&[i(-3), Value::list(vec![i(1), i(2)])]).unwrap() else {
             panic!()
         };
@@ -426,9 +650,14 @@ mod tests {
             panic!()
         };
         assert_eq!(single.items, vec![Value::list(vec![i(1)])]);
-        let Value::Slice(empty) = chunk(&[i(2), Value::list(vec![])]).unwrap() else { panic!() };
+        let Value::Slice(empty) = chunk(&[i(2), Value::list(vec![])]).unwrap() else {
+            panic!()
+        };
         assert!(empty.items.is_empty());
-        assert_eq!(chunk(&[i(2), s("abc")]), Err("Cannot chunk type string".into()));
+        assert_eq!(
+            chunk(&[i(2), s("abc")]),
+            Err("Cannot chunk type string".into())
+        );
         assert_eq!(chunk(&[i(-1), l]), Err(MAKESLICE.into()));
     }
 }

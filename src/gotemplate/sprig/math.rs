@@ -36,32 +36,132 @@ const DIVIDE_BY_ZERO: &str = "runtime error: integer divide by zero";
 
 /// The functions of this group.
 pub const FUNCS: &[Func] = &[
-    Func { name: "until", params: &[Param::Int], variadic: None, imp: until },
+    Func {
+        name: "until",
+        params: &[Param::Int],
+        variadic: None,
+        imp: until,
+    },
     Func {
         name: "untilStep",
         params: &[Param::Int, Param::Int, Param::Int],
         variadic: None,
         imp: until_step,
     },
-    Func { name: "add1", params: &[Param::Any], variadic: None, imp: add1 },
-    Func { name: "add", params: &[], variadic: Some(Param::Any), imp: add },
-    Func { name: "sub", params: &[Param::Any, Param::Any], variadic: None, imp: sub },
-    Func { name: "div", params: &[Param::Any, Param::Any], variadic: None, imp: div },
-    Func { name: "mod", params: &[Param::Any, Param::Any], variadic: None, imp: modulo },
-    Func { name: "mul", params: &[Param::Any], variadic: Some(Param::Any), imp: mul },
-    Func { name: "randInt", params: &[Param::Int, Param::Int], variadic: None, imp: rand_int },
-    Func { name: "add1f", params: &[Param::Any], variadic: None, imp: add1f },
-    Func { name: "addf", params: &[], variadic: Some(Param::Any), imp: addf },
-    Func { name: "subf", params: &[Param::Any], variadic: Some(Param::Any), imp: subf },
-    Func { name: "divf", params: &[Param::Any], variadic: Some(Param::Any), imp: divf },
-    Func { name: "mulf", params: &[Param::Any], variadic: Some(Param::Any), imp: mulf },
-    Func { name: "biggest", params: &[Param::Any], variadic: Some(Param::Any), imp: max },
-    Func { name: "max", params: &[Param::Any], variadic: Some(Param::Any), imp: max },
-    Func { name: "min", params: &[Param::Any], variadic: Some(Param::Any), imp: min },
-    Func { name: "maxf", params: &[Param::Any], variadic: Some(Param::Any), imp: maxf },
-    Func { name: "minf", params: &[Param::Any], variadic: Some(Param::Any), imp: minf },
-    Func { name: "ceil", params: &[Param::Any], variadic: None, imp: ceil },
-    Func { name: "floor", params: &[Param::Any], variadic: None, imp: floor },
+    Func {
+        name: "add1",
+        params: &[Param::Any],
+        variadic: None,
+        imp: add1,
+    },
+    Func {
+        name: "add",
+        params: &[],
+        variadic: Some(Param::Any),
+        imp: add,
+    },
+    Func {
+        name: "sub",
+        params: &[Param::Any, Param::Any],
+        variadic: None,
+        imp: sub,
+    },
+    Func {
+        name: "div",
+        params: &[Param::Any, Param::Any],
+        variadic: None,
+        imp: div,
+    },
+    Func {
+        name: "mod",
+        params: &[Param::Any, Param::Any],
+        variadic: None,
+        imp: modulo,
+    },
+    Func {
+        name: "mul",
+        params: &[Param::Any],
+        variadic: Some(Param::Any),
+        imp: mul,
+    },
+    Func {
+        name: "randInt",
+        params: &[Param::Int, Param::Int],
+        variadic: None,
+        imp: rand_int,
+    },
+    Func {
+        name: "add1f",
+        params: &[Param::Any],
+        variadic: None,
+        imp: add1f,
+    },
+    Func {
+        name: "addf",
+        params: &[],
+        variadic: Some(Param::Any),
+        imp: addf,
+    },
+    Func {
+        name: "subf",
+        params: &[Param::Any],
+        variadic: Some(Param::Any),
+        imp: subf,
+    },
+    Func {
+        name: "divf",
+        params: &[Param::Any],
+        variadic: Some(Param::Any),
+        imp: divf,
+    },
+    Func {
+        name: "mulf",
+        params: &[Param::Any],
+        variadic: Some(Param::Any),
+        imp: mulf,
+    },
+    Func {
+        name: "biggest",
+        params: &[Param::Any],
+        variadic: Some(Param::Any),
+        imp: max,
+    },
+    Func {
+        name: "max",
+        params: &[Param::Any],
+        variadic: Some(Param::Any),
+        imp: max,
+    },
+    Func {
+        name: "min",
+        params: &[Param::Any],
+        variadic: Some(Param::Any),
+        imp: min,
+    },
+    Func {
+        name: "maxf",
+        params: &[Param::Any],
+        variadic: Some(Param::Any),
+        imp: maxf,
+    },
+    Func {
+        name: "minf",
+        params: &[Param::Any],
+        variadic: Some(Param::Any),
+        imp: minf,
+    },
+    Func {
+        name: "ceil",
+        params: &[Param::Any],
+        variadic: None,
+        imp: ceil,
+    },
+    Func {
+        name: "floor",
+        params: &[Param::Any],
+        variadic: None,
+        imp: floor,
+    },
     Func {
         name: "round",
         params: &[Param::Any, Param::Int],
@@ -128,7 +228,10 @@ pub(crate) fn int_sequence(start: i64, stop: i64, step: i64) -> Result<Value, St
 }
 
 fn int_slice(items: Vec<Value>) -> Value {
-    Value::Slice(Arc::new(Slice { elem: GoType::Int, items }))
+    Value::Slice(Arc::new(Slice {
+        elem: GoType::Int,
+        items,
+    }))
 }
 
 fn add1(args: &[Value]) -> Result<Value, String> {
@@ -136,11 +239,16 @@ fn add1(args: &[Value]) -> Result<Value, String> {
 }
 
 fn add(args: &[Value]) -> Result<Value, String> {
-    Ok(Value::Int64(args.iter().fold(0i64, |acc, v| acc.wrapping_add(to_int64(v)))))
+    Ok(Value::Int64(
+        args.iter()
+            .fold(0i64, |acc, v| acc.wrapping_add(to_int64(v))),
+    ))
 }
 
 fn sub(args: &[Value]) -> Result<Value, String> {
-    Ok(Value::Int64(to_int64(arg(args, 0)).wrapping_sub(to_int64(arg(args, 1)))))
+    Ok(Value::Int64(
+        to_int64(arg(args, 0)).wrapping_sub(to_int64(arg(args, 1))),
+    ))
 }
 
 fn div(args: &[Value]) -> Result<Value, String> {
@@ -163,7 +271,10 @@ fn modulo(args: &[Value]) -> Result<Value, String> {
 fn mul(args: &[Value]) -> Result<Value, String> {
     let first = to_int64(arg(args, 0));
     let rest = args.get(1..).unwrap_or(&[]);
-    Ok(Value::Int64(rest.iter().fold(first, |acc, v| acc.wrapping_mul(to_int64(v)))))
+    Ok(Value::Int64(
+        rest.iter()
+            .fold(first, |acc, v| acc.wrapping_mul(to_int64(v))),
+    ))
 }
 
 fn rand_int(args: &[Value]) -> Result<Value, String> {
@@ -190,25 +301,37 @@ fn random_u64() -> u64 {
 }
 
 fn max(args: &[Value]) -> Result<Value, String> {
-    Ok(Value::Int64(args.iter().skip(1).fold(to_int64(arg(args, 0)), |acc, v| {
-        acc.max(to_int64(v))
-    })))
+    Ok(Value::Int64(
+        args.iter()
+            .skip(1)
+            .fold(to_int64(arg(args, 0)), |acc, v| acc.max(to_int64(v))),
+    ))
 }
 
 fn min(args: &[Value]) -> Result<Value, String> {
-    Ok(Value::Int64(args.iter().skip(1).fold(to_int64(arg(args, 0)), |acc, v| {
-        acc.min(to_int64(v))
-    })))
+    Ok(Value::Int64(
+        args.iter()
+            .skip(1)
+            .fold(to_int64(arg(args, 0)), |acc, v| acc.min(to_int64(v))),
+    ))
 }
 
 fn maxf(args: &[Value]) -> Result<Value, String> {
     let first = to_float64(arg(args, 0));
-    Ok(Value::Float(args.iter().skip(1).fold(first, |acc, v| go_max(acc, to_float64(v)))))
+    Ok(Value::Float(
+        args.iter()
+            .skip(1)
+            .fold(first, |acc, v| go_max(acc, to_float64(v))),
+    ))
 }
 
 fn minf(args: &[Value]) -> Result<Value, String> {
     let first = to_float64(arg(args, 0));
-    Ok(Value::Float(args.iter().skip(1).fold(first, |acc, v| go_min(acc, to_float64(v)))))
+    Ok(Value::Float(
+        args.iter()
+            .skip(1)
+            .fold(first, |acc, v| go_min(acc, to_float64(v))),
+    ))
 }
 
 /// Go's `math.Max`: +Inf wins over NaN, NaN over everything else, +0 over -0.
@@ -257,7 +380,11 @@ fn round(args: &[Value]) -> Result<Value, String> {
     let digit = pow * val;
     // Go's math.Modf fraction is `f - trunc(f)` (NaN for infinities), as is Rust's `fract`.
     let frac = digit.fract();
-    let rounded = if frac >= round_on { digit.ceil() } else { digit.floor() };
+    let rounded = if frac >= round_on {
+        digit.ceil()
+    } else {
+        digit.floor()
+    };
     Ok(Value::Float(rounded / pow))
 }
 
@@ -272,7 +399,7 @@ fn go_pow10(y: f64) -> f64 {
         return 10.0;
     }
     let yi = y.abs();
-    if yi >= 9.223_372_036_854_775_808e18 {
+    if yi >= (1u64 << 63) as f64 {
         return if y > 0.0 { f64::INFINITY } else { 0.0 };
     }
     // frexp(10) = 0.625 * 2^4.
@@ -403,7 +530,11 @@ impl Decimal {
             return Err(format!("Cannot create a Decimal from {shown}"));
         }
         if f == 0.0 {
-            return Ok(Decimal { neg: false, mag: BigUint::zero(), exp: 0 });
+            return Ok(Decimal {
+                neg: false,
+                mag: BigUint::zero(),
+                exp: 0,
+            });
         }
         // Rust's `{:e}` prints the shortest round-trip digits, e.g. `-1.25e-7`.
         let text = format!("{:e}", f.abs());
@@ -412,7 +543,11 @@ impl Decimal {
         let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
         let frac_digits = mantissa.split_once('.').map_or(0, |(_, f)| f.len()) as i32;
         let coef: u64 = digits.parse().unwrap_or(0);
-        Ok(Decimal { neg: f < 0.0, mag: BigUint::from_u64(coef), exp: exp10 - frac_digits })
+        Ok(Decimal {
+            neg: f < 0.0,
+            mag: BigUint::from_u64(coef),
+            exp: exp10 - frac_digits,
+        })
     }
 
     fn neg(&self) -> Decimal {
@@ -439,7 +574,11 @@ impl Decimal {
                 _ => (self.neg, a.sub(&b)),
             }
         };
-        Decimal { neg: neg && !mag.is_zero(), mag, exp }
+        Decimal {
+            neg: neg && !mag.is_zero(),
+            mag,
+            exp,
+        }
     }
 
     /// `Mul`: exact product; decimal panics when the exponent leaves int32.
@@ -447,7 +586,11 @@ impl Decimal {
         let exp = i64::from(self.exp) + i64::from(other.exp);
         let exp = i32::try_from(exp).map_err(|_| format!("exponent {exp} overflows an int32!"))?;
         let mag = self.mag.mul(&other.mag);
-        Ok(Decimal { neg: self.neg != other.neg && !mag.is_zero(), mag, exp })
+        Ok(Decimal {
+            neg: self.neg != other.neg && !mag.is_zero(),
+            mag,
+            exp,
+        })
     }
 
     /// `Div` = `DivRound(d2, 16)`: the quotient truncated to 16 decimal places, then rounded
@@ -457,7 +600,10 @@ impl Decimal {
             return Err("decimal division by 0".into());
         }
         // The divisor always comes from NewFromFloat, so it has at most 17 digits.
-        let divisor = other.mag.to_u64().ok_or("decimal division: divisor too large")?;
+        let divisor = other
+            .mag
+            .to_u64()
+            .ok_or("decimal division: divisor too large")?;
         let scale = -DIVISION_PRECISION;
         let e = i64::from(self.exp) - i64::from(other.exp) - i64::from(scale);
         if i32::try_from(e).is_err() {
@@ -469,7 +615,9 @@ impl Decimal {
             let k = e.unsigned_abs() as usize;
             // floor(a / (b * 10^k)) == floor(floor(a / 10^k) / b)
             let (q, _) = self.mag.div_pow10(k).div_rem_small(divisor);
-            let r = self.mag.sub(&q.mul(&BigUint::from_u64(divisor)).mul_pow10(k));
+            let r = self
+                .mag
+                .sub(&q.mul(&BigUint::from_u64(divisor)).mul_pow10(k));
             (q, r, self.exp)
         } else {
             let (q, r) = self.mag.mul_pow10(e as usize).div_rem_small(divisor);
@@ -481,13 +629,25 @@ impl Decimal {
             mag: r.add(&r),
             exp: rest_exp.saturating_add(DIVISION_PRECISION),
         };
-        let abs_divisor = Decimal { neg: false, mag: other.mag.clone(), exp: other.exp };
+        let abs_divisor = Decimal {
+            neg: false,
+            mag: other.mag.clone(),
+            exp: other.exp,
+        };
         let common = twice_r.exp.min(abs_divisor.exp);
         let round_up = twice_r.mag_at(common).cmp(&abs_divisor.mag_at(common)) != Ordering::Less;
         let q_neg = self.neg != other.neg;
-        let mut quotient = Decimal { neg: q_neg && !q.is_zero(), mag: q, exp: scale };
+        let mut quotient = Decimal {
+            neg: q_neg && !q.is_zero(),
+            mag: q,
+            exp: scale,
+        };
         if round_up {
-            let ulp = Decimal { neg: q_neg, mag: BigUint::from_u64(1), exp: scale };
+            let ulp = Decimal {
+                neg: q_neg,
+                mag: BigUint::from_u64(1),
+                exp: scale,
+            };
             quotient = quotient.add(&ulp);
         }
         Ok(quotient)
@@ -539,7 +699,8 @@ impl BigUint {
 
     fn to_u64(&self) -> Option<u64> {
         self.limbs.iter().rev().try_fold(0u64, |acc, l| {
-            acc.checked_mul(LIMB).and_then(|a| a.checked_add(u64::from(*l)))
+            acc.checked_mul(LIMB)
+                .and_then(|a| a.checked_add(u64::from(*l)))
         })
     }
 
@@ -608,7 +769,10 @@ impl BigUint {
                 k += 1;
             }
         }
-        BigUint { limbs: acc.into_iter().map(|l| l as u32).collect() }.trim()
+        BigUint {
+            limbs: acc.into_iter().map(|l| l as u32).collect(),
+        }
+        .trim()
     }
 
     /// `self * 10^k`.
@@ -627,7 +791,9 @@ impl BigUint {
         if whole >= self.limbs.len() {
             return BigUint::zero();
         }
-        let shifted = BigUint { limbs: self.limbs[whole..].to_vec() };
+        let shifted = BigUint {
+            limbs: self.limbs[whole..].to_vec(),
+        };
         shifted.div_rem_small(10u64.pow((k % 9) as u32)).0
     }
 
@@ -663,6 +829,11 @@ impl BigUint {
 mod tests {
     use super::*;
 
+    #[test]
+    fn golden_vectors_from_go() {
+        assert!(super::super::regex::golden::check(FUNCS) > 50);
+    }
+
     fn call(f: fn(&[Value]) -> Result<Value, String>, args: &[Value]) -> Value {
         f(args).expect("call succeeds")
     }
@@ -689,39 +860,80 @@ mod tests {
 
     #[test]
     fn int_arithmetic_like_sprig() {
-        assert_eq!(call(add, &[fl(1.0), Value::Int(2), Value::str("3")]), Value::Int64(6));
+        assert_eq!(
+            call(add, &[fl(1.0), Value::Int(2), Value::str("3")]),
+            Value::Int64(6)
+        );
         assert_eq!(call(add, &[]), Value::Int64(0));
         assert_eq!(call(add1, &[fl(2.9)]), Value::Int64(3));
         assert_eq!(call(add1, &[Value::Nil]), Value::Int64(1));
         assert_eq!(call(sub, &[Value::Int(1), Value::Int(5)]), Value::Int64(-4));
         assert_eq!(call(div, &[Value::Int(7), Value::Int(2)]), Value::Int64(3));
-        assert_eq!(call(div, &[Value::Int(-7), Value::Int(2)]), Value::Int64(-3));
-        assert_eq!(call(modulo, &[Value::Int(-7), Value::Int(3)]), Value::Int64(-1));
-        assert_eq!(call(mul, &[Value::Int(2), fl(3.5), Value::str("4")]), Value::Int64(24));
+        assert_eq!(
+            call(div, &[Value::Int(-7), Value::Int(2)]),
+            Value::Int64(-3)
+        );
+        assert_eq!(
+            call(modulo, &[Value::Int(-7), Value::Int(3)]),
+            Value::Int64(-1)
+        );
+        assert_eq!(
+            call(mul, &[Value::Int(2), fl(3.5), Value::str("4")]),
+            Value::Int64(24)
+        );
         assert_eq!(call(mul, &[Value::Int(5)]), Value::Int64(5));
-        assert_eq!(div(&[Value::Int(1), Value::Int(0)]), Err(DIVIDE_BY_ZERO.to_string()));
-        assert_eq!(modulo(&[Value::Int(1), Value::Nil]), Err(DIVIDE_BY_ZERO.to_string()));
+        assert_eq!(
+            div(&[Value::Int(1), Value::Int(0)]),
+            Err(DIVIDE_BY_ZERO.to_string())
+        );
+        assert_eq!(
+            modulo(&[Value::Int(1), Value::Nil]),
+            Err(DIVIDE_BY_ZERO.to_string())
+        );
     }
 
     #[test]
     fn int_arithmetic_wraps() {
         let big = Value::Int64(i64::MAX);
-        assert_eq!(call(add1, std::slice::from_ref(&big)), Value::Int64(i64::MIN));
+        assert_eq!(
+            call(add1, std::slice::from_ref(&big)),
+            Value::Int64(i64::MIN)
+        );
         assert_eq!(call(mul, &[big.clone(), Value::Int(2)]), Value::Int64(-2));
-        assert_eq!(call(div, &[Value::Int64(i64::MIN), Value::Int(-1)]), Value::Int64(i64::MIN));
-        assert_eq!(call(modulo, &[Value::Int64(i64::MIN), Value::Int(-1)]), Value::Int64(0));
+        assert_eq!(
+            call(div, &[Value::Int64(i64::MIN), Value::Int(-1)]),
+            Value::Int64(i64::MIN)
+        );
+        assert_eq!(
+            call(modulo, &[Value::Int64(i64::MIN), Value::Int(-1)]),
+            Value::Int64(0)
+        );
     }
 
     #[test]
     fn max_min() {
-        assert_eq!(call(max, &[Value::Int(1), fl(7.9), Value::str("3")]), Value::Int64(7));
-        assert_eq!(call(min, &[Value::Int(1), fl(-7.9), Value::str("x")]), Value::Int64(-7));
+        assert_eq!(
+            call(max, &[Value::Int(1), fl(7.9), Value::str("3")]),
+            Value::Int64(7)
+        );
+        assert_eq!(
+            call(min, &[Value::Int(1), fl(-7.9), Value::str("x")]),
+            Value::Int64(-7)
+        );
         assert_eq!(call(max, &[Value::str("5")]), Value::Int64(5));
         assert_eq!(call(maxf, &[Value::Int(1), fl(2.5)]), fl(2.5));
-        assert_eq!(call(minf, &[Value::Int(1), fl(2.5), Value::str("-3")]), fl(-3.0));
-        let Value::Float(n) = call(maxf, &[Value::Int(1), Value::str("nan")]) else { panic!() };
+        assert_eq!(
+            call(minf, &[Value::Int(1), fl(2.5), Value::str("-3")]),
+            fl(-3.0)
+        );
+        let Value::Float(n) = call(maxf, &[Value::Int(1), Value::str("nan")]) else {
+            panic!()
+        };
         assert!(n.is_nan());
-        assert_eq!(call(maxf, &[Value::str("nan"), Value::str("inf")]), fl(f64::INFINITY));
+        assert_eq!(
+            call(maxf, &[Value::str("nan"), Value::str("inf")]),
+            fl(f64::INFINITY)
+        );
     }
 
     #[test]
@@ -736,41 +948,74 @@ mod tests {
         assert_eq!(ints(&step(0, 10, 0)), Vec::<i64>::new());
         assert_eq!(ints(&step(5, 5, 1)), Vec::<i64>::new());
         assert!(until(&[Value::Int(1_000_000_000)]).is_err());
-        assert!(until_step(&[Value::Int(i64::MAX - 1), Value::Int(i64::MAX), Value::Int(10)]).is_err());
-        assert_eq!(ints(&step(i64::MAX - 2, i64::MAX, 1)), vec![i64::MAX - 2, i64::MAX - 1]);
+        assert!(
+            until_step(&[
+                Value::Int(i64::MAX - 1),
+                Value::Int(i64::MAX),
+                Value::Int(10)
+            ])
+            .is_err()
+        );
+        assert_eq!(
+            ints(&step(i64::MAX - 2, i64::MAX, 1)),
+            vec![i64::MAX - 2, i64::MAX - 1]
+        );
     }
 
     #[test]
     fn rand_int_in_range() {
         for _ in 0..100 {
-            let Value::Int(n) = call(rand_int, &[Value::Int(3), Value::Int(6)]) else { panic!() };
+            let Value::Int(n) = call(rand_int, &[Value::Int(3), Value::Int(6)]) else {
+                panic!()
+            };
             assert!((3..6).contains(&n));
         }
-        assert_eq!(rand_int(&[Value::Int(5), Value::Int(5)]), Err("invalid argument to Intn".into()));
+        assert_eq!(
+            rand_int(&[Value::Int(5), Value::Int(5)]),
+            Err("invalid argument to Intn".into())
+        );
     }
 
     #[test]
     fn decimal_arithmetic_like_shopspring() {
         assert_eq!(call(addf, &[fl(0.1), fl(0.2)]), fl(0.3));
         assert_eq!(call(addf, &[]), fl(0.0));
-        assert_eq!(call(divf, &[Value::Int(2), Value::Int(3)]), fl(0.6666666666666667));
+        assert_eq!(
+            call(divf, &[Value::Int(2), Value::Int(3)]),
+            fl(0.6666666666666667)
+        );
         // 1/3 rounded to 16 places is 0.3333333333333333, whose nearest float prints like this.
-        assert_eq!(call(divf, &[Value::Int(1), Value::Int(3)]), fl(0.3333333333333333));
-        assert_eq!(call(divf, &[Value::Int(-2), Value::Int(3)]), fl(-0.6666666666666667));
+        assert_eq!(
+            call(divf, &[Value::Int(1), Value::Int(3)]),
+            fl(0.3333333333333333)
+        );
+        assert_eq!(
+            call(divf, &[Value::Int(-2), Value::Int(3)]),
+            fl(-0.6666666666666667)
+        );
         assert_eq!(call(mulf, &[fl(1.1), fl(1.1)]), fl(1.21));
         assert_eq!(call(subf, &[Value::Int(1)]), fl(1.0));
         assert_eq!(call(subf, &[fl(1.5), fl(0.25), Value::str("1")]), fl(0.25));
         assert_eq!(call(add1f, &[fl(1.5)]), fl(2.5));
         assert_eq!(call(divf, &[fl(1e300), fl(1e-300)]), fl(f64::INFINITY));
         assert_eq!(call(divf, &[fl(1.0), fl(8.0)]), fl(0.125));
-        assert_eq!(call(divf, &[Value::Int(10), Value::Int(4), Value::Int(5)]), fl(0.5));
+        assert_eq!(
+            call(divf, &[Value::Int(10), Value::Int(4), Value::Int(5)]),
+            fl(0.5)
+        );
         assert_eq!(call(addf, &[fl(1e20), fl(1e-20)]), fl(1e20));
-        assert_eq!(divf(&[Value::Int(1), Value::Int(0)]), Err("decimal division by 0".into()));
+        assert_eq!(
+            divf(&[Value::Int(1), Value::Int(0)]),
+            Err("decimal division by 0".into())
+        );
         assert_eq!(
             addf(&[Value::str("inf"), Value::Int(1)]),
             Err("Cannot create a Decimal from +Inf".into())
         );
-        assert_eq!(addf(&[Value::str("nan")]), Err("Cannot create a Decimal from NaN".into()));
+        assert_eq!(
+            addf(&[Value::str("nan")]),
+            Err("Cannot create a Decimal from NaN".into())
+        );
     }
 
     #[test]
@@ -779,7 +1024,7 @@ mod tests {
         assert_eq!(r(-2.4, 0), fl(-3.0));
         assert_eq!(r(2.5, 0), fl(3.0));
         assert_eq!(r(1.005, 2), fl(1.0));
-        assert_eq!(r(3.14159, 2), fl(3.14));
+        assert_eq!(r(1.23456, 2), fl(1.23));
         assert_eq!(r(1234.5, -2), fl(1200.0));
         assert_eq!(call(round, &[fl(2.3), Value::Int(0), fl(0.3)]), fl(2.0));
         assert_eq!(call(ceil, &[Value::str("1.2")]), fl(2.0));
@@ -794,11 +1039,26 @@ mod tests {
     fn biguint_basics() {
         let a = BigUint::from_u64(123_456_789_012_345_678);
         assert_eq!(a.to_decimal_string(), "123456789012345678");
-        assert_eq!(a.mul_pow10(10).to_decimal_string(), "1234567890123456780000000000");
-        assert_eq!(a.mul_pow10(10).div_pow10(12).to_decimal_string(), "1234567890123456");
+        assert_eq!(
+            a.mul_pow10(10).to_decimal_string(),
+            "1234567890123456780000000000"
+        );
+        assert_eq!(
+            a.mul_pow10(10).div_pow10(12).to_decimal_string(),
+            "1234567890123456"
+        );
         let (q, r) = a.div_rem_small(1000);
-        assert_eq!((q.to_decimal_string().as_str(), r), ("123456789012345", 678));
-        assert_eq!(a.sub(&BigUint::from_u64(678)).to_decimal_string(), "123456789012345000");
-        assert_eq!(a.mul(&a).to_decimal_string(), "15241578753238836527968299765279684");
+        assert_eq!(
+            (q.to_decimal_string().as_str(), r),
+            ("123456789012345", 678)
+        );
+        assert_eq!(
+            a.sub(&BigUint::from_u64(678)).to_decimal_string(),
+            "123456789012345000"
+        );
+        assert_eq!(
+            a.mul(&a).to_decimal_string(),
+            "15241578753238836527968299765279684"
+        );
     }
 }

@@ -10,16 +10,66 @@ use crate::gotemplate::value::Value;
 
 /// The functions of this group.
 pub const FUNCS: &[Func] = &[
-    Func { name: "base", params: &[Param::String], variadic: None, imp: base_fn },
-    Func { name: "dir", params: &[Param::String], variadic: None, imp: dir_fn },
-    Func { name: "clean", params: &[Param::String], variadic: None, imp: clean_fn },
-    Func { name: "ext", params: &[Param::String], variadic: None, imp: ext_fn },
-    Func { name: "isAbs", params: &[Param::String], variadic: None, imp: is_abs_fn },
-    Func { name: "osBase", params: &[Param::String], variadic: None, imp: base_fn },
-    Func { name: "osClean", params: &[Param::String], variadic: None, imp: clean_fn },
-    Func { name: "osDir", params: &[Param::String], variadic: None, imp: dir_fn },
-    Func { name: "osExt", params: &[Param::String], variadic: None, imp: ext_fn },
-    Func { name: "osIsAbs", params: &[Param::String], variadic: None, imp: is_abs_fn },
+    Func {
+        name: "base",
+        params: &[Param::String],
+        variadic: None,
+        imp: base_fn,
+    },
+    Func {
+        name: "dir",
+        params: &[Param::String],
+        variadic: None,
+        imp: dir_fn,
+    },
+    Func {
+        name: "clean",
+        params: &[Param::String],
+        variadic: None,
+        imp: clean_fn,
+    },
+    Func {
+        name: "ext",
+        params: &[Param::String],
+        variadic: None,
+        imp: ext_fn,
+    },
+    Func {
+        name: "isAbs",
+        params: &[Param::String],
+        variadic: None,
+        imp: is_abs_fn,
+    },
+    Func {
+        name: "osBase",
+        params: &[Param::String],
+        variadic: None,
+        imp: base_fn,
+    },
+    Func {
+        name: "osClean",
+        params: &[Param::String],
+        variadic: None,
+        imp: clean_fn,
+    },
+    Func {
+        name: "osDir",
+        params: &[Param::String],
+        variadic: None,
+        imp: dir_fn,
+    },
+    Func {
+        name: "osExt",
+        params: &[Param::String],
+        variadic: None,
+        imp: ext_fn,
+    },
+    Func {
+        name: "osIsAbs",
+        params: &[Param::String],
+        variadic: None,
+        imp: is_abs_fn,
+    },
 ];
 
 fn text(args: &[Value]) -> &str {
@@ -115,6 +165,11 @@ pub fn ext(p: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn golden_vectors_from_go() {
+        assert!(super::super::regex::golden::check(FUNCS) > 50);
+    }
 
     #[test]
     fn clean_like_go() {

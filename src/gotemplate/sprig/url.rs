@@ -19,8 +19,18 @@ use crate::gotemplate::value::Value;
 
 /// The functions of this group.
 pub const FUNCS: &[Func] = &[
-    Func { name: "urlParse", params: &[Param::String], variadic: None, imp: url_parse },
-    Func { name: "urlJoin", params: &[Param::Dict], variadic: None, imp: url_join },
+    Func {
+        name: "urlParse",
+        params: &[Param::String],
+        variadic: None,
+        imp: url_parse,
+    },
+    Func {
+        name: "urlJoin",
+        params: &[Param::Dict],
+        variadic: None,
+        imp: url_join,
+    },
 ];
 
 fn url_parse(args: &[Value]) -> Result<Value, String> {
@@ -28,7 +38,11 @@ fn url_parse(args: &[Value]) -> Result<Value, String> {
     let u = parse(raw).map_err(|e| format!("unable to parse url: {e}"))?;
     let mut m = BTreeMap::new();
     let hostname = u.hostname();
-    let userinfo = u.user.as_ref().map(Userinfo::to_escaped).unwrap_or_default();
+    let userinfo = u
+        .user
+        .as_ref()
+        .map(Userinfo::to_escaped)
+        .unwrap_or_default();
     for (k, v) in [
         ("scheme", u.scheme),
         ("host", u.host),
@@ -133,8 +147,22 @@ fn should_escape(c: u8, mode: Mode) -> bool {
     if matches!(mode, Mode::Host | Mode::Zone)
         && matches!(
             c,
-            b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=' | b':'
-                | b'[' | b']' | b'<' | b'>' | b'"'
+            b'!' | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+                | b':'
+                | b'['
+                | b']'
+                | b'<'
+                | b'>'
+                | b'"'
         )
     {
         return false;
@@ -200,7 +228,10 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
                     return Err(escape_error(triple));
                 }
                 let v = (unhex(h) << 4) | unhex(l);
-                if mode == Mode::Zone && triple != b"%25" && v != b' ' && should_escape(v, Mode::Host)
+                if mode == Mode::Zone
+                    && triple != b"%25"
+                    && v != b' '
+                    && should_escape(v, Mode::Host)
                 {
                     return Err(escape_error(triple));
                 }
@@ -225,7 +256,10 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
 /// `EscapeError`: the offending `%` and at most two following bytes, quoted.
 fn escape_error(rest: &[u8]) -> String {
     let cut = &rest[..rest.len().min(3)];
-    format!("invalid URL escape {}", go_quote(&String::from_utf8_lossy(cut)))
+    format!(
+        "invalid URL escape {}",
+        go_quote(&String::from_utf8_lossy(cut))
+    )
 }
 
 /// Go's `url.Parse`, with the `*url.Error` text (`parse "…": reason`).
@@ -233,7 +267,8 @@ fn parse(raw: &str) -> Result<Url, String> {
     let (u, frag) = raw.split_once('#').unwrap_or((raw, ""));
     let mut url = parse_no_fragment(u).map_err(|e| format!("parse {}: {e}", go_quote(u)))?;
     if !frag.is_empty() {
-        url.fragment = unescape(frag, Mode::Fragment).map_err(|e| format!("parse {}: {e}", go_quote(raw)))?;
+        url.fragment =
+            unescape(frag, Mode::Fragment).map_err(|e| format!("parse {}: {e}", go_quote(raw)))?;
         url.raw_fragment = if escape(&url.fragment, Mode::Fragment) == frag {
             String::new()
         } else {
@@ -303,7 +338,11 @@ fn parse_no_fragment(raw: &str) -> Result<Url, String> {
         url.omit_host = true;
     }
     url.path = unescape(path, Mode::Path)?;
-    url.raw_path = if escape(&url.path, Mode::Path) == path { String::new() } else { path.to_string() };
+    url.raw_path = if escape(&url.path, Mode::Path) == path {
+        String::new()
+    } else {
+        path.to_string()
+    };
     Ok(url)
 }
 
@@ -313,8 +352,23 @@ fn valid_userinfo(s: &str) -> bool {
         c.is_ascii_alphanumeric()
             || matches!(
                 c,
-                '-' | '.' | '_' | ':' | '~' | '!' | '$' | '&' | '\'' | '(' | ')' | '*' | '+' | ','
-                    | ';' | '=' | '%' | '@'
+                '-' | '.'
+                    | '_'
+                    | ':'
+                    | '~'
+                    | '!'
+                    | '$'
+                    | '&'
+                    | '\''
+                    | '('
+                    | ')'
+                    | '*'
+                    | '+'
+                    | ','
+                    | ';'
+                    | '='
+                    | '%'
+                    | '@'
             )
     })
 }
@@ -333,7 +387,10 @@ fn parse_authority(authority: &str) -> Result<(Option<Userinfo>, String), String
         return Err("net/url: invalid userinfo".into());
     }
     let user = match userinfo.split_once(':') {
-        None => Userinfo { username: unescape(userinfo, Mode::UserPassword)?, password: None },
+        None => Userinfo {
+            username: unescape(userinfo, Mode::UserPassword)?,
+            password: None,
+        },
         Some((name, password)) => Userinfo {
             username: unescape(name, Mode::UserPassword)?,
             password: Some(unescape(password, Mode::UserPassword)?),
@@ -345,7 +402,9 @@ fn parse_authority(authority: &str) -> Result<(Option<Userinfo>, String), String
 /// Go's `validOptionalPort`: empty, or `:` followed by digits.
 fn valid_optional_port(port: &str) -> bool {
     port.is_empty()
-        || port.strip_prefix(':').is_some_and(|digits| digits.bytes().all(|b| b.is_ascii_digit()))
+        || port
+            .strip_prefix(':')
+            .is_some_and(|digits| digits.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Go's `parseHost`: bracketed IP literals with an optional `%25` zone, a numeric port.
@@ -423,9 +482,10 @@ impl Url {
         if !self.opaque.is_empty() {
             buf.push_str(&self.opaque);
         } else {
-            if (!self.scheme.is_empty() || !self.host.is_empty() || self.user.is_some())
-                && !(self.omit_host && self.host.is_empty() && self.user.is_none())
-            {
+            let has_authority =
+                !self.scheme.is_empty() || !self.host.is_empty() || self.user.is_some();
+            let omit_empty_host = self.omit_host && self.host.is_empty() && self.user.is_none();
+            if has_authority && !omit_empty_host {
                 if !self.host.is_empty() || !self.path.is_empty() || self.user.is_some() {
                     buf.push_str("//");
                 }
@@ -467,8 +527,21 @@ fn valid_encoded(s: &str, mode: Mode) -> bool {
     s.bytes().all(|b| {
         matches!(
             b,
-            b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=' | b':'
-                | b'@' | b'[' | b']' | b'%'
+            b'!' | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+                | b':'
+                | b'@'
+                | b'['
+                | b']'
+                | b'%'
         ) || !should_escape(b, mode)
     })
 }
@@ -548,12 +621,19 @@ pub(crate) fn is_go_printable(c: char) -> bool {
     if u & 0xfffe == 0xfffe {
         return false;
     }
-    !not_printable.iter().any(|(lo, hi)| (*lo..=*hi).contains(&u))
+    !not_printable
+        .iter()
+        .any(|(lo, hi)| (*lo..=*hi).contains(&u))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn golden_vectors_from_go() {
+        assert!(super::super::regex::golden::check(FUNCS) > 30);
+    }
 
     fn parsed(raw: &str) -> BTreeMap<String, String> {
         let Value::Map(m) = url_parse(&[Value::str(raw)]).expect("parses") else {
@@ -566,7 +646,12 @@ mod tests {
     }
 
     fn join(pairs: &[(&str, Value)]) -> Result<Value, String> {
-        url_join(&[Value::dict(pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())])
+        url_join(&[Value::dict(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        )])
     }
 
     #[test]
@@ -586,11 +671,24 @@ mod tests {
     #[test]
     fn parse_variants() {
         let m = parsed("mailto:joe@example.com?subject=hi");
-        assert_eq!((m["scheme"].as_str(), m["opaque"].as_str(), m["query"].as_str()), ("mailto", "joe@example.com", "subject=hi"));
+        assert_eq!(
+            (
+                m["scheme"].as_str(),
+                m["opaque"].as_str(),
+                m["query"].as_str()
+            ),
+            ("mailto", "joe@example.com", "subject=hi")
+        );
         let m = parsed("http://[fe80::1%25en0]:8080/x");
-        assert_eq!((m["host"].as_str(), m["hostname"].as_str()), ("[fe80::1%en0]:8080", "fe80::1%en0"));
+        assert_eq!(
+            (m["host"].as_str(), m["hostname"].as_str()),
+            ("[fe80::1%en0]:8080", "fe80::1%en0")
+        );
         let m = parsed("/just/a/path");
-        assert_eq!((m["scheme"].as_str(), m["path"].as_str()), ("", "/just/a/path"));
+        assert_eq!(
+            (m["scheme"].as_str(), m["path"].as_str()),
+            ("", "/just/a/path")
+        );
         let m = parsed("");
         assert!(m.values().all(String::is_empty));
     }
@@ -598,33 +696,77 @@ mod tests {
     #[test]
     fn parse_errors() {
         let e = |raw: &str| url_parse(&[Value::str(raw)]).unwrap_err();
-        assert_eq!(e("http://[::1"), "unable to parse url: parse \"http://[::1\": missing ']' in host");
-        assert_eq!(e(":foo"), "unable to parse url: parse \":foo\": missing protocol scheme");
-        assert_eq!(e("http://a b.com/"), "unable to parse url: parse \"http://a b.com/\": invalid character \" \" in host name");
-        assert_eq!(e("http://x:abc/"), "unable to parse url: parse \"http://x:abc/\": invalid port \":abc\" after host");
-        assert_eq!(e("/a%zzb"), "unable to parse url: parse \"/a%zzb\": invalid URL escape \"%zz\"");
-        assert_eq!(e("1a:b/c"), "unable to parse url: parse \"1a:b/c\": first path segment in URL cannot contain colon");
-        assert_eq!(e("http://x/#%zz"), "unable to parse url: parse \"http://x/#%zz\": invalid URL escape \"%zz\"");
-        assert_eq!(e("http://a\nb"), "unable to parse url: parse \"http://a\\nb\": net/url: invalid control character in URL");
-        assert_eq!(e("http://us er@host"), "unable to parse url: parse \"http://us er@host\": net/url: invalid userinfo");
+        assert_eq!(
+            e("http://[::1"),
+            "unable to parse url: parse \"http://[::1\": missing ']' in host"
+        );
+        assert_eq!(
+            e(":foo"),
+            "unable to parse url: parse \":foo\": missing protocol scheme"
+        );
+        assert_eq!(
+            e("http://a b.com/"),
+            "unable to parse url: parse \"http://a b.com/\": invalid character \" \" in host name"
+        );
+        assert_eq!(
+            e("http://x:abc/"),
+            "unable to parse url: parse \"http://x:abc/\": invalid port \":abc\" after host"
+        );
+        assert_eq!(
+            e("/a%zzb"),
+            "unable to parse url: parse \"/a%zzb\": invalid URL escape \"%zz\""
+        );
+        assert_eq!(
+            e("1a:b/c"),
+            "unable to parse url: parse \"1a:b/c\": first path segment in URL cannot contain colon"
+        );
+        assert_eq!(
+            e("http://x/#%zz"),
+            "unable to parse url: parse \"http://x/#%zz\": invalid URL escape \"%zz\""
+        );
+        assert_eq!(
+            e("http://a\nb"),
+            "unable to parse url: parse \"http://a\\nb\": net/url: invalid control character in URL"
+        );
+        assert_eq!(
+            e("http://us er@host"),
+            "unable to parse url: parse \"http://us er@host\": net/url: invalid userinfo"
+        );
     }
 
     #[test]
     fn join_like_go() {
         let s = Value::str;
         assert_eq!(
-            join(&[("scheme", s("https")), ("host", s("example.com")), ("path", s("/a b")), ("query", s("x=1")), ("fragment", s("f g")), ("userinfo", s("u:p"))]).unwrap(),
+            join(&[
+                ("scheme", s("https")),
+                ("host", s("example.com")),
+                ("path", s("/a b")),
+                ("query", s("x=1")),
+                ("fragment", s("f g")),
+                ("userinfo", s("u:p"))
+            ])
+            .unwrap(),
             s("https://u:p@example.com/a%20b?x=1#f%20g")
         );
         assert_eq!(join(&[("path", s("a:b"))]).unwrap(), s("./a:b"));
-        assert_eq!(join(&[("host", s("h")), ("path", s("rel"))]).unwrap(), s("//h/rel"));
-        assert_eq!(join(&[("scheme", s("mailto")), ("opaque", s("a@b"))]).unwrap(), s("mailto:a@b"));
+        assert_eq!(
+            join(&[("host", s("h")), ("path", s("rel"))]).unwrap(),
+            s("//h/rel")
+        );
+        assert_eq!(
+            join(&[("scheme", s("mailto")), ("opaque", s("a@b"))]).unwrap(),
+            s("mailto:a@b")
+        );
         assert_eq!(join(&[]).unwrap(), s(""));
         assert_eq!(
             join(&[("host", Value::Float(1.0))]).unwrap_err(),
             "unable to parse host key, must be of type string, but float64 found"
         );
-        assert_eq!(join(&[("path", Value::Nil)]).unwrap_err(), super::super::lists::NIL_DEREF);
+        assert_eq!(
+            join(&[("path", Value::Nil)]).unwrap_err(),
+            super::super::lists::NIL_DEREF
+        );
         assert_eq!(
             join(&[("userinfo", s("a b"))]).unwrap_err(),
             "unable to parse userinfo in dict: parse \"proto://a b@host\": net/url: invalid userinfo"
