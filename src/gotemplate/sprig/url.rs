@@ -1,6 +1,783 @@
-//! Sprig: url functions (being written).
+/*!
+Sprig's `urlParse` and `urlJoin`, on top of the parts of Go's `net/url` they use: `url.Parse`
+(scheme, opaque, authority with userinfo and host checks, percent-decoding of path and
+fragment), `URL.String` with its escaping rules, `Hostname`, and `Userinfo.String`. The WHATWG
+`url` crate normalises differently (it lowercases hosts, adds `/` paths, rejects other
+inputs), so these rules are written out here after Go's.
 
-use crate::gotemplate::func::Func;
+Also home of [`go_quote`] (Go's `strconv.Quote`), which Go's error texts use for URLs and
+regular expressions.
+
+Difference: Go strings may hold invalid UTF-8 after percent-decoding (`%ff`); here such bytes
+become U+FFFD.
+*/
+
+use std::collections::BTreeMap;
+
+use crate::gotemplate::func::{Func, Param};
+use crate::gotemplate::value::Value;
 
 /// The functions of this group.
-pub const FUNCS: &[Func] = &[];
+pub const FUNCS: &[Func] = &[
+    Func {
+        name: "urlParse",
+        params: &[Param::String],
+        variadic: None,
+        imp: url_parse,
+    },
+    Func {
+        name: "urlJoin",
+        params: &[Param::Dict],
+        variadic: None,
+        imp: url_join,
+    },
+];
+
+fn url_parse(args: &[Value]) -> Result<Value, String> {
+    let raw = args.first().and_then(Value::as_str).unwrap_or("");
+    let u = parse(raw).map_err(|e| format!("unable to parse url: {e}"))?;
+    let mut m = BTreeMap::new();
+    let hostname = u.hostname();
+    let userinfo = u
+        .user
+        .as_ref()
+        .map(Userinfo::to_escaped)
+        .unwrap_or_default();
+    for (k, v) in [
+        ("scheme", u.scheme),
+        ("host", u.host),
+        ("hostname", hostname),
+        ("path", u.path),
+        ("query", u.raw_query),
+        ("opaque", u.opaque),
+        ("fragment", u.fragment),
+        ("userinfo", userinfo),
+    ] {
+        m.insert(k.to_string(), Value::str(v));
+    }
+    Ok(Value::dict(m))
+}
+
+fn url_join(args: &[Value]) -> Result<Value, String> {
+    let empty = BTreeMap::new();
+    let d = match args.first() {
+        Some(Value::Map(m)) => &m.entries,
+        _ => &empty,
+    };
+    // Sprig reads the keys in this order and panics on the first non-string value.
+    let field = |key: &str| -> Result<String, String> {
+        match d.get(key) {
+            None => Ok(String::new()),
+            Some(Value::String(s)) => Ok(s.to_string()),
+            Some(Value::Nil | Value::Invalid) => Err(super::lists::NIL_DEREF.to_string()),
+            Some(other) => Err(format!(
+                "unable to parse {key} key, must be of type string, but {} found",
+                other.go_type().map_or("invalid", |t| t.kind_name())
+            )),
+        }
+    };
+    let mut u = Url {
+        scheme: field("scheme")?,
+        host: field("host")?,
+        path: field("path")?,
+        raw_query: field("query")?,
+        opaque: field("opaque")?,
+        fragment: field("fragment")?,
+        ..Url::default()
+    };
+    let userinfo = field("userinfo")?;
+    if !userinfo.is_empty() {
+        let temp = parse(&format!("proto://{userinfo}@host"))
+            .map_err(|e| format!("unable to parse userinfo in dict: {e}"))?;
+        u.user = temp.user;
+    }
+    Ok(Value::str(u.to_string_go()))
+}
+
+/// A parsed URL: the fields of Go's `url.URL` that Sprig reads or writes.
+#[derive(Debug, Default, Clone, PartialEq)]
+struct Url {
+    scheme: String,
+    opaque: String,
+    user: Option<Userinfo>,
+    host: String,
+    path: String,
+    raw_path: String,
+    omit_host: bool,
+    force_query: bool,
+    raw_query: String,
+    fragment: String,
+    raw_fragment: String,
+}
+
+/// Go's `url.Userinfo`.
+#[derive(Debug, Clone, PartialEq)]
+struct Userinfo {
+    username: String,
+    password: Option<String>,
+}
+
+impl Userinfo {
+    /// `Userinfo.String()`: `user[:password]`, escaped.
+    fn to_escaped(&self) -> String {
+        let mut s = escape(&self.username, Mode::UserPassword);
+        if let Some(p) = &self.password {
+            s.push(':');
+            s.push_str(&escape(p, Mode::UserPassword));
+        }
+        s
+    }
+}
+
+/// Which part of a URL is being escaped or unescaped (Go's `encoding`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Path,
+    Host,
+    Zone,
+    UserPassword,
+    Fragment,
+}
+
+/// Go's `shouldEscape`.
+fn should_escape(c: u8, mode: Mode) -> bool {
+    if c.is_ascii_alphanumeric() {
+        return false;
+    }
+    if matches!(mode, Mode::Host | Mode::Zone)
+        && matches!(
+            c,
+            b'!' | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+                | b':'
+                | b'['
+                | b']'
+                | b'<'
+                | b'>'
+                | b'"'
+        )
+    {
+        return false;
+    }
+    match c {
+        b'-' | b'_' | b'.' | b'~' => return false,
+        b'$' | b'&' | b'+' | b',' | b'/' | b':' | b';' | b'=' | b'?' | b'@' => match mode {
+            Mode::Path => return c == b'?',
+            Mode::UserPassword => return matches!(c, b'@' | b'/' | b'?' | b':'),
+            Mode::Fragment => return false,
+            Mode::Host | Mode::Zone => {}
+        },
+        _ => {}
+    }
+    if mode == Mode::Fragment && matches!(c, b'!' | b'(' | b')' | b'*') {
+        return false;
+    }
+    true
+}
+
+/// Go's `escape` (never in query mode here, so spaces become `%20`).
+fn escape(s: &str, mode: Mode) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut out = String::with_capacity(s.len());
+    for &b in s.as_bytes() {
+        if should_escape(b, mode) {
+            out.push('%');
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
+        } else {
+            out.push(char::from(b));
+        }
+    }
+    out
+}
+
+fn unhex(c: u8) -> u8 {
+    match c {
+        b'0'..=b'9' => c - b'0',
+        b'a'..=b'f' => c - b'a' + 10,
+        b'A'..=b'F' => c - b'A' + 10,
+        _ => 0,
+    }
+}
+
+/// Go's `unescape` (never in query mode here, so `+` stays `+`), with its error texts.
+fn unescape(s: &str, mode: Mode) -> Result<String, String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'%' => {
+                let (Some(&h), Some(&l)) = (b.get(i + 1), b.get(i + 2)) else {
+                    return Err(escape_error(&b[i..]));
+                };
+                if !h.is_ascii_hexdigit() || !l.is_ascii_hexdigit() {
+                    return Err(escape_error(&b[i..]));
+                }
+                let triple = &b[i..i + 3];
+                // In a host, %-encoding is only for non-ASCII bytes (and %25 for zones).
+                if mode == Mode::Host && unhex(h) < 8 && triple != b"%25" {
+                    return Err(escape_error(triple));
+                }
+                let v = (unhex(h) << 4) | unhex(l);
+                if mode == Mode::Zone
+                    && triple != b"%25"
+                    && v != b' '
+                    && should_escape(v, Mode::Host)
+                {
+                    return Err(escape_error(triple));
+                }
+                out.push(v);
+                i += 3;
+            }
+            c => {
+                if matches!(mode, Mode::Host | Mode::Zone) && c < 0x80 && should_escape(c, mode) {
+                    return Err(format!(
+                        "invalid character {} in host name",
+                        go_quote(&String::from_utf8_lossy(&[c]))
+                    ));
+                }
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// `EscapeError`: the offending `%` and at most two following bytes, quoted.
+fn escape_error(rest: &[u8]) -> String {
+    let cut = &rest[..rest.len().min(3)];
+    format!(
+        "invalid URL escape {}",
+        go_quote(&String::from_utf8_lossy(cut))
+    )
+}
+
+/// Go's `url.Parse`, with the `*url.Error` text (`parse "…": reason`).
+fn parse(raw: &str) -> Result<Url, String> {
+    let (u, frag) = raw.split_once('#').unwrap_or((raw, ""));
+    let mut url = parse_no_fragment(u).map_err(|e| format!("parse {}: {e}", go_quote(u)))?;
+    if !frag.is_empty() {
+        url.fragment =
+            unescape(frag, Mode::Fragment).map_err(|e| format!("parse {}: {e}", go_quote(raw)))?;
+        url.raw_fragment = if escape(&url.fragment, Mode::Fragment) == frag {
+            String::new()
+        } else {
+            frag.to_string()
+        };
+    }
+    Ok(url)
+}
+
+/// Go's `getScheme`: `[a-zA-Z][a-zA-Z0-9+.-]*:`, or no scheme.
+fn get_scheme(raw: &str) -> Result<(&str, &str), String> {
+    for (i, c) in raw.bytes().enumerate() {
+        match c {
+            b'a'..=b'z' | b'A'..=b'Z' => {}
+            b'0'..=b'9' | b'+' | b'-' | b'.' if i > 0 => {}
+            b':' if i == 0 => return Err("missing protocol scheme".into()),
+            b':' => return Ok((&raw[..i], &raw[i + 1..])),
+            _ => return Ok(("", raw)),
+        }
+    }
+    Ok(("", raw))
+}
+
+/// Go's `parse(rawURL, viaRequest=false)`.
+fn parse_no_fragment(raw: &str) -> Result<Url, String> {
+    if raw.bytes().any(|b| b < b' ' || b == 0x7f) {
+        return Err("net/url: invalid control character in URL".into());
+    }
+    let mut url = Url::default();
+    if raw == "*" {
+        url.path = "*".into();
+        return Ok(url);
+    }
+    let (scheme, rest) = get_scheme(raw)?;
+    url.scheme = scheme.to_ascii_lowercase();
+    let mut rest = rest;
+    if rest.ends_with('?') && rest.matches('?').count() == 1 {
+        url.force_query = true;
+        rest = &rest[..rest.len() - 1];
+    } else if let Some((before, query)) = rest.split_once('?') {
+        rest = before;
+        url.raw_query = query.to_string();
+    }
+    if !rest.starts_with('/') {
+        if !url.scheme.is_empty() {
+            // A rootless path after a scheme is opaque.
+            url.opaque = rest.to_string();
+            return Ok(url);
+        }
+        let segment = rest.split('/').next().unwrap_or("");
+        if segment.contains(':') {
+            return Err("first path segment in URL cannot contain colon".into());
+        }
+    }
+    let mut path = rest;
+    if (!url.scheme.is_empty() || !rest.starts_with("///")) && rest.starts_with("//") {
+        let authority_and_path = &rest[2..];
+        let (authority, tail) = match authority_and_path.find('/') {
+            Some(i) => authority_and_path.split_at(i),
+            None => (authority_and_path, ""),
+        };
+        let (user, host) = parse_authority(authority)?;
+        url.user = user;
+        url.host = host;
+        path = tail;
+    } else if !url.scheme.is_empty() && rest.starts_with('/') {
+        url.omit_host = true;
+    }
+    url.path = unescape(path, Mode::Path)?;
+    url.raw_path = if escape(&url.path, Mode::Path) == path {
+        String::new()
+    } else {
+        path.to_string()
+    };
+    Ok(url)
+}
+
+/// Go's `validUserinfo`: RFC 3986 userinfo characters (percent escapes checked later).
+fn valid_userinfo(s: &str) -> bool {
+    s.chars().all(|c| {
+        c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                '-' | '.'
+                    | '_'
+                    | ':'
+                    | '~'
+                    | '!'
+                    | '$'
+                    | '&'
+                    | '\''
+                    | '('
+                    | ')'
+                    | '*'
+                    | '+'
+                    | ','
+                    | ';'
+                    | '='
+                    | '%'
+                    | '@'
+            )
+    })
+}
+
+/// Go's `parseAuthority`: `[userinfo@]host`, split at the last `@`.
+fn parse_authority(authority: &str) -> Result<(Option<Userinfo>, String), String> {
+    let (userinfo, host) = match authority.rfind('@') {
+        Some(i) => (Some(&authority[..i]), &authority[i + 1..]),
+        None => (None, authority),
+    };
+    let host = parse_host(host)?;
+    let Some(userinfo) = userinfo else {
+        return Ok((None, host));
+    };
+    if !valid_userinfo(userinfo) {
+        return Err("net/url: invalid userinfo".into());
+    }
+    let user = match userinfo.split_once(':') {
+        None => Userinfo {
+            username: unescape(userinfo, Mode::UserPassword)?,
+            password: None,
+        },
+        Some((name, password)) => Userinfo {
+            username: unescape(name, Mode::UserPassword)?,
+            password: Some(unescape(password, Mode::UserPassword)?),
+        },
+    };
+    Ok((Some(user), host))
+}
+
+/// Go's `validOptionalPort`: empty, or `:` followed by digits.
+fn valid_optional_port(port: &str) -> bool {
+    port.is_empty()
+        || port
+            .strip_prefix(':')
+            .is_some_and(|digits| digits.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Go's `parseHost`: bracketed IP literals with an optional `%25` zone, a numeric port.
+fn parse_host(host: &str) -> Result<String, String> {
+    if host.starts_with('[') {
+        let Some(i) = host.rfind(']') else {
+            return Err("missing ']' in host".into());
+        };
+        let colon_port = &host[i + 1..];
+        if !valid_optional_port(colon_port) {
+            return Err(format!("invalid port {} after host", go_quote(colon_port)));
+        }
+        if let Some(zone) = host[..i].find("%25") {
+            let h1 = unescape(&host[..zone], Mode::Host)?;
+            let h2 = unescape(&host[zone..i], Mode::Zone)?;
+            let h3 = unescape(&host[i..], Mode::Host)?;
+            return Ok(h1 + &h2 + &h3);
+        }
+    } else if let Some(i) = host.rfind(':') {
+        let colon_port = &host[i..];
+        if !valid_optional_port(colon_port) {
+            return Err(format!("invalid port {} after host", go_quote(colon_port)));
+        }
+    }
+    unescape(host, Mode::Host)
+}
+
+impl Url {
+    /// `URL.Hostname()`: the host without a valid port and without IPv6 brackets.
+    fn hostname(&self) -> String {
+        let mut host = self.host.as_str();
+        if let Some(colon) = host.rfind(':')
+            && valid_optional_port(&host[colon..])
+        {
+            host = &host[..colon];
+        }
+        if host.len() >= 2 && host.starts_with('[') && host.ends_with(']') {
+            host = &host[1..host.len() - 1];
+        }
+        host.to_string()
+    }
+
+    /// `URL.EscapedPath()`.
+    fn escaped_path(&self) -> String {
+        if !self.raw_path.is_empty()
+            && valid_encoded(&self.raw_path, Mode::Path)
+            && unescape(&self.raw_path, Mode::Path).is_ok_and(|p| p == self.path)
+        {
+            return self.raw_path.clone();
+        }
+        if self.path == "*" {
+            return "*".into();
+        }
+        escape(&self.path, Mode::Path)
+    }
+
+    /// `URL.EscapedFragment()`.
+    fn escaped_fragment(&self) -> String {
+        if !self.raw_fragment.is_empty()
+            && valid_encoded(&self.raw_fragment, Mode::Fragment)
+            && unescape(&self.raw_fragment, Mode::Fragment).is_ok_and(|f| f == self.fragment)
+        {
+            return self.raw_fragment.clone();
+        }
+        escape(&self.fragment, Mode::Fragment)
+    }
+
+    /// `URL.String()`.
+    fn to_string_go(&self) -> String {
+        let mut buf = String::new();
+        if !self.scheme.is_empty() {
+            buf.push_str(&self.scheme);
+            buf.push(':');
+        }
+        if !self.opaque.is_empty() {
+            buf.push_str(&self.opaque);
+        } else {
+            let has_authority =
+                !self.scheme.is_empty() || !self.host.is_empty() || self.user.is_some();
+            let omit_empty_host = self.omit_host && self.host.is_empty() && self.user.is_none();
+            if has_authority && !omit_empty_host {
+                if !self.host.is_empty() || !self.path.is_empty() || self.user.is_some() {
+                    buf.push_str("//");
+                }
+                if let Some(user) = &self.user {
+                    buf.push_str(&user.to_escaped());
+                    buf.push('@');
+                }
+                if !self.host.is_empty() {
+                    buf.push_str(&escape(&self.host, Mode::Host));
+                }
+            }
+            let path = self.escaped_path();
+            if !path.is_empty() && !path.starts_with('/') && !self.host.is_empty() {
+                buf.push('/');
+            }
+            if buf.is_empty() {
+                // A first segment with a colon would read as a scheme: prefix "./".
+                let segment = path.split('/').next().unwrap_or("");
+                if segment.contains(':') {
+                    buf.push_str("./");
+                }
+            }
+            buf.push_str(&path);
+        }
+        if self.force_query || !self.raw_query.is_empty() {
+            buf.push('?');
+            buf.push_str(&self.raw_query);
+        }
+        if !self.fragment.is_empty() {
+            buf.push('#');
+            buf.push_str(&self.escaped_fragment());
+        }
+        buf
+    }
+}
+
+/// Go's `validEncoded`.
+fn valid_encoded(s: &str, mode: Mode) -> bool {
+    s.bytes().all(|b| {
+        matches!(
+            b,
+            b'!' | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+                | b':'
+                | b'@'
+                | b'['
+                | b']'
+                | b'%'
+        ) || !should_escape(b, mode)
+    })
+}
+
+/// Go's `strconv.Quote`: a double-quoted Go string literal, printable characters kept, the rest
+/// escaped (`\n`, `\x01`, `\u00a0`, `\U0001f600`).
+///
+/// Go's `unicode.IsPrint` needs the Unicode category tables; [`is_go_printable`] covers
+/// controls, separators, format characters, private use and noncharacters, but treats
+/// unassigned code points as printable.
+pub(crate) fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if is_go_printable(c) => out.push(c),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push_str(&format!("\\U{:08x}", c as u32)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Approximation of Go's `unicode.IsPrint` (see [`go_quote`]).
+pub(crate) fn is_go_printable(c: char) -> bool {
+    let u = c as u32;
+    if u < 0x80 {
+        return (0x20..0x7f).contains(&u);
+    }
+    if c.is_control() {
+        return false;
+    }
+    let not_printable: &[(u32, u32)] = &[
+        (0x00a0, 0x00a0),
+        (0x00ad, 0x00ad),
+        (0x0600, 0x0605),
+        (0x061c, 0x061c),
+        (0x06dd, 0x06dd),
+        (0x070f, 0x070f),
+        (0x0890, 0x0891),
+        (0x08e2, 0x08e2),
+        (0x1680, 0x1680),
+        (0x180e, 0x180e),
+        (0x2000, 0x200f),
+        (0x2028, 0x202f),
+        (0x205f, 0x2064),
+        (0x2066, 0x206f),
+        (0x3000, 0x3000),
+        (0xd800, 0xf8ff),
+        (0xfdd0, 0xfdef),
+        (0xfeff, 0xfeff),
+        (0xfff9, 0xfffb),
+        (0x110bd, 0x110bd),
+        (0x110cd, 0x110cd),
+        (0x13430, 0x1343f),
+        (0x1bca0, 0x1bca3),
+        (0x1d173, 0x1d17a),
+        (0xe0001, 0xe0001),
+        (0xe0020, 0xe007f),
+        (0xf0000, 0x10ffff),
+    ];
+    if u & 0xfffe == 0xfffe {
+        return false;
+    }
+    !not_printable
+        .iter()
+        .any(|(lo, hi)| (*lo..=*hi).contains(&u))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn golden_vectors_from_go() {
+        assert!(super::super::regex::golden::check(FUNCS) > 30);
+    }
+
+    fn parsed(raw: &str) -> BTreeMap<String, String> {
+        let Value::Map(m) = url_parse(&[Value::str(raw)]).expect("parses") else {
+            panic!("not a map")
+        };
+        m.entries
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("?").to_string()))
+            .collect()
+    }
+
+    fn join(pairs: &[(&str, Value)]) -> Result<Value, String> {
+        url_join(&[Value::dict(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        )])
+    }
+
+    #[test]
+    fn parse_full_url() {
+        let m = parsed("HTTPS://user:p%40ss@Example.com:8443/a%20b/c?x=1&y=2#frag%21");
+        assert_eq!(m["scheme"], "https");
+        assert_eq!(m["host"], "Example.com:8443");
+        assert_eq!(m["hostname"], "Example.com");
+        assert_eq!(m["path"], "/a b/c");
+        assert_eq!(m["query"], "x=1&y=2");
+        assert_eq!(m["fragment"], "frag!");
+        assert_eq!(m["userinfo"], "user:p%40ss");
+        assert_eq!(m["opaque"], "");
+        assert_eq!(m.len(), 8);
+    }
+
+    #[test]
+    fn parse_variants() {
+        let m = parsed("mailto:joe@example.com?subject=hi");
+        assert_eq!(
+            (
+                m["scheme"].as_str(),
+                m["opaque"].as_str(),
+                m["query"].as_str()
+            ),
+            ("mailto", "joe@example.com", "subject=hi")
+        );
+        let m = parsed("http://[fe80::1%25en0]:8080/x");
+        assert_eq!(
+            (m["host"].as_str(), m["hostname"].as_str()),
+            ("[fe80::1%en0]:8080", "fe80::1%en0")
+        );
+        let m = parsed("/just/a/path");
+        assert_eq!(
+            (m["scheme"].as_str(), m["path"].as_str()),
+            ("", "/just/a/path")
+        );
+        let m = parsed("");
+        assert!(m.values().all(String::is_empty));
+    }
+
+    #[test]
+    fn parse_errors() {
+        let e = |raw: &str| url_parse(&[Value::str(raw)]).unwrap_err();
+        assert_eq!(
+            e("http://[::1"),
+            "unable to parse url: parse \"http://[::1\": missing ']' in host"
+        );
+        assert_eq!(
+            e(":foo"),
+            "unable to parse url: parse \":foo\": missing protocol scheme"
+        );
+        assert_eq!(
+            e("http://a b.com/"),
+            "unable to parse url: parse \"http://a b.com/\": invalid character \" \" in host name"
+        );
+        assert_eq!(
+            e("http://x:abc/"),
+            "unable to parse url: parse \"http://x:abc/\": invalid port \":abc\" after host"
+        );
+        assert_eq!(
+            e("/a%zzb"),
+            "unable to parse url: parse \"/a%zzb\": invalid URL escape \"%zz\""
+        );
+        assert_eq!(
+            e("1a:b/c"),
+            "unable to parse url: parse \"1a:b/c\": first path segment in URL cannot contain colon"
+        );
+        assert_eq!(
+            e("http://x/#%zz"),
+            "unable to parse url: parse \"http://x/#%zz\": invalid URL escape \"%zz\""
+        );
+        assert_eq!(
+            e("http://a\nb"),
+            "unable to parse url: parse \"http://a\\nb\": net/url: invalid control character in URL"
+        );
+        assert_eq!(
+            e("http://us er@host"),
+            "unable to parse url: parse \"http://us er@host\": net/url: invalid userinfo"
+        );
+    }
+
+    #[test]
+    fn join_like_go() {
+        let s = Value::str;
+        assert_eq!(
+            join(&[
+                ("scheme", s("https")),
+                ("host", s("example.com")),
+                ("path", s("/a b")),
+                ("query", s("x=1")),
+                ("fragment", s("f g")),
+                ("userinfo", s("u:p"))
+            ])
+            .unwrap(),
+            s("https://u:p@example.com/a%20b?x=1#f%20g")
+        );
+        assert_eq!(join(&[("path", s("a:b"))]).unwrap(), s("./a:b"));
+        assert_eq!(
+            join(&[("host", s("h")), ("path", s("rel"))]).unwrap(),
+            s("//h/rel")
+        );
+        assert_eq!(
+            join(&[("scheme", s("mailto")), ("opaque", s("a@b"))]).unwrap(),
+            s("mailto:a@b")
+        );
+        assert_eq!(join(&[]).unwrap(), s(""));
+        assert_eq!(
+            join(&[("host", Value::Float(1.0))]).unwrap_err(),
+            "unable to parse host key, must be of type string, but float64 found"
+        );
+        assert_eq!(
+            join(&[("path", Value::Nil)]).unwrap_err(),
+            super::super::lists::NIL_DEREF
+        );
+        assert_eq!(
+            join(&[("userinfo", s("a b"))]).unwrap_err(),
+            "unable to parse userinfo in dict: parse \"proto://a b@host\": net/url: invalid userinfo"
+        );
+    }
+
+    #[test]
+    fn quote_like_strconv() {
+        assert_eq!(go_quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
+        assert_eq!(go_quote("\n\t\u{1}\u{7f}"), "\"\\n\\t\\x01\\x7f\"");
+        assert_eq!(go_quote("é\u{a0}\u{feff}"), "\"é\\u00a0\\ufeff\"");
+        assert_eq!(go_quote("\u{10ffff}"), "\"\\U0010ffff\"");
+    }
+}
