@@ -19,6 +19,9 @@ _topoplan() {
             topoplan,completions)
                 cmd="topoplan__subcmd__completions"
                 ;;
+            topoplan,eval)
+                cmd="topoplan__subcmd__eval"
+                ;;
             topoplan,help)
                 cmd="topoplan__subcmd__help"
                 ;;
@@ -27,6 +30,9 @@ _topoplan() {
                 ;;
             topoplan__subcmd__help,completions)
                 cmd="topoplan__subcmd__help__subcmd__completions"
+                ;;
+            topoplan__subcmd__help,eval)
+                cmd="topoplan__subcmd__help__subcmd__eval"
                 ;;
             topoplan__subcmd__help,help)
                 cmd="topoplan__subcmd__help__subcmd__help"
@@ -41,7 +47,7 @@ _topoplan() {
 
     case "${cmd}" in
         topoplan)
-            opts="-h -V --help --version plan completions help"
+            opts="-h -V --help --version plan eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -68,8 +74,26 @@ _topoplan() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        topoplan__subcmd__eval)
+            opts="-h -V --vars --text --jsonl --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --vars)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         topoplan__subcmd__help)
-            opts="plan completions help"
+            opts="plan eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -83,6 +107,20 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        topoplan__subcmd__help__subcmd__eval)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

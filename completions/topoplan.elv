@@ -23,6 +23,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand plan 'Plan every topology Cluster in the input: what would be created, modified or deleted'
+            cand eval 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -42,6 +43,15 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'topoplan;eval'= {
+            cand --vars 'YAML or JSON file with the variables (a mapping of name to value), e.g. `{builtin: {cluster: {name: c1}}, replicas: 3}`'
+            cand --text 'Print the rendered text instead of the JSON value Cluster API would use'
+            cand --jsonl 'Read oracle case lines on stdin (`{"template", "data", "funcs", "missingkey", "yamlToJSON"}`) and write one result line per case (`{"ok", "output", "json", "stage", "error"}`), as the Go oracle does'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'topoplan;completions'= {
             cand -h 'Print help'
             cand --help 'Print help'
@@ -50,10 +60,13 @@ set edit:completion:arg-completer[topoplan] = {|@words|
         }
         &'topoplan;help'= {
             cand plan 'Plan every topology Cluster in the input: what would be created, modified or deleted'
+            cand eval 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'topoplan;help;plan'= {
+        }
+        &'topoplan;help;eval'= {
         }
         &'topoplan;help;completions'= {
         }
