@@ -680,7 +680,7 @@ impl<'a> Parser<'a, '_> {
             ItemType::Dot => Arg::Dot(token.pos),
             ItemType::Nil => Arg::Nil(token.pos),
             ItemType::Variable => {
-                if !self.t.vars.iter().any(|v| *v == token.val) {
+                if !self.t.vars.contains(&token.val) {
                     return self.errorf(format!(
                         "undefined variable {}",
                         strconv::quote(&token.val, false)
