@@ -461,7 +461,7 @@ for verb in verbs:
 flagsets = ["", "+", "-", " ", "#", "0", "5", "-5", "05", "+5", "+05", " 05", ".0", ".2", ".10", "8.3", "-8.3", "08.3",
             "+.3", "# .2", "#8", "-#8", "+-08", "0-8", " 8.2"]
 for verb in ["d", "x", "X", "o", "b", "e", "f", "g", "G", "s", "q", "v", "c", "U", "t"]:
-    for v in [".f", ".neg", "42", "-42", ".s", ".u", ".t", ".l", ".z", "'x'"]:
+    for v in [".f", ".neg", "42", "-42", ".s", ".u", ".t", ".l", ".z", "'x'", ".m", ".nul", ".missing", ".big", ".small"]:
         F("{{printf \"" + "|".join("%" + fl + verb for fl in flagsets) + "\" " + " ".join([v] * len(flagsets)) + "}}", FD)
 
 # widths, precisions, arg indexes, errors
