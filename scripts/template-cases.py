@@ -415,6 +415,24 @@ for t in ["line1\nline2 {{.s.x}}", "a\n  b\n    {{index .l 10}}", "{{/* c */}}\n
           "é{{.n.x}}", "日本{{.n.x}}", "\n\n\n{{printf 1}}", "{{printf \"%d\"\n .n | len}}", "{{.s |\n printf 1}}"]:
     c(t, D)
 
+# --- lexer corners ------------------------------------------------------------------------------
+for t in ["{{- -}}", "{{/*c*/-}}", "{{/*c*/ -}}", "{{- /*c*/}}", "{{-/*c*/ }}", "{{ -}}", "{{- }}", "{{-}}",
+          "{{1.5.x}}", "{{.1a}}", "{{$x.1}}", "{{'\\''}}", "{{'\\'}}", "{{'}}", "{{''}}", "{{.s.héllo}}",
+          "{{$x := 1}}{{$x.y.z}}", "{{ .s -}} {{- .s }}", "a{{\"b\" -}}\n\n{{- \"c\"}}d", "{{ .s\r\n}}",
+          "{{.s}}\r\n{{.n.x}}", "x\n{{- /* c */ -}}\n{{.n.x}}", "a\n\n{{- .n.x}}", "{{define \"a\"}}{{define \"b\"}}{{end}}{{end}}",
+          "{{block \"a\" .}}{{define \"b\"}}{{end}}{{end}}", "{{if .t}}{{else}}{{define \"a\"}}{{end}}{{end}}",
+          "{{range .l}}{{template \"x\"}}{{end}}", "{{\"a\"|printf \"%s\"|len}}", "{{.s|len|printf \"%d\"}}",
+          "{{1|printf \"%d\"}}", "{{(1)|printf \"%d\"}}", "{{printf \"%d\" (1)}}", "{{printf \"%v\" (nil)}}",
+          "{{(nil)}}", "{{(.)}}", "{{(.).s}}", "{{($).s}}", "{{$.s.x}}", "{{(.m).c.d.e}}", "{{(.l).x.y}}",
+          "{{(index .ml 0).k.x}}", "{{(printf \"%s\" \"x\").y.z}}", "{{ printf \"%s\" .s | printf \"%s%s\" \"a\" }}",
+          "{{if and .s (eq .n 3.0) (not .F)}}ok{{end}}", "{{range $i, $e := .l}}{{if $i}},{{end}}{{$e}}{{end}}",
+          "{{range .ml}}{{with .k}}{{.}}{{end}}{{end}}", "{{with .m}}{{range $k, $v := .}}{{$k}}{{end}}{{end}}",
+          "{{range .l}}{{range $.ll}}{{.}}{{end}}{{end}}", "{{$n := len .l}}{{range $i := $n}}{{$i}}{{end}}",
+          "{{range $i, $c := .s}}{{end}}", "{{range .u}}{{end}}", "{{range .html}}{{end}}",
+          "{{template \"a\" .}}{{block \"a\" .}}[{{.s}}]{{end}}", "{{define \"a\"}}{{template \"a\" .}}{{end}}",
+          "{{define \"a\"}}A{{end}}{{define \"b\"}}{{template \"a\"}}B{{end}}{{template \"b\"}}{{template \"a\"}}"]:
+    c(t, D)
+
 core.write("core")
 
 # ============================================================================================
@@ -443,7 +461,7 @@ for verb in verbs:
 flagsets = ["", "+", "-", " ", "#", "0", "5", "-5", "05", "+5", "+05", " 05", ".0", ".2", ".10", "8.3", "-8.3", "08.3",
             "+.3", "# .2", "#8", "-#8", "+-08", "0-8", " 8.2"]
 for verb in ["d", "x", "X", "o", "b", "e", "f", "g", "G", "s", "q", "v", "c", "U", "t"]:
-    for v in [".f", ".neg", "42", "-42", ".s", ".u", ".t", ".l", ".z", "'x'"]:
+    for v in [".f", ".neg", "42", "-42", ".s", ".u", ".t", ".l", ".z", "'x'", ".m", ".nul", ".missing", ".big", ".small"]:
         F("{{printf \"" + "|".join("%" + fl + verb for fl in flagsets) + "\" " + " ".join([v] * len(flagsets)) + "}}", FD)
 
 # widths, precisions, arg indexes, errors

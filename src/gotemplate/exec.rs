@@ -796,7 +796,8 @@ impl<'t> Exec<'t> {
     }
 
     /// A method call on a `*semver.Version` / `semver.Version` (the only Go values with methods
-    /// here), through the Sprig semver hook. `None`: no such method.
+    /// here): arguments are counted and converted against the method's Go signature, then the
+    /// Sprig semver hook runs it. `None`: no such method (or the hook does not provide it).
     fn eval_method(
         &mut self,
         dot: &V,
@@ -806,21 +807,23 @@ impl<'t> Exec<'t> {
         fin: Final,
         recv: &Value,
     ) -> R<Option<V>> {
+        let is_ptr = matches!(recv, Value::Semver(_, true));
+        let Some(m) = SEMVER_METHODS
+            .iter()
+            .find(|m| m.name == name && (is_ptr || !m.ptr_receiver))
+        else {
+            return Ok(None);
+        };
         if crate::gotemplate::sprig::semver::method(recv, name, &[]).is_none() {
             return Ok(None);
         }
-        let mut argv = Vec::new();
-        for a in args.unwrap_or(&[]).iter().skip(1) {
-            argv.push(
-                self.eval_arg(dot, Some(ArgType::Go(Param::Any)), a)?
-                    .into_any(),
-            );
-        }
-        if let Some(f) = fin {
-            argv.push(f.into_any());
-        }
+        let sig = Sig::Go(m.params, None);
+        let args: &'t [Arg] = args.and_then(|a| a.get(1..)).unwrap_or(&[]);
+        let num_fixed = self.check_arity(&sig, name, args.len(), fin.is_some())?;
+        let argv = self.build_argv(dot, &sig, num_fixed, args, fin)?;
         self.step()?;
-        match crate::gotemplate::sprig::semver::method(recv, name, &argv) {
+        let vals: Vec<Value> = argv.into_iter().map(V::into_any).collect();
+        match crate::gotemplate::sprig::semver::method(recv, name, &vals) {
             None => Ok(None),
             Some(Ok(v)) => Ok(Some(self.check_result(V::concrete(v))?)),
             Some(Err(msg)) => {
@@ -855,39 +858,15 @@ impl<'t> Exec<'t> {
         args: Option<&'t [Arg]>,
         fin: Final,
     ) -> R<V> {
-        let args: &'t [Arg] = match args {
-            Some(a) => a.get(1..).unwrap_or(&[]),
-            None => &[],
-        };
-        let (params, variadic): (Vec<ArgType>, Option<ArgType>) = match callee {
-            Callee::User(f) => (
-                f.params.iter().map(|p| ArgType::Go(*p)).collect(),
-                f.variadic.map(ArgType::Go),
-            ),
+        let args: &'t [Arg] = args.and_then(|a| a.get(1..)).unwrap_or(&[]);
+        let sig = match callee {
+            Callee::User(f) => Sig::Go(f.params, f.variadic),
             Callee::Builtin(b) => {
                 let s = b.signature();
-                (s.params.to_vec(), s.variadic)
+                Sig::Builtin(s.params, s.variadic)
             }
         };
-        let num_in = args.len() + usize::from(fin.is_some());
-        let num_fixed = if variadic.is_some() {
-            if num_in < params.len() {
-                return self.errorf(format!(
-                    "wrong number of args for {name}: want at least {} got {}",
-                    params.len(),
-                    args.len()
-                ));
-            }
-            params.len()
-        } else {
-            if num_in != params.len() {
-                return self.errorf(format!(
-                    "wrong number of args for {name}: want {} got {num_in}",
-                    params.len()
-                ));
-            }
-            args.len()
-        };
+        let num_fixed = self.check_arity(&sig, name, args.len(), fin.is_some())?;
         self.step()?;
 
         if let Callee::Builtin(b @ (Builtin::And | Builtin::Or)) = callee {
@@ -905,32 +884,7 @@ impl<'t> Exec<'t> {
             return Ok(v);
         }
 
-        let mut argv: Vec<V> = Vec::with_capacity(num_in);
-        let mut i = 0;
-        while i < num_fixed && i < args.len() {
-            argv.push(self.eval_arg(dot, params.get(i).copied(), &args[i])?);
-            i += 1;
-        }
-        if let Some(vt) = variadic {
-            while i < args.len() {
-                argv.push(self.eval_arg(dot, Some(vt), &args[i])?);
-                i += 1;
-            }
-        }
-        if let Some(f) = fin {
-            let t = match variadic {
-                Some(vt) => {
-                    if num_in - 1 < num_fixed {
-                        params.get(num_in - 1).copied()
-                    } else {
-                        Some(vt)
-                    }
-                }
-                None => params.last().copied(),
-            };
-            argv.push(self.validate_type(f, t)?);
-        }
-
+        let argv = self.build_argv(dot, &sig, num_fixed, args, fin)?;
         let result = match callee {
             Callee::Builtin(Builtin::Call) => {
                 let callee_name = match args.first() {
@@ -957,12 +911,77 @@ impl<'t> Exec<'t> {
             }
         };
         match result {
-            Ok(v) => self.check_result(v),
+            // Built-ins only return parts of their arguments or bounded strings; user functions
+            // may build new values of any size.
+            Ok(v) if matches!(callee, Callee::User(_)) => self.check_result(v),
+            Ok(v) => match &v.val {
+                Value::String(s) if s.len() > MAX_OUTPUT => self.check_result(v),
+                _ => Ok(v),
+            },
             Err(msg) => {
                 self.at = node;
                 self.errorf(format!("error calling {name}: {msg}"))
             }
         }
+    }
+
+    /// Go's argument count check; returns the number of fixed parameters to fill from `args`.
+    fn check_arity(&self, sig: &Sig, name: &str, nargs: usize, has_final: bool) -> R<usize> {
+        let num_in = nargs + usize::from(has_final);
+        let nparams = sig.len();
+        if sig.variadic().is_some() {
+            if num_in < nparams {
+                return self.errorf(format!(
+                    "wrong number of args for {name}: want at least {nparams} got {nargs}"
+                ));
+            }
+            Ok(nparams)
+        } else {
+            if num_in != nparams {
+                return self.errorf(format!(
+                    "wrong number of args for {name}: want {nparams} got {num_in}"
+                ));
+            }
+            Ok(nargs)
+        }
+    }
+
+    /// Evaluate and convert the arguments (then the piped value) for `sig`.
+    fn build_argv(
+        &mut self,
+        dot: &V,
+        sig: &Sig,
+        num_fixed: usize,
+        args: &'t [Arg],
+        fin: Final,
+    ) -> R<Vec<V>> {
+        let num_in = args.len() + usize::from(fin.is_some());
+        let mut argv: Vec<V> = Vec::with_capacity(num_in);
+        let mut i = 0;
+        while i < num_fixed && i < args.len() {
+            argv.push(self.eval_arg(dot, sig.param(i), &args[i])?);
+            i += 1;
+        }
+        if let Some(vt) = sig.variadic() {
+            while i < args.len() {
+                argv.push(self.eval_arg(dot, Some(vt), &args[i])?);
+                i += 1;
+            }
+        }
+        if let Some(f) = fin {
+            let t = match sig.variadic() {
+                Some(vt) => {
+                    if num_in - 1 < num_fixed {
+                        sig.param(num_in - 1)
+                    } else {
+                        Some(vt)
+                    }
+                }
+                None => sig.param(sig.len().wrapping_sub(1)),
+            };
+            argv.push(self.validate_type(f, t)?);
+        }
+        Ok(argv)
     }
 
     /// Go's `validateType`: check that `value` can be passed as `typ` (`None`: no type).
@@ -1092,6 +1111,148 @@ impl<'t> Exec<'t> {
         }
     }
 }
+
+/// A callee's Go signature: fixed parameter types and the variadic element type.
+enum Sig {
+    Go(&'static [Param], Option<Param>),
+    Builtin(&'static [ArgType], Option<ArgType>),
+}
+
+impl Sig {
+    fn len(&self) -> usize {
+        match self {
+            Sig::Go(p, _) => p.len(),
+            Sig::Builtin(p, _) => p.len(),
+        }
+    }
+
+    fn param(&self, i: usize) -> Option<ArgType> {
+        match self {
+            Sig::Go(p, _) => p.get(i).map(|p| ArgType::Go(*p)),
+            Sig::Builtin(p, _) => p.get(i).copied(),
+        }
+    }
+
+    fn variadic(&self) -> Option<ArgType> {
+        match self {
+            Sig::Go(_, v) => v.map(ArgType::Go),
+            Sig::Builtin(_, v) => *v,
+        }
+    }
+}
+
+/// A method of Masterminds semver v3's `Version`.
+struct MethodSig {
+    name: &'static str,
+    params: &'static [Param],
+    /// Declared on `*Version`: not callable on a (non-addressable) `Version` value.
+    ptr_receiver: bool,
+}
+
+/// The methods templates can call on semver values (those whose parameters this value model
+/// can express; `UnmarshalJSON` and `UnmarshalText` take `[]byte` and are left out).
+const SEMVER_METHODS: &[MethodSig] = &[
+    MethodSig {
+        name: "String",
+        params: &[],
+        ptr_receiver: false,
+    },
+    MethodSig {
+        name: "Original",
+        params: &[],
+        ptr_receiver: true,
+    },
+    MethodSig {
+        name: "Major",
+        params: &[],
+        ptr_receiver: false,
+    },
+    MethodSig {
+        name: "Minor",
+        params: &[],
+        ptr_receiver: false,
+    },
+    MethodSig {
+        name: "Patch",
+        params: &[],
+        ptr_receiver: false,
+    },
+    MethodSig {
+        name: "Prerelease",
+        params: &[],
+        ptr_receiver: false,
+    },
+    MethodSig {
+        name: "Metadata",
+        params: &[],
+        ptr_receiver: false,
+    },
+    MethodSig {
+        name: "IncPatch",
+        params: &[],
+        ptr_receiver: false,
+    },
+    MethodSig {
+        name: "IncMinor",
+        params: &[],
+        ptr_receiver: false,
+    },
+    MethodSig {
+        name: "IncMajor",
+        params: &[],
+        ptr_receiver: false,
+    },
+    MethodSig {
+        name: "SetPrerelease",
+        params: &[Param::String],
+        ptr_receiver: false,
+    },
+    MethodSig {
+        name: "SetMetadata",
+        params: &[Param::String],
+        ptr_receiver: false,
+    },
+    MethodSig {
+        name: "LessThan",
+        params: &[Param::Semver],
+        ptr_receiver: true,
+    },
+    MethodSig {
+        name: "GreaterThan",
+        params: &[Param::Semver],
+        ptr_receiver: true,
+    },
+    MethodSig {
+        name: "Equal",
+        params: &[Param::Semver],
+        ptr_receiver: true,
+    },
+    MethodSig {
+        name: "Compare",
+        params: &[Param::Semver],
+        ptr_receiver: true,
+    },
+    MethodSig {
+        name: "MarshalJSON",
+        params: &[],
+        ptr_receiver: false,
+    },
+    MethodSig {
+        name: "MarshalText",
+        params: &[],
+        ptr_receiver: false,
+    },
+    MethodSig {
+        name: "Scan",
+        params: &[Param::Any],
+        ptr_receiver: true,
+    },
+    MethodSig {
+        name: "Value",
+        params: &[],
+        ptr_receiver: false,
+    },
+];
 
 /// Whether a value of this (concrete) type can be passed for `p` without conversion.
 fn assignable(v: &V, p: Param) -> bool {

@@ -210,6 +210,27 @@ fn left_trim_length(s: &str) -> usize {
     s.len() - s.trim_start_matches([' ', '\t', '\r', '\n']).len()
 }
 
+fn count_newlines(s: &str) -> usize {
+    s.bytes().filter(|&b| b == b'\n').count()
+}
+
+/// Offset of the first `{{` (a byte scan: cheaper than a general substring search).
+fn find_left_delim(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i + 1 < b.len() {
+        if b[i] == b'{' {
+            if b[i + 1] == b'{' {
+                return Some(i);
+            }
+            i += 1;
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
 /// Go's `%#U`: `U+0041 'A'` (the quoted character only when printable).
 pub fn sharp_u(c: char) -> String {
     let mut s = format!("U+{:04X}", c as u32);
@@ -298,7 +319,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn ignore(&mut self) {
-        self.line += self.input[self.start..self.pos].matches('\n').count();
+        self.line += count_newlines(&self.input[self.start..self.pos]);
         self.start = self.pos;
         self.start_line = self.line;
     }
@@ -339,12 +360,7 @@ impl<'a> Lexer<'a> {
 
     /// The next item.
     pub fn next_item(&mut self) -> Item<'a> {
-        self.item = Some(Item {
-            typ: ItemType::Eof,
-            pos: self.pos,
-            val: Cow::Borrowed("EOF"),
-            line: self.start_line,
-        });
+        self.item = None;
         if self.dead {
             return self.item.take().unwrap_or_else(|| self.eof_item());
         }
@@ -386,7 +402,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn lex_text(&mut self) -> Option<State> {
-        if let Some(x) = self.rest().find(LEFT_DELIM) {
+        if let Some(x) = find_left_delim(self.rest()) {
             if x > 0 {
                 self.pos += x;
                 let mut trim = 0;
@@ -395,7 +411,7 @@ impl<'a> Lexer<'a> {
                     trim = right_trim_length(&self.input[self.start..self.pos]);
                 }
                 self.pos -= trim;
-                self.line += self.input[self.start..self.pos].matches('\n').count();
+                self.line += count_newlines(&self.input[self.start..self.pos]);
                 let i = self.this_item(ItemType::Text);
                 self.pos += trim;
                 self.ignore();
@@ -407,7 +423,7 @@ impl<'a> Lexer<'a> {
         }
         self.pos = self.input.len();
         if self.pos > self.start {
-            self.line += self.input[self.start..self.pos].matches('\n').count();
+            self.line += count_newlines(&self.input[self.start..self.pos]);
             return self.emit(ItemType::Text);
         }
         self.emit(ItemType::Eof)
@@ -451,7 +467,7 @@ impl<'a> Lexer<'a> {
         if !delim {
             return self.errorf("comment ends before closing delimiter".into());
         }
-        self.line += self.input[self.start..self.pos].matches('\n').count();
+        self.line += count_newlines(&self.input[self.start..self.pos]);
         // The comment item itself is dropped (comments are not emitted), but taking it keeps
         // the line bookkeeping identical.
         let _ = self.this_item(ItemType::Comment);

@@ -13,7 +13,7 @@ stack; Go has no such limit.
 */
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use super::builtins::Builtin;
 use super::func::FuncMap;
@@ -30,7 +30,7 @@ pub const MAX_NESTING: usize = 200;
 
 /// The parsed templates: name → body. Bodies hold their nodes by value; the set is immutable
 /// after parsing.
-pub(crate) type TreeSet = HashMap<String, ListNode>;
+pub(crate) type TreeSet = BTreeMap<String, ListNode>;
 
 /// What `action` returns: a node, or the `{{end}}` / `{{else}}` that closes a list.
 enum Parsed {
@@ -54,7 +54,7 @@ struct TreeState<'a> {
     name: String,
     token: [Item<'a>; 3],
     peek_count: usize,
-    vars: Vec<String>,
+    vars: Vec<Cow<'a, str>>,
     action_line: usize,
     range_depth: usize,
 }
@@ -74,7 +74,7 @@ impl<'a> TreeState<'a> {
             name,
             token: [blank_item(), blank_item(), blank_item()],
             peek_count: 0,
-            vars: vec!["$".to_string()],
+            vars: vec![Cow::Borrowed("$")],
             action_line: 0,
             range_depth: 0,
         }
@@ -103,7 +103,7 @@ pub(crate) fn parse(name: &str, text: &str, funcs: &FuncMap) -> Result<TreeSet, 
         t: TreeState::new(name.to_string()),
         parse_name: name,
         funcs,
-        set: HashMap::new(),
+        set: BTreeMap::new(),
         nesting: 0,
     };
     let root = p.parse_top()?;
@@ -520,14 +520,14 @@ impl<'a> Parser<'a, '_> {
                     pos: v.pos,
                     ident: vec![v.val.to_string()],
                 });
-                self.t.vars.push(v.val.to_string());
+                self.t.vars.push(v.val.clone());
             } else if next.typ == ItemType::Char && next.val == "," {
                 self.next_non_space();
                 pipe.decl.push(VariableNode {
                     pos: v.pos,
                     ident: vec![v.val.to_string()],
                 });
-                self.t.vars.push(v.val.to_string());
+                self.t.vars.push(v.val.clone());
                 if context == "range" && pipe.decl.len() < 2 {
                     match self.peek_non_space().typ {
                         ItemType::Variable | ItemType::RightDelim | ItemType::RightParen => {
@@ -680,7 +680,7 @@ impl<'a> Parser<'a, '_> {
             ItemType::Dot => Arg::Dot(token.pos),
             ItemType::Nil => Arg::Nil(token.pos),
             ItemType::Variable => {
-                if !self.t.vars.iter().any(|v| *v == token.val) {
+                if !self.t.vars.contains(&token.val) {
                     return self.errorf(format!(
                         "undefined variable {}",
                         strconv::quote(&token.val, false)

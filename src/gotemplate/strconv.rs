@@ -203,7 +203,11 @@ pub fn unquote_char(s: &str, quote: u8) -> Result<UnquotedChar<'_>, SyntaxError>
     let Some(&e) = b.get(1) else {
         return Err(SyntaxError);
     };
-    let rest = &s[2..];
+    // Every valid escape letter is ASCII; anything else (including a multi-byte character,
+    // where slicing at byte 2 would split it) is a syntax error.
+    let Some(rest) = s.get(2..) else {
+        return Err(SyntaxError);
+    };
     fn simple(v: u8, tail: &str) -> UnquotedChar<'_> {
         UnquotedChar {
             value: u32::from(v),
