@@ -79,7 +79,13 @@ fn parse_and_render_timing() {
         "{{ range $k, $v := .builtin }}{{ $k }}={{ index $v \"name\" }};{{ end }}",
         n,
     );
-    for (label, v) in [("printf", a), ("field", b), ("if", c), ("ne", d), ("range", e)] {
+    for (label, v) in [
+        ("printf", a),
+        ("field", b),
+        ("if", c),
+        ("ne", d),
+        ("range", e),
+    ] {
         assert!(v < 50.0, "{label} took {v} µs");
     }
 }

@@ -65,7 +65,9 @@ pub fn run(args: EvalArgs) -> Result<ExitCode, Failure> {
             .with_help(match e {
                 RenderError::Parse(_) => "the template does not parse as Go text/template",
                 RenderError::Exec(_) => "the template failed while rendering",
-                RenderError::Yaml { .. } => "the rendered text is not valid YAML, so Cluster API cannot use it as a value",
+                RenderError::Yaml { .. } => {
+                    "the rendered text is not valid YAML, so Cluster API cannot use it as a value"
+                }
             })
             .into()),
     }
@@ -79,7 +81,11 @@ fn read_vars(path: &std::path::Path) -> Result<Value, Failure> {
     match docs.into_iter().next().map(|d| d.value) {
         Some(v @ Value::Object(_)) => Ok(v),
         None => Ok(Value::Object(serde_json::Map::new())),
-        Some(_) => Err(Diagnostic::error(format!("--vars {}: expected a mapping of variable names to values", path.display())).into()),
+        Some(_) => Err(Diagnostic::error(format!(
+            "--vars {}: expected a mapping of variable names to values",
+            path.display()
+        ))
+        .into()),
     }
 }
 
@@ -88,7 +94,8 @@ fn jsonl() -> Result<ExitCode, Failure> {
     let stdin = std::io::stdin();
     let mut lines = Vec::new();
     for line in stdin.lock().lines() {
-        let line = line.map_err(|e| Diagnostic::error(format!("cannot read standard input: {e}")))?;
+        let line =
+            line.map_err(|e| Diagnostic::error(format!("cannot read standard input: {e}")))?;
         if !line.trim().is_empty() {
             lines.push(line);
         }
@@ -116,16 +123,32 @@ pub fn answer(line: &str) -> String {
     let funcs = match case.get("funcs").and_then(Value::as_str).unwrap_or("") {
         "" | "hermetic" => sprig::hermetic(),
         "none" => &none,
-        other => return failure("input", &format!("unknown funcs {other:?} (topoplan has only the hermetic map)"), None),
+        other => {
+            return failure(
+                "input",
+                &format!("unknown funcs {other:?} (topoplan has only the hermetic map)"),
+                None,
+            );
+        }
     };
     let missing_key = match case.get("missingkey").and_then(Value::as_str).unwrap_or("") {
         "" | "default" | "invalid" => MissingKey::Default,
         "zero" => MissingKey::Zero,
         "error" => MissingKey::Error,
-        other => return failure("parse", &format!("unrecognized option: missingkey={other}"), None),
+        other => {
+            return failure(
+                "parse",
+                &format!("unrecognized option: missingkey={other}"),
+                None,
+            );
+        }
     };
     if case.get("useNumber").and_then(Value::as_bool) == Some(true) {
-        return failure("input", "useNumber is not supported: Cluster API decodes numbers as float64", None);
+        return failure(
+            "input",
+            "useNumber is not supported: Cluster API decodes numbers as float64",
+            None,
+        );
     }
     let text = match capi::render_text(template, &data, funcs, missing_key) {
         Ok(t) => t,

@@ -59,17 +59,23 @@ pub struct Rendered {
 }
 
 /// Render text only (no YAML step), with the given function set and missing-key mode.
-pub fn render_text(template: &str, data: &Json, funcs: &FuncMap, missing_key: MissingKey) -> Result<String, RenderError> {
+pub fn render_text(
+    template: &str,
+    data: &Json,
+    funcs: &FuncMap,
+    missing_key: MissingKey,
+) -> Result<String, RenderError> {
     let opts = Options {
         name: "tpl",
         funcs,
         missing_key,
     };
     let tpl = parse(template, &opts).map_err(|e| RenderError::Parse(e.message))?;
-    tpl.execute(&Value::from_json(data)).map_err(|e| match e.kind {
-        ErrorKind::Parse => RenderError::Parse(e.message),
-        ErrorKind::Exec => RenderError::Exec(e.message),
-    })
+    tpl.execute(&Value::from_json(data))
+        .map_err(|e| match e.kind {
+            ErrorKind::Parse => RenderError::Parse(e.message),
+            ErrorKind::Exec => RenderError::Exec(e.message),
+        })
 }
 
 /// Render a `valueFrom.template` with the variables Cluster API passes (`vars` is the JSON
@@ -108,5 +114,6 @@ pub fn render_name(template: &str, data: &Json) -> Result<String, RenderError> {
         missing_key: MissingKey::Error,
     };
     let tpl = parse(template, &opts).map_err(|e| RenderError::Parse(e.message))?;
-    tpl.execute(&Value::from_json(data)).map_err(|e| RenderError::Exec(e.message))
+    tpl.execute(&Value::from_json(data))
+        .map_err(|e| RenderError::Exec(e.message))
 }

@@ -223,7 +223,12 @@ mod tests {
         );
         assert_eq!(n.as_deref(), Ok("c-x-5"));
         // No Sprig in naming templates.
-        let e = from_template("{{ .cluster.name | upper }}", "c", &NameTarget::ControlPlane, "s");
+        let e = from_template(
+            "{{ .cluster.name | upper }}",
+            "c",
+            &NameTarget::ControlPlane,
+            "s",
+        );
         assert_eq!(
             e.err().as_deref(),
             Some(
