@@ -497,3 +497,22 @@ fn broken_pipe_is_not_an_error() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn random_functions_in_patches_are_warned_about() {
+    let class = CLASS.replace(
+        "  workers:\n",
+        "  patches:\n  - name: salt\n    definitions:\n    - selector: {apiVersion: controlplane.cluster.x-k8s.io/v1beta2, kind: KubeadmControlPlaneTemplate, matchResources: {controlPlane: true}}\n      jsonPatches:\n      - {op: add, path: /spec/template/spec/x, valueFrom: {template: \"{{ randInt 1 10 }}\"}}\n  workers:\n",
+    );
+    let out = Test::new()
+        .file("in.yaml", &format!("{class}---\n{}", cluster("a")))
+        .args(["plan", "-f", "in.yaml"])
+        .run();
+    out.ok();
+    assert!(
+        out.stderr
+            .contains("patch \"salt\" calls randInt, whose result changes on every render"),
+        "{}",
+        out.stderr
+    );
+}

@@ -92,7 +92,7 @@ pub fn yaml_to_json(text: &str) -> Result<Json, RenderError> {
     if text.trim().is_empty() {
         return Ok(Json::Null);
     }
-    crate::load::yaml::parse_value(text).map_err(|message| RenderError::Yaml {
+    crate::load::yaml::parse_value_go(text).map_err(|message| RenderError::Yaml {
         output: text.to_string(),
         message,
     })
@@ -116,4 +116,123 @@ pub fn render_name(template: &str, data: &Json) -> Result<String, RenderError> {
     let tpl = parse(template, &opts).map_err(|e| RenderError::Parse(e.message))?;
     tpl.execute(&Value::from_json(data))
         .map_err(|e| RenderError::Exec(e.message))
+}
+
+/// Sprig functions in the hermetic map whose results differ from call to call (random
+/// values, keys, salts, the clock): a class that uses them cannot be planned exactly.
+pub const NON_DETERMINISTIC: &[&str] = &[
+    "ago",
+    "bcrypt",
+    "buildCustomCert",
+    "encryptAES",
+    "genCA",
+    "genCAWithKey",
+    "genPrivateKey",
+    "genSelfSignedCert",
+    "genSelfSignedCertWithKey",
+    "genSignedCert",
+    "genSignedCertWithKey",
+    "htpasswd",
+    "randInt",
+    "shuffle",
+];
+
+/// The non-deterministic functions a template calls, found in its actions (`{{ … }}`) as whole
+/// words outside string literals; sorted, unique.
+pub fn non_deterministic_functions(template: &str) -> Vec<&'static str> {
+    let mut found = Vec::new();
+    for action in template.split("{{").skip(1) {
+        let action = action.split("}}").next().unwrap_or("");
+        let mut code = String::new();
+        let mut quote: Option<char> = None;
+        let mut escaped = false;
+        for c in action.chars() {
+            match quote {
+                Some(q) => {
+                    if escaped {
+                        escaped = false;
+                    } else if c == '\\' && q == '"' {
+                        escaped = true;
+                    } else if c == q {
+                        quote = None;
+                    }
+                    code.push(' ');
+                }
+                None if c == '"' || c == '`' || c == '\'' => {
+                    quote = Some(c);
+                    code.push(' ');
+                }
+                None => code.push(c),
+            }
+        }
+        for word in code.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '$'))
+        {
+            if let Some(f) = NON_DETERMINISTIC.iter().find(|f| **f == word) {
+                found.push(*f);
+            }
+        }
+    }
+    found.sort_unstable();
+    found.dedup();
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn enabled_if_needs_the_boolean_true() {
+        for (t, on) in [
+            ("true", true),
+            (" True ", true),
+            ("yes", true),
+            ("y", true),
+            ("\"true\"", false),
+            ("false", false),
+            ("", false),
+            ("{{ ne .x \"\" }}", true),
+        ] {
+            assert_eq!(enabled_if(t, &json!({"x": "a"})), Ok(on), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn value_templates_become_go_json() {
+        let r = render_value_template(
+            "a: {{ .n }}\nb: <{{ .s }}>\nc: on\n",
+            &json!({"n": 1000000, "s": "x"}),
+        );
+        let r = r.unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(r.text, "a: 1e+06\nb: <x>\nc: on\n");
+        assert_eq!(r.json, r#"{"a":1000000,"b":"\u003cx\u003e","c":true}"#);
+        assert_eq!(
+            render_value_template("", &json!({})).map(|r| r.json),
+            Ok("null".to_string())
+        );
+        assert!(matches!(
+            render_value_template("{{ .a.b }", &json!({})),
+            Err(RenderError::Parse(_))
+        ));
+        assert!(matches!(
+            render_value_template("a: [", &json!({})),
+            Err(RenderError::Yaml { .. })
+        ));
+    }
+
+    #[test]
+    fn finds_random_functions_in_actions_only() {
+        assert_eq!(
+            non_deterministic_functions("randInt {{ randInt 1 5 }} {{ \"shuffle\" }}"),
+            vec!["randInt"]
+        );
+        assert_eq!(
+            non_deterministic_functions(
+                "{{- genCA \"x\" 3 | toJson }}{{ .a | shuffle }}{{ ago .t }}"
+            ),
+            vec!["ago", "genCA", "shuffle"]
+        );
+        assert!(non_deterministic_functions("{{ .randInt }}{{ $shuffle }}").is_empty());
+    }
 }

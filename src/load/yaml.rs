@@ -93,6 +93,21 @@ pub fn parse_value(text: &str) -> Result<serde_json::Value, String> {
         .map_err(|e| e.into_message(text))
 }
 
+/// [`parse_value`] with Go's leniency for repeated mapping keys (the last one wins), for text
+/// that Cluster API itself parses, such as rendered templates, where a repeat is not an input
+/// mistake to report but behaviour to reproduce.
+pub fn parse_value_go(text: &str) -> Result<serde_json::Value, String> {
+    let mut composer = compose::Composer::new(text);
+    let composed = match composer.next_document() {
+        Ok(Some(c)) => c,
+        Ok(None) => return Ok(serde_json::Value::Null),
+        Err(e) => return Err(e.into_message(text)),
+    };
+    decode::decode_with(&composed, true)
+        .and_then(decode::into_value)
+        .map_err(|e| e.into_message(text))
+}
+
 /// A failure inside this module, located in the text being parsed. Boxed: it travels through
 /// every level of the (recursive) decoder, whose stack frames should stay small.
 #[derive(Debug)]

@@ -249,6 +249,7 @@ pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Pla
                         .with_help("this version of topoplan does not apply ClusterClass patches yet; the plan shows objects before patching"),
                     );
                 }
+                warnings.extend(non_deterministic_templates(class));
                 blueprints.insert(key.clone(), bp);
             }
             Err(mut e) => errors.append(&mut e),
@@ -344,6 +345,60 @@ pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Pla
         clusters: plans,
         warnings,
     })
+}
+
+/// One warning per patch template that calls a function whose result changes from run to run:
+/// Cluster API would render a different value on every reconcile, so no plan can predict it.
+fn non_deterministic_templates(class: &ClusterClass) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let patches = class
+        .object
+        .value
+        .pointer("/spec/patches")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let mut check = |template: Option<&Value>, pointer: String, patch: &str| {
+        let Some(t) = template.and_then(Value::as_str) else {
+            return;
+        };
+        let funcs = crate::gotemplate::capi::non_deterministic_functions(t);
+        if !funcs.is_empty() {
+            out.push(
+                Diagnostic::warning(format!(
+                    "ClusterClass {}: patch {patch:?} calls {}, whose result changes on every render: the class cannot be planned deterministically",
+                    class.key(),
+                    funcs.join(", ")
+                ))
+                .at(&class.object.origin, &pointer, "not deterministic"),
+            );
+        }
+    };
+    for (i, p) in patches.iter().enumerate() {
+        let name = p.get("name").and_then(Value::as_str).unwrap_or("");
+        check(
+            p.get("enabledIf"),
+            format!("/spec/patches/{i}/enabledIf"),
+            name,
+        );
+        let defs = p
+            .get("definitions")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        for (j, d) in defs.iter().enumerate() {
+            let ops = d
+                .get("jsonPatches")
+                .and_then(Value::as_array)
+                .map_or(&[][..], Vec::as_slice);
+            for (k, op) in ops.iter().enumerate() {
+                check(
+                    op.pointer("/valueFrom/template"),
+                    format!("/spec/patches/{i}/definitions/{j}/jsonPatches/{k}/valueFrom/template"),
+                    name,
+                );
+            }
+        }
+    }
+    out
 }
 
 /// Without current state: everything is created except the Cluster, which exists already.

@@ -112,13 +112,20 @@ impl Entries {
     }
 }
 
-/// Decode a composed document.
+/// Decode a composed document, rejecting duplicate keys.
 pub(super) fn decode(doc: &Composed) -> Result<Out, YamlError> {
+    decode_with(doc, false)
+}
+
+/// Decode a composed document; with `last_wins`, a repeated key replaces the earlier value as
+/// yaml.v2 does, instead of being an error.
+pub(super) fn decode_with(doc: &Composed, last_wins: bool) -> Result<Out, YamlError> {
     let mut d = Decoder {
         doc,
         active_aliases: Vec::new(),
         decode_count: 0,
         alias_count: 0,
+        last_wins,
     };
     d.value(doc.root, 0)
 }
@@ -129,6 +136,8 @@ struct Decoder<'a> {
     active_aliases: Vec<NodeId>,
     decode_count: u64,
     alias_count: u64,
+    /// Repeated keys replace earlier ones (Go's behaviour) instead of being rejected.
+    last_wins: bool,
 }
 
 impl<'a> Decoder<'a> {
@@ -270,7 +279,7 @@ impl<'a> Decoder<'a> {
             return Ok(None);
         }
         let (key, key_span) = self.key(k, depth + 1)?;
-        if let Some(first) = seen.get(&key) {
+        if let Some(first) = seen.get(&key).filter(|_| !self.last_wins) {
             let shown = match &key {
                 MapKey::Good(s) => format!("{s:?}"),
                 MapKey::Bad(BadKey::Null) => "null".to_string(),
