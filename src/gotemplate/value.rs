@@ -266,6 +266,42 @@ impl From<bool> for Value {
     }
 }
 
+/// Nested values are dropped with an explicit stack instead of recursion: `fromJson` accepts
+/// Go's 10,000 levels, and dropping that many nested Arcs recursively would overflow the stack.
+impl Drop for Slice {
+    fn drop(&mut self) {
+        let mut stack = std::mem::take(&mut self.items);
+        drain_nested(&mut stack);
+    }
+}
+
+impl Drop for Map {
+    fn drop(&mut self) {
+        let mut stack: Vec<Value> = std::mem::take(&mut self.entries).into_values().collect();
+        drain_nested(&mut stack);
+    }
+}
+
+/// Take apart every value on `stack` that this is the last owner of, children first onto the
+/// stack, so each drop only ever frees one level.
+fn drain_nested(stack: &mut Vec<Value>) {
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Slice(arc) => {
+                if let Some(mut inner) = Arc::into_inner(arc) {
+                    stack.append(&mut inner.items);
+                }
+            }
+            Value::Map(arc) => {
+                if let Some(mut inner) = Arc::into_inner(arc) {
+                    stack.extend(std::mem::take(&mut inner.entries).into_values());
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,5 +338,24 @@ mod tests {
         assert!(Value::Float(-0.5).truth());
         assert!(!Value::list(vec![]).truth());
         assert!(Value::list(vec![Value::Nil]).truth());
+    }
+
+    #[test]
+    fn deep_values_drop_without_recursion() {
+        // Run on a small stack: a recursive drop of 200,000 levels would overflow it.
+        let handle = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(|| {
+                let mut v = Value::Nil;
+                for i in 0..200_000 {
+                    v = if i % 2 == 0 {
+                        Value::list(vec![v])
+                    } else {
+                        Value::dict([("k".to_string(), v)].into_iter().collect())
+                    };
+                }
+                drop(v);
+            });
+        assert!(handle.map(|h| h.join().is_ok()).unwrap_or(false));
     }
 }
