@@ -385,6 +385,10 @@ regex_inputs = [
     ("\\141", "abc"), ("[\\x00-\\x{10FFFF}]", "aé"), ("\\z", "ab"), ("\\A", "ab"), ("(?:)", "ab"),
     ("x{0}", "ab"), ("(|a)+", "aa"), ("(a*)*", "b"), ("(a*)+", "ab"), ("(?i)ǅ", "ǄǆǅX"),
     ("[a-c-e]", "-bde"), ("[]a]", "]a"), ("[^]a]", "]ab"), ("\\.", "a.b"), ("\\_", "a_b"),
+    # Go's alternation factoring compares literals ignoring their case mode (a Go quirk).
+    ("K(x)|(?i)k(y)", "kyKxKy"), ("(?i)a(x)|A(y)", "ayAyax"), ("[Aa](x)|A(y)", "ayAy"), ("AB|AC|(?i)a(x)", "axAxAB"),
+    ("(?-i)Ax|[A]|(?i)[a]", "aāAkA"), ("A.|(?i:a)|[Āā]|A{2}(x).", "aBAāc"), ("A{2}(x)|(?i)a{2}(y)", "aay AAy"),
+    ("(?:AB(x))|(?i)a(y)", "ay Ay"), ("x|AB(?i)b(y)|AB(z)", "ABby ABBy"), ("(?i)k|K(x)", "kKK"),
 ]
 for p, s in regex_inputs:
     d("regexFindAll", [S(p), S(s), I(-1)])
