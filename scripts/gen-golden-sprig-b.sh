@@ -153,7 +153,8 @@ for f in ["merge", "mustMerge", "mergeOverwrite", "mustMergeOverwrite"]:
               '{{ %s (dict "a" 1) (dict "a" 2) | printf "%%T" }}', '{{ %s .d (dict "z" "filled" "a" 7) | toJson }}',
               '{{ %s (dict "s" (semver "1.0.0")) (dict "s" (dict "x" 1)) }}',
               '{{ %s (dict "s" (semver "1.0.0")) (dict "s" (semver "2.0.0")) }}',
-              '{{ %s (dict "a" .d.b) (dict "a" (dict "n" 1 "c" "y")) | toJson }}']:
+              '{{ %s (dict "a" .d.b) (dict "a" (dict "n" 1 "c" "y")) | toJson }}',
+              '{{ %s (dict "c" (dict) "d" (dict)) (dict "c" (dict "a" nil "b" 1) "d" (dict "a" nil)) | toJson }}']:
         c(t % f, D)
 
 # ---- math: int64 ----
@@ -521,6 +522,9 @@ merge_pairs = [
     (J({}), J({"a": None, "b": [1], "c": {"d": None}})),
     (DI(S("a"), LI(I(1))), DI(S("a"), ST("x"))),
     (N, J({"a": 1})),
+    # An empty nested map is merged into in place, so it stops being empty (nil values skipped);
+    # one that stays empty is replaced by the source map, nil values included.
+    (J({"c": {}, "d": {}, "e": {"x": {}}}), J({"c": {"a": None, "b": 1}, "d": {"a": None}, "e": {"x": {"n": None, "y": 2}}})),
 ]
 for dst, src in merge_pairs:
     for f in ["merge", "mergeOverwrite", "mustMerge", "mustMergeOverwrite"]:

@@ -345,7 +345,7 @@ fn store(dst: &mut Map, key: &str, value: Value, src_elem: &GoType) -> Result<()
 /// mergo's `deepMerge` for a map destination and a map source.
 fn merge_map(dst: &mut Map, src: &Map, overwrite: bool) -> Result<(), String> {
     for (key, src_value) in &src.entries {
-        let dst_value = dst.entries.get(key).cloned();
+        let mut dst_value = dst.entries.get(key).cloned();
         // A nil interface in the source is skipped, or written when overwriting.
         if src.elem == GoType::Interface && matches!(src_value, Value::Nil | Value::Invalid) {
             if overwrite {
@@ -358,8 +358,10 @@ fn merge_map(dst: &mut Map, src: &Map, overwrite: bool) -> Result<(), String> {
                 if let Some(existing) = &dst_value
                     && let Some(merged) = merge_nested(existing, src_value, overwrite)?
                 {
-                    // Go merges into the nested map in place; the map entry sees the result.
-                    dst.entries.insert(key.clone(), merged);
+                    // Go merges into the nested map in place: the entry, and the checks below
+                    // (an empty map may no longer be empty), see the merged map.
+                    dst.entries.insert(key.clone(), merged.clone());
+                    dst_value = Some(merged);
                 }
             }
             v if is_slice(v) => {

@@ -255,11 +255,9 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
 
 /// `EscapeError`: the offending `%` and at most two following bytes, quoted.
 fn escape_error(rest: &[u8]) -> String {
+    // Three bytes, which may cut a character in half: Go quotes the stray bytes as `\xNN`.
     let cut = &rest[..rest.len().min(3)];
-    format!(
-        "invalid URL escape {}",
-        go_quote(&String::from_utf8_lossy(cut))
-    )
+    format!("invalid URL escape {}", go_quote_bytes(cut))
 }
 
 /// Go's `url.Parse`, with the `*url.Error` text (`parse "…": reason`).
@@ -553,31 +551,45 @@ fn valid_encoded(s: &str, mode: Mode) -> bool {
 /// controls, separators, format characters, private use and noncharacters, but treats
 /// unassigned code points as printable.
 pub(crate) fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
+    go_quote_bytes(s.as_bytes())
+}
+
+/// [`go_quote`] of arbitrary bytes: bytes that are not valid UTF-8 print as `\xNN`.
+pub(crate) fn go_quote_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 2);
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' | '\\' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if is_go_printable(c) => out.push(c),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push_str(&format!("\\U{:08x}", c as u32)),
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            push_quoted_char(&mut out, c);
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
         }
     }
     out.push('"');
     out
+}
+
+fn push_quoted_char(out: &mut String, c: char) {
+    match c {
+        '"' | '\\' => {
+            out.push('\\');
+            out.push(c);
+        }
+        c if is_go_printable(c) => out.push(c),
+        '\u{7}' => out.push_str("\\a"),
+        '\u{8}' => out.push_str("\\b"),
+        '\u{c}' => out.push_str("\\f"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        '\u{b}' => out.push_str("\\v"),
+        c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+            out.push_str(&format!("\\x{:02x}", c as u32));
+        }
+        c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
+        c => out.push_str(&format!("\\U{:08x}", c as u32)),
+    }
 }
 
 /// Approximation of Go's `unicode.IsPrint` (see [`go_quote`]).
