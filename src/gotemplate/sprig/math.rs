@@ -1124,7 +1124,7 @@ mod tests {
     fn shortest_digits_like_go() {
         assert_eq!(go_shortest(0.3), ("3".to_string(), -1));
         assert_eq!(
-            go_shortest(678002113398406.25),
+            go_shortest("678002113398406.25".parse().unwrap()),
             ("6780021133984062".to_string(), -1)
         );
         assert_eq!(go_shortest(5e-324), ("5".to_string(), -324));
