@@ -13,12 +13,15 @@ Behaviours worth knowing, all taken from the Go originals:
 - `addf` & co. do not add floats: Sprig converts each operand with shopspring/decimal's
   `NewFromFloat` (the shortest decimal that round-trips), computes exactly in decimal (`divf`
   rounds to 16 decimal places, half away from zero) and converts back to the nearest float64.
-  That is why `addf 0.1 0.2` is `0.3`. This file carries a small exact decimal type for that.
+  That is why `addf 0.1 0.2` is `0.3`. This file carries a small exact decimal type for that,
+  and [`go_shortest`], Go's shortest-decimal rule (Rust's `{:e}` breaks exact ties the other
+  way: Go prints 678002113398406.25 as `…406.2`, Rust as `…406.3`).
 - `round` is Sprig's own algorithm (not half-away-from-zero for negatives: `round -2.4 0` is -3),
   with Go's `math.Pow` and `math.Modf` reproduced bit for bit.
 - `until`/`untilStep` return `[]int`. Deliberate difference: a result longer than
   [`MAX_SEQUENCE`] items is an error instead of an allocation that could exhaust memory.
-- `randInt` is random in Go (`rand.Intn(max-min) + min`); it stays random here.
+- `randInt` is random in Go (`rand.Intn(max-min) + min`); it stays random here (seeded by
+  std's `RandomState`, no dependency).
 */
 
 use std::cmp::Ordering;

@@ -13,6 +13,12 @@ construct is explicit (ASCII classes spelled out, flags applied per node, all gr
 unnamed). Matching then uses the `regex` crate, which like Go is leftmost-first and
 linear-time.
 
+The parse tree is shaped like Go's (literal strings, one-character alternatives merged into a
+class, common prefixes factored out of alternations) because Go's factoring has a visible
+quirk: it treats a case-sensitive and a case-insensitive leading literal as equal, so in
+`K(x)|(?i)k(y)` the second branch stops matching `k`. Differential fuzzing against Go found
+no other difference.
+
 On top of matching, the Go algorithms that decide results are reproduced here: how `FindAll`
 skips an empty match right after a previous match, how `ReplaceAll` advances, how `Split`
 treats `n`, and `Expand`'s `$name` / `${name}` rules (`$1a` names group `1a`; `$01` is not
