@@ -40,7 +40,8 @@ for t in ['{{ list }}', '{{ list 1 "a" 2.5 true nil }}', '{{ list 1 2 | printf "
           '{{ tuple 1 2 }}', '{{ tuple | printf "%T %d" 0 }}', '{{ list .l .s }}',
           '{{ list .missing }}', '{{ len (list 1 2 3) }}', '{{ index (list 1 2 3) 1 }}',
           '{{ list (list 1) (list) | printf "%v" }}', '{{ printf "%#v" (list 1 "a" nil) }}',
-          '{{ list 1 2 | toJson }}', '{{ list | toJson }}']:
+          '{{ list 1 2 | toJson }}', '{{ list | toJson }}', '{{ tuple .l nil "x" | printf "%T %v" "" }}',
+          '{{ tuple 1 | len }}', '{{ first (tuple "a" "b") }}']:
     c(t, L)
 
 # ---- append / push / prepend (+ must) ----
@@ -173,7 +174,7 @@ for t in ['{{ add1 1 }}', '{{ add1 .f }}', '{{ add1 .neg }}', '{{ add1 .s }}', '
           '{{ mul 2 3 }}', '{{ mul 2 }}', '{{ mul 2 3 4 }}', '{{ mul .f 4 }}', '{{ mul 4294967296 4294967296 }}',
           '{{ mul 3 "x" }}', '{{ mul "3" "4" | printf "%T %d" "" }}',
           '{{ max 1 2 }}', '{{ max 3 }}', '{{ max 1 9 4 }}', '{{ max .f .neg }}', '{{ max -1 "x" }}', '{{ max "5" 2 }}',
-          '{{ biggest 1 5 3 }}', '{{ min 1 2 }}', '{{ min 3 }}', '{{ min 4 1 9 }}', '{{ min .f .neg }}',
+          '{{ biggest 1 5 3 }}', '{{ biggest .f "9" }}', '{{ biggest "x" }}', '{{ biggest -3 -7 | printf "%T %d" "" }}', '{{ min 1 2 }}', '{{ min 3 }}', '{{ min 4 1 9 }}', '{{ min .f .neg }}',
           '{{ min 1 "x" }}', '{{ max 1 2 | printf "%T" }}', '{{ min 1 2 | printf "%T" }}']:
     c(t, M)
 
