@@ -40,7 +40,8 @@ for t in ['{{ list }}', '{{ list 1 "a" 2.5 true nil }}', '{{ list 1 2 | printf "
           '{{ tuple 1 2 }}', '{{ tuple | printf "%T %d" 0 }}', '{{ list .l .s }}',
           '{{ list .missing }}', '{{ len (list 1 2 3) }}', '{{ index (list 1 2 3) 1 }}',
           '{{ list (list 1) (list) | printf "%v" }}', '{{ printf "%#v" (list 1 "a" nil) }}',
-          '{{ list 1 2 | toJson }}', '{{ list | toJson }}']:
+          '{{ list 1 2 | toJson }}', '{{ list | toJson }}', '{{ tuple .l nil "x" | printf "%T %v" "" }}',
+          '{{ tuple 1 | len }}', '{{ first (tuple "a" "b") }}']:
     c(t, L)
 
 # ---- append / push / prepend (+ must) ----
@@ -153,7 +154,8 @@ for f in ["merge", "mustMerge", "mergeOverwrite", "mustMergeOverwrite"]:
               '{{ %s (dict "a" 1) (dict "a" 2) | printf "%%T" }}', '{{ %s .d (dict "z" "filled" "a" 7) | toJson }}',
               '{{ %s (dict "s" (semver "1.0.0")) (dict "s" (dict "x" 1)) }}',
               '{{ %s (dict "s" (semver "1.0.0")) (dict "s" (semver "2.0.0")) }}',
-              '{{ %s (dict "a" .d.b) (dict "a" (dict "n" 1 "c" "y")) | toJson }}']:
+              '{{ %s (dict "a" .d.b) (dict "a" (dict "n" 1 "c" "y")) | toJson }}',
+              '{{ %s (dict "c" (dict) "d" (dict)) (dict "c" (dict "a" nil "b" 1) "d" (dict "a" nil)) | toJson }}']:
         c(t % f, D)
 
 # ---- math: int64 ----
@@ -172,7 +174,7 @@ for t in ['{{ add1 1 }}', '{{ add1 .f }}', '{{ add1 .neg }}', '{{ add1 .s }}', '
           '{{ mul 2 3 }}', '{{ mul 2 }}', '{{ mul 2 3 4 }}', '{{ mul .f 4 }}', '{{ mul 4294967296 4294967296 }}',
           '{{ mul 3 "x" }}', '{{ mul "3" "4" | printf "%T %d" "" }}',
           '{{ max 1 2 }}', '{{ max 3 }}', '{{ max 1 9 4 }}', '{{ max .f .neg }}', '{{ max -1 "x" }}', '{{ max "5" 2 }}',
-          '{{ biggest 1 5 3 }}', '{{ min 1 2 }}', '{{ min 3 }}', '{{ min 4 1 9 }}', '{{ min .f .neg }}',
+          '{{ biggest 1 5 3 }}', '{{ biggest .f "9" }}', '{{ biggest "x" }}', '{{ biggest -3 -7 | printf "%T %d" "" }}', '{{ min 1 2 }}', '{{ min 3 }}', '{{ min 4 1 9 }}', '{{ min .f .neg }}',
           '{{ min 1 "x" }}', '{{ max 1 2 | printf "%T" }}', '{{ min 1 2 | printf "%T" }}']:
     c(t, M)
 
@@ -385,6 +387,10 @@ regex_inputs = [
     ("\\141", "abc"), ("[\\x00-\\x{10FFFF}]", "aé"), ("\\z", "ab"), ("\\A", "ab"), ("(?:)", "ab"),
     ("x{0}", "ab"), ("(|a)+", "aa"), ("(a*)*", "b"), ("(a*)+", "ab"), ("(?i)ǅ", "ǄǆǅX"),
     ("[a-c-e]", "-bde"), ("[]a]", "]a"), ("[^]a]", "]ab"), ("\\.", "a.b"), ("\\_", "a_b"),
+    # Go's alternation factoring compares literals ignoring their case mode (a Go quirk).
+    ("K(x)|(?i)k(y)", "kyKxKy"), ("(?i)a(x)|A(y)", "ayAyax"), ("[Aa](x)|A(y)", "ayAy"), ("AB|AC|(?i)a(x)", "axAxAB"),
+    ("(?-i)Ax|[A]|(?i)[a]", "aāAkA"), ("A.|(?i:a)|[Āā]|A{2}(x).", "aBAāc"), ("A{2}(x)|(?i)a{2}(y)", "aay AAy"),
+    ("(?:AB(x))|(?i)a(y)", "ay Ay"), ("x|AB(?i)b(y)|AB(z)", "ABby ABBy"), ("(?i)k|K(x)", "kKK"),
 ]
 for p, s in regex_inputs:
     d("regexFindAll", [S(p), S(s), I(-1)])
@@ -517,6 +523,9 @@ merge_pairs = [
     (J({}), J({"a": None, "b": [1], "c": {"d": None}})),
     (DI(S("a"), LI(I(1))), DI(S("a"), ST("x"))),
     (N, J({"a": 1})),
+    # An empty nested map is merged into in place, so it stops being empty (nil values skipped);
+    # one that stays empty is replaced by the source map, nil values included.
+    (J({"c": {}, "d": {}, "e": {"x": {}}}), J({"c": {"a": None, "b": 1}, "d": {"a": None}, "e": {"x": {"n": None, "y": 2}}})),
 ]
 for dst, src in merge_pairs:
     for f in ["merge", "mergeOverwrite", "mustMerge", "mustMergeOverwrite"]:

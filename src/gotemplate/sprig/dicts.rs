@@ -301,7 +301,7 @@ fn merge_all(args: &[Value], overwrite: bool) -> Result<Value, String> {
     };
     for src in args.iter().skip(1) {
         if let Value::Map(src) = src {
-            merge_map(&mut dst, src, overwrite)?;
+            merge_map(&mut dst, src, overwrite, 0)?;
         }
     }
     Ok(Value::Map(Arc::new(dst)))
@@ -342,10 +342,19 @@ fn store(dst: &mut Map, key: &str, value: Value, src_elem: &GoType) -> Result<()
     Ok(())
 }
 
+/// How deep `merge` follows nested maps (a bound of this implementation: Go recurses without
+/// one, and templates can build arbitrarily deep maps in a loop).
+const MAX_MERGE_DEPTH: usize = 10_000;
+
 /// mergo's `deepMerge` for a map destination and a map source.
-fn merge_map(dst: &mut Map, src: &Map, overwrite: bool) -> Result<(), String> {
+fn merge_map(dst: &mut Map, src: &Map, overwrite: bool, depth: usize) -> Result<(), String> {
+    if depth > MAX_MERGE_DEPTH {
+        return Err(format!(
+            "maps nested deeper than {MAX_MERGE_DEPTH} levels (limit of this implementation)"
+        ));
+    }
     for (key, src_value) in &src.entries {
-        let dst_value = dst.entries.get(key).cloned();
+        let mut dst_value = dst.entries.get(key).cloned();
         // A nil interface in the source is skipped, or written when overwriting.
         if src.elem == GoType::Interface && matches!(src_value, Value::Nil | Value::Invalid) {
             if overwrite {
@@ -356,10 +365,12 @@ fn merge_map(dst: &mut Map, src: &Map, overwrite: bool) -> Result<(), String> {
         match src_value {
             Value::Map(_) | Value::Semver(..) => {
                 if let Some(existing) = &dst_value
-                    && let Some(merged) = merge_nested(existing, src_value, overwrite)?
+                    && let Some(merged) = merge_nested(existing, src_value, overwrite, depth)?
                 {
-                    // Go merges into the nested map in place; the map entry sees the result.
-                    dst.entries.insert(key.clone(), merged);
+                    // Go merges into the nested map in place: the entry, and the checks below
+                    // (an empty map may no longer be empty), see the merged map.
+                    dst.entries.insert(key.clone(), merged.clone());
+                    dst_value = Some(merged);
                 }
             }
             v if is_slice(v) => {
@@ -411,11 +422,16 @@ fn empty_like(v: &Value) -> Value {
 
 /// mergo's `deepMerge` of a nested source map or semver into the destination's existing value
 /// (not settable, so only a map destination can change). Returns the new value, if any.
-fn merge_nested(existing: &Value, src: &Value, overwrite: bool) -> Result<Option<Value>, String> {
+fn merge_nested(
+    existing: &Value,
+    src: &Value,
+    overwrite: bool,
+    depth: usize,
+) -> Result<Option<Value>, String> {
     match (existing, src) {
         (Value::Map(d), Value::Map(s)) => {
             let mut merged = Map::clone(d);
-            merge_map(&mut merged, s, overwrite)?;
+            merge_map(&mut merged, s, overwrite, depth + 1)?;
             Ok(Some(Value::Map(Arc::new(merged))))
         }
         // A pointer destination and a map source: unless overwriting (where mergo does

@@ -307,12 +307,54 @@ fn reverse(args: &[Value]) -> Result<Value, String> {
 fn uniq(args: &[Value]) -> Result<Value, String> {
     let items = items_or(arg(args, 0), find_err("uniq"))?;
     let mut out: Vec<Value> = Vec::new();
+    // Sprig compares each item with every kept one (quadratic); scalars go through a hash set
+    // instead, with the same outcome since DeepEqual never equates values of different types.
+    let mut seen_scalars = std::collections::HashSet::new();
+    let mut seen_others: Vec<Value> = Vec::new();
     for item in items {
-        if !out.iter().any(|seen| deep_equal(&item, seen)) {
+        let fresh = match scalar_key(&item) {
+            Some(key) => seen_scalars.insert(key),
+            None if matches!(&item, Value::Float(f) if f.is_nan()) => true,
+            None => {
+                let fresh = !seen_others.iter().any(|seen| deep_equal(&item, seen));
+                if fresh {
+                    seen_others.push(item.clone());
+                }
+                fresh
+            }
+        };
+        if fresh {
             out.push(item);
         }
     }
     Ok(Value::list(out))
+}
+
+/// A hashable stand-in for a scalar under DeepEqual (type and value; `-0.0` equals `0.0`;
+/// NaN has none because it equals nothing).
+#[derive(Hash, PartialEq, Eq)]
+enum ScalarKey {
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Int64(i64),
+    Uint64(u64),
+    Float(u64),
+    String(Arc<str>),
+}
+
+fn scalar_key(v: &Value) -> Option<ScalarKey> {
+    Some(match v {
+        Value::Nil | Value::Invalid => ScalarKey::Nil,
+        Value::Bool(b) => ScalarKey::Bool(*b),
+        Value::Int(i) => ScalarKey::Int(*i),
+        Value::Int64(i) => ScalarKey::Int64(*i),
+        Value::Uint64(u) => ScalarKey::Uint64(*u),
+        Value::Float(f) if f.is_nan() => return None,
+        Value::Float(f) => ScalarKey::Float(if *f == 0.0 { 0 } else { f.to_bits() }),
+        Value::String(s) => ScalarKey::String(s.clone()),
+        _ => return None,
+    })
 }
 
 fn without(args: &[Value]) -> Result<Value, String> {
@@ -431,33 +473,53 @@ fn chunk(args: &[Value]) -> Result<Value, String> {
 
 /// Go's `reflect.DeepEqual` for two `interface{}` values: the dynamic types must be identical
 /// (float64 2 is not int 2), floats compare with `==` (NaN differs from itself unless it is the
-/// very same slice or map), slices and maps element by element.
+/// very same slice or map), slices and maps element by element. Iterative, so values nested
+/// arbitrarily deep (templates can build them in a loop) cannot exhaust the stack.
 pub fn deep_equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Nil | Value::Invalid, Value::Nil | Value::Invalid) => true,
-        (Value::Bool(x), Value::Bool(y)) => x == y,
-        (Value::Int(x), Value::Int(y)) | (Value::Int64(x), Value::Int64(y)) => x == y,
-        (Value::Uint64(x), Value::Uint64(y)) => x == y,
-        (Value::Float(x), Value::Float(y)) => x == y,
-        (Value::String(x), Value::String(y)) => x == y,
-        (Value::Bytes(x), Value::Bytes(y)) => x == y,
-        (Value::Slice(x), Value::Slice(y)) => {
-            x.elem == y.elem
-                && (Arc::ptr_eq(x, y)
-                    || (x.items.len() == y.items.len()
-                        && x.items.iter().zip(&y.items).all(|(p, q)| deep_equal(p, q))))
+    let mut pending: Vec<(&Value, &Value)> = vec![(a, b)];
+    while let Some((a, b)) = pending.pop() {
+        let same = match (a, b) {
+            (Value::Nil | Value::Invalid, Value::Nil | Value::Invalid) => true,
+            (Value::Bool(x), Value::Bool(y)) => x == y,
+            (Value::Int(x), Value::Int(y)) | (Value::Int64(x), Value::Int64(y)) => x == y,
+            (Value::Uint64(x), Value::Uint64(y)) => x == y,
+            (Value::Float(x), Value::Float(y)) => x == y,
+            (Value::String(x), Value::String(y)) => x == y,
+            (Value::Bytes(x), Value::Bytes(y)) => x == y,
+            (Value::Slice(x), Value::Slice(y)) => {
+                if x.elem != y.elem || x.items.len() != y.items.len() {
+                    false
+                } else {
+                    if !Arc::ptr_eq(x, y) {
+                        pending.extend(x.items.iter().zip(&y.items));
+                    }
+                    true
+                }
+            }
+            (Value::Map(x), Value::Map(y)) => {
+                if x.elem != y.elem || x.entries.len() != y.entries.len() {
+                    false
+                } else if Arc::ptr_eq(x, y) {
+                    true
+                } else {
+                    let mut all_keys = true;
+                    for (k, v) in &x.entries {
+                        match y.entries.get(k) {
+                            Some(w) => pending.push((v, w)),
+                            None => all_keys = false,
+                        }
+                    }
+                    all_keys
+                }
+            }
+            (Value::Semver(x, px), Value::Semver(y, py)) => px == py && x == y,
+            _ => false,
+        };
+        if !same {
+            return false;
         }
-        (Value::Map(x), Value::Map(y)) => {
-            x.elem == y.elem
-                && (Arc::ptr_eq(x, y)
-                    || (x.entries.len() == y.entries.len()
-                        && x.entries
-                            .iter()
-                            .all(|(k, v)| y.entries.get(k).is_some_and(|w| deep_equal(v, w)))))
-        }
-        (Value::Semver(x, px), Value::Semver(y, py)) => px == py && x == y,
-        _ => false,
     }
+    true
 }
 
 #[cfg(test)]
@@ -576,6 +638,26 @@ mod tests {
         );
         let u = uniq(&[Value::list(vec![i(1), f(1.0), s("1"), i(1)])]).unwrap();
         assert_eq!(u, Value::list(vec![i(1), f(1.0), s("1")]));
+        let nan = f(f64::NAN);
+        let u = uniq(&[Value::list(vec![
+            nan.clone(),
+            nan.clone(),
+            f(0.0),
+            f(-0.0),
+            Value::Nil,
+            Value::Nil,
+        ])])
+        .unwrap();
+        let Value::Slice(u) = u else { panic!() };
+        assert_eq!(u.items.len(), 4);
+        let big = Value::Slice(Arc::new(Slice {
+            elem: GoType::Int,
+            items: (0..200_000).map(|n| i(n % 1000)).collect(),
+        }));
+        let Value::Slice(u) = uniq(&[big]).unwrap() else {
+            panic!()
+        };
+        assert_eq!(u.items.len(), 1000);
         let w = without(&[Value::list(vec![i(1), i(2), i(3), i(1)]), i(1), i(3)]).unwrap();
         assert_eq!(w, Value::list(vec![i(2)]));
         assert!(!deep_equal(&f(f64::NAN), &f(f64::NAN)));
@@ -585,6 +667,23 @@ mod tests {
         ));
         assert!(!deep_equal(&Value::list(vec![]), &strings(&[])));
         assert!(!deep_equal(&i(1), &Value::Int64(1)));
+    }
+
+    #[test]
+    fn deep_equality_does_not_recurse() {
+        let mut a = Value::list(vec![]);
+        let mut b = Value::list(vec![]);
+        for _ in 0..200_000 {
+            a = Value::list(vec![a]);
+            b = Value::list(vec![b]);
+        }
+        assert!(deep_equal(&a, &b));
+        assert_eq!(
+            has(&[a.clone(), Value::list(vec![b.clone()])]).unwrap(),
+            Value::Bool(true)
+        );
+        // Dropping such a value recurses in the value model itself; not this module's concern.
+        std::mem::forget((a, b));
     }
 
     #[test]

@@ -13,12 +13,15 @@ Behaviours worth knowing, all taken from the Go originals:
 - `addf` & co. do not add floats: Sprig converts each operand with shopspring/decimal's
   `NewFromFloat` (the shortest decimal that round-trips), computes exactly in decimal (`divf`
   rounds to 16 decimal places, half away from zero) and converts back to the nearest float64.
-  That is why `addf 0.1 0.2` is `0.3`. This file carries a small exact decimal type for that.
+  That is why `addf 0.1 0.2` is `0.3`. This file carries a small exact decimal type for that,
+  and [`go_shortest`], Go's shortest-decimal rule (Rust's `{:e}` breaks exact ties the other
+  way: Go prints 678002113398406.25 as `…406.2`, Rust as `…406.3`).
 - `round` is Sprig's own algorithm (not half-away-from-zero for negatives: `round -2.4 0` is -3),
   with Go's `math.Pow` and `math.Modf` reproduced bit for bit.
 - `until`/`untilStep` return `[]int`. Deliberate difference: a result longer than
   [`MAX_SEQUENCE`] items is an error instead of an allocation that could exhaust memory.
-- `randInt` is random in Go (`rand.Intn(max-min) + min`); it stays random here.
+- `randInt` is random in Go (`rand.Intn(max-min) + min`); it stays random here (seeded by
+  std's `RandomState`, no dependency).
 */
 
 use std::cmp::Ordering;
@@ -504,6 +507,97 @@ fn decimal_op(first: &Value, rest: &[Value], op: DecOp) -> Result<Value, String>
     Ok(Value::Float(acc.to_f64()))
 }
 
+/// The shortest decimal that rounds back to the positive finite `f`, as Go's strconv (and
+/// decimal's `NewFromFloat`) picks it: its digits and the exponent of the last digit
+/// (`0.3` → `("3", -1)`).
+///
+/// Among the shortest candidates Go takes the nearer one, and on an exact tie the even one;
+/// Rust's `{:e}` agrees on the length but not always on the tie (`678002113398406.25` is
+/// `…406.2` in Go, `…406.3` in Rust). So the length comes from Rust, and the digits from the
+/// exact binary value, rounded like Go.
+pub(crate) fn go_shortest(f: f64) -> (String, i32) {
+    let text = format!("{f:e}");
+    let length = text
+        .split('e')
+        .next()
+        .map_or(1, |m| m.chars().filter(char::is_ascii_digit).count());
+    // Exact value: mantissa * 2^e2, as an integer times a power of ten.
+    let bits = f.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let fraction = bits & ((1u64 << 52) - 1);
+    let (mantissa, e2) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1 << 52), biased - 1075)
+    };
+    let (exact, exp10) = if e2 >= 0 {
+        (
+            BigUint::from_u64(mantissa).mul(&small_power(2, e2.unsigned_abs())),
+            0,
+        )
+    } else {
+        (
+            BigUint::from_u64(mantissa).mul(&small_power(5, e2.unsigned_abs())),
+            e2,
+        )
+    };
+    let all = exact.to_decimal_string();
+    if all.len() <= length {
+        let trimmed = all.trim_end_matches('0');
+        let zeros = (all.len() - trimmed.len()) as i32;
+        return (trimmed.to_string(), exp10 + zeros);
+    }
+    let (head, rest) = all.split_at(length);
+    let exp = exp10 + rest.len() as i32;
+    let down = head.to_string();
+    let up = BigUint::from_u64(head.parse().unwrap_or(0))
+        .add(&BigUint::from_u64(1))
+        .to_decimal_string();
+    let round_trips = |digits: &str| format!("{digits}e{exp}").parse::<f64>().ok() == Some(f);
+    let nearest_up = match rest.as_bytes().first() {
+        Some(b'5') if rest[1..].bytes().all(|b| b == b'0') => {
+            head.bytes().last().is_some_and(|d| (d - b'0') % 2 == 1)
+        }
+        Some(d) => *d >= b'5',
+        None => false,
+    };
+    let (down_ok, up_ok) = (round_trips(&down), round_trips(&up));
+    let choice = match (down_ok, up_ok) {
+        (true, true) if nearest_up => up,
+        (true, _) => down,
+        (false, true) => up,
+        // Unreachable when the length is right; fall back to Rust's digits.
+        (false, false) => {
+            let mantissa = text.split('e').next().unwrap_or("0");
+            let e: i32 = text
+                .split('e')
+                .nth(1)
+                .and_then(|e| e.parse().ok())
+                .unwrap_or(0);
+            let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+            let e = e - (digits.len() as i32 - 1);
+            return (digits, e);
+        }
+    };
+    // Rounding up may carry into a trailing zero (`9…` → `10…`).
+    let trimmed = choice.trim_end_matches('0');
+    let zeros = (choice.len() - trimmed.len()) as i32;
+    (trimmed.to_string(), exp + zeros)
+}
+
+/// `base^k` for a small base.
+fn small_power(base: u64, k: u32) -> BigUint {
+    let mut out = BigUint::from_u64(1);
+    let step = base.pow(if base == 2 { 62 } else { 26 });
+    let chunk = if base == 2 { 62 } else { 26 };
+    let mut left = k;
+    while left >= chunk {
+        out = out.mul(&BigUint::from_u64(step));
+        left -= chunk;
+    }
+    out.mul(&BigUint::from_u64(base.pow(left)))
+}
+
 /// shopspring/decimal's `DivisionPrecision`: digits after the point of an inexact quotient.
 const DIVISION_PRECISION: i32 = 16;
 
@@ -536,17 +630,11 @@ impl Decimal {
                 exp: 0,
             });
         }
-        // Rust's `{:e}` prints the shortest round-trip digits, e.g. `-1.25e-7`.
-        let text = format!("{:e}", f.abs());
-        let (mantissa, exp10) = text.split_once('e').unwrap_or((&text, "0"));
-        let exp10: i32 = exp10.parse().unwrap_or(0);
-        let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-        let frac_digits = mantissa.split_once('.').map_or(0, |(_, f)| f.len()) as i32;
-        let coef: u64 = digits.parse().unwrap_or(0);
+        let (digits, exp) = go_shortest(f.abs());
         Ok(Decimal {
             neg: f < 0.0,
-            mag: BigUint::from_u64(coef),
-            exp: exp10 - frac_digits,
+            mag: BigUint::from_u64(digits.parse().unwrap_or(0)),
+            exp,
         })
     }
 
@@ -1033,6 +1121,26 @@ mod tests {
         assert_eq!(go_pow10(22.0), 1e22);
         assert_eq!(go_pow10(400.0), f64::INFINITY);
         assert_eq!(go_pow10(-400.0), 0.0);
+    }
+
+    #[test]
+    fn shortest_digits_like_go() {
+        assert_eq!(go_shortest(0.3), ("3".to_string(), -1));
+        assert_eq!(
+            go_shortest("678002113398406.25".parse().unwrap()),
+            ("6780021133984062".to_string(), -1)
+        );
+        assert_eq!(go_shortest(5e-324), ("5".to_string(), -324));
+        assert_eq!(go_shortest(1e23), ("1".to_string(), 23));
+        assert_eq!(go_shortest(100.0), ("1".to_string(), 2));
+        assert_eq!(
+            go_shortest(9007199254740993.0),
+            ("9007199254740992".to_string(), 0)
+        );
+        assert_eq!(
+            go_shortest(f64::MAX),
+            ("17976931348623157".to_string(), 292)
+        );
     }
 
     #[test]

@@ -13,6 +13,12 @@ construct is explicit (ASCII classes spelled out, flags applied per node, all gr
 unnamed). Matching then uses the `regex` crate, which like Go is leftmost-first and
 linear-time.
 
+The parse tree is shaped like Go's (literal strings, one-character alternatives merged into a
+class, common prefixes factored out of alternations) because Go's factoring has a visible
+quirk: it treats a case-sensitive and a case-insensitive leading literal as equal, so in
+`K(x)|(?i)k(y)` the second branch stops matching `k`. Differential fuzzing against Go found
+no other difference.
+
 On top of matching, the Go algorithms that decide results are reproduced here: how `FindAll`
 skips an empty match right after a previous match, how `ReplaceAll` advances, how `Split`
 treats `n`, and `Expand`'s `$name` / `${name}` rules (`$1a` names group `1a`; `$01` is not
@@ -580,7 +586,9 @@ enum ClassItem {
 #[derive(Debug, Clone, PartialEq)]
 enum Kind {
     Empty,
-    Literal(u32, bool),
+    /// A literal string (Go merges adjacent literal runes of one case mode into one node);
+    /// case-insensitive literals hold Go's representative, the smallest rune of each fold orbit.
+    Literal(Vec<u32>, bool),
     Class(Vec<ClassItem>, bool, bool),
     AnyNotNl,
     Any,
@@ -601,6 +609,9 @@ enum Kind {
     },
     Concat(Vec<Node>),
     Alternate(Vec<Node>),
+    /// Single-character matchers merged into one character class (Go's `mergeCharClass`
+    /// of alternation branches); kept apart because their case modes may differ.
+    Union(Vec<Node>),
 }
 
 /// A parse-tree node with Go's height and compiled-size estimates.
@@ -614,7 +625,7 @@ struct Node {
 impl Node {
     fn new(kind: Kind) -> Node {
         let (height, size) = match &kind {
-            Kind::Literal(..) => (1, 1),
+            Kind::Literal(runes, _) => (1, runes.len() as u64),
             Kind::Capture(sub) => (sub.height + 1, 2 + sub.size),
             Kind::Repeat {
                 sub,
@@ -636,7 +647,7 @@ impl Node {
                 1 + subs.iter().map(|s| s.height).max().unwrap_or(0),
                 subs.iter().map(|s| s.size).sum(),
             ),
-            Kind::Alternate(subs) => (
+            Kind::Alternate(subs) | Kind::Union(subs) => (
                 1 + subs.iter().map(|s| s.height).max().unwrap_or(0),
                 subs.iter().map(|s| s.size).sum::<u64>() + subs.len().saturating_sub(1) as u64,
             ),
@@ -665,7 +676,7 @@ impl Node {
         match &self.kind {
             Kind::Capture(s) => vec![s],
             Kind::Repeat { sub, .. } => vec![sub],
-            Kind::Concat(v) | Kind::Alternate(v) => v.iter().collect(),
+            Kind::Concat(v) | Kind::Alternate(v) | Kind::Union(v) => v.iter().collect(),
             _ => Vec::new(),
         }
     }
@@ -726,11 +737,338 @@ struct Parser<'a> {
     repeats: u64,
 }
 
-fn concat_of(mut items: Vec<Node>) -> Node {
-    match items.len() {
+/// Go's `concat`: adjacent literals of the same case mode merge into one string, nested
+/// concatenations are flattened (without merging across their boundary), and a single item
+/// stands for itself.
+fn concat_of(items: Vec<Node>) -> Node {
+    let mut merged: Vec<Node> = Vec::with_capacity(items.len());
+    for item in items {
+        if let Kind::Literal(runes, fold) = &item.kind
+            && let Some(Node {
+                kind: Kind::Literal(prev, prev_fold),
+                ..
+            }) = merged.last_mut()
+            && prev_fold == fold
+        {
+            prev.extend_from_slice(runes);
+            let joined = merged.pop().map(|n| n.kind);
+            if let Some(kind) = joined {
+                merged.push(Node::new(kind));
+            }
+            continue;
+        }
+        merged.push(item);
+    }
+    let mut flat = Vec::with_capacity(merged.len());
+    for item in merged {
+        match item.kind {
+            Kind::Concat(subs) => flat.extend(subs),
+            kind => flat.push(Node::new(kind)),
+        }
+    }
+    match flat.len() {
         0 => Node::new(Kind::Empty),
-        1 => items.pop().unwrap_or_else(|| Node::new(Kind::Empty)),
-        _ => Node::new(Kind::Concat(items)),
+        1 => flat.pop().unwrap_or_else(|| Node::new(Kind::Empty)),
+        _ => Node::new(Kind::Concat(flat)),
+    }
+}
+
+/// Add a finished branch to an alternation. Like Go's `swapVerticalBar`, a branch that is a
+/// single character class (a one-rune literal, a class, a dot) merges into a previous branch
+/// of that kind, which decides what later factoring sees.
+fn push_branch(alts: &mut Vec<Node>, branch: Node) {
+    if let Some(prev) = alts.last_mut()
+        && is_char_class(prev)
+        && is_char_class(&branch)
+    {
+        let merged = merge_char_class(std::mem::replace(prev, Node::new(Kind::Empty)), branch);
+        *prev = merged;
+        return;
+    }
+    alts.push(branch);
+}
+
+/// Go's `mergeCharClass` for two single-character branches: the same literal stays a
+/// literal, a dot absorbs what it already matches, anything else becomes the union.
+fn merge_char_class(a: Node, b: Node) -> Node {
+    match (&a.kind, &b.kind) {
+        (Kind::Any, _) => a,
+        (_, Kind::Any) => b,
+        (Kind::Literal(x, fx), Kind::Literal(y, fy)) if x == y && fx == fy => a,
+        _ => {
+            let mut members = Vec::new();
+            for n in [a, b] {
+                match n.kind {
+                    Kind::Union(inner) => members.extend(inner),
+                    kind => members.push(Node::new(kind)),
+                }
+            }
+            Node::new(Kind::Union(members))
+        }
+    }
+}
+
+/// Go's `collapse` for an alternation: nested alternations are flattened, then `factor`ed.
+fn alternate_of(subs: Vec<Node>) -> Node {
+    let mut flat = Vec::with_capacity(subs.len());
+    for sub in subs {
+        match sub.kind {
+            Kind::Alternate(inner) => flat.extend(inner),
+            kind => flat.push(Node::new(kind)),
+        }
+    }
+    if flat.len() == 1 {
+        return flat.pop().unwrap_or_else(|| Node::new(Kind::Empty));
+    }
+    let mut factored = factor(flat);
+    match factored.len() {
+        0 => Node::new(Kind::Empty),
+        1 => factored.pop().unwrap_or_else(|| Node::new(Kind::Empty)),
+        _ => Node::new(Kind::Alternate(factored)),
+    }
+}
+
+/// Go's `factor` (rounds 1 and 2; rounds 3 and 4 only merge single-character branches into a
+/// class and runs of empty branches, which changes no match).
+///
+/// Round 1 pulls a common literal prefix out of consecutive branches (`ab|ac` → `a(?:b|c)`);
+/// round 2 pulls out a common leading character class or fixed repeat of one. Round 2 compares
+/// with Go's `Regexp.Equal`, which ignores the case-folding flag of literals, so `K(x)|(?i)k(y)`
+/// becomes `K(?:(x)|(y))` and the second branch no longer matches `k`: a Go quirk reproduced
+/// here because results must match Go's.
+fn factor(subs: Vec<Node>) -> Vec<Node> {
+    if subs.len() < 2 {
+        return subs;
+    }
+    // Round 1: common literal prefixes (same case mode).
+    let mut out: Vec<Node> = Vec::new();
+    let mut run: Vec<Node> = Vec::new();
+    let mut prefix: Vec<u32> = Vec::new();
+    let mut prefix_fold = false;
+    let flush1 =
+        |run: &mut Vec<Node>, prefix: &[u32], fold: bool, out: &mut Vec<Node>| match run.len() {
+            0 => {}
+            1 => out.append(run),
+            _ => {
+                let suffixes = run
+                    .drain(..)
+                    .map(|n| remove_leading_string(n, prefix.len()))
+                    .collect();
+                let head = Node::new(Kind::Literal(prefix.to_vec(), fold));
+                out.push(Node::new(Kind::Concat(vec![head, alternate_of(suffixes)])));
+            }
+        };
+    for sub in subs {
+        let (lead, fold) = leading_string(&sub);
+        if !run.is_empty() && fold == prefix_fold {
+            let same = prefix.iter().zip(lead).take_while(|(a, b)| a == b).count();
+            if same > 0 {
+                prefix.truncate(same);
+                run.push(sub);
+                continue;
+            }
+        }
+        flush1(&mut run, &prefix, prefix_fold, &mut out);
+        prefix = lead.to_vec();
+        prefix_fold = fold;
+        run.push(sub);
+    }
+    flush1(&mut run, &prefix, prefix_fold, &mut out);
+
+    // Round 2: common leading character class (or fixed repeat of one).
+    let subs = out;
+    let mut out: Vec<Node> = Vec::new();
+    let mut run: Vec<Node> = Vec::new();
+    let flush2 = |run: &mut Vec<Node>, out: &mut Vec<Node>| match run.len() {
+        0 => {}
+        1 => out.append(run),
+        _ => {
+            let head = run.first().and_then(leading_regexp).cloned();
+            let suffixes = run.drain(..).map(remove_leading_regexp).collect();
+            let suffix = alternate_of(suffixes);
+            match head {
+                Some(head) => out.push(Node::new(Kind::Concat(vec![head, suffix]))),
+                None => out.push(suffix),
+            }
+        }
+    };
+    for sub in subs {
+        let joins = match (run.first().and_then(leading_regexp), leading_regexp(&sub)) {
+            (Some(first), Some(next)) => {
+                go_equal(first, next)
+                    && (is_char_class(first)
+                        || matches!(&first.kind, Kind::Repeat { sub, min, max, counted: true, .. }
+                            if Some(*min) == *max && is_char_class(sub)))
+            }
+            _ => false,
+        };
+        if !joins {
+            flush2(&mut run, &mut out);
+        }
+        run.push(sub);
+    }
+    flush2(&mut run, &mut out);
+    out
+}
+
+/// Go's `leadingString`: the literal a branch starts with, and its case mode.
+fn leading_string(node: &Node) -> (&[u32], bool) {
+    let first = match &node.kind {
+        Kind::Concat(subs) => subs.first().unwrap_or(node),
+        _ => node,
+    };
+    match &first.kind {
+        Kind::Literal(runes, fold) => (runes, *fold),
+        _ => (&[], false),
+    }
+}
+
+/// Go's `removeLeadingString`.
+fn remove_leading_string(node: Node, n: usize) -> Node {
+    match node.kind {
+        Kind::Concat(mut subs) if !subs.is_empty() => {
+            let original = subs.len();
+            let first = remove_leading_string(subs.remove(0), n);
+            if first.kind != Kind::Empty {
+                subs.insert(0, first);
+                return Node::new(Kind::Concat(subs));
+            }
+            match original {
+                0 | 1 => Node::new(Kind::Empty),
+                2 => subs.pop().unwrap_or_else(|| Node::new(Kind::Empty)),
+                _ => Node::new(Kind::Concat(subs)),
+            }
+        }
+        Kind::Literal(mut runes, fold) => {
+            runes.drain(..n.min(runes.len()));
+            if runes.is_empty() {
+                Node::new(Kind::Empty)
+            } else {
+                Node::new(Kind::Literal(runes, fold))
+            }
+        }
+        kind => Node::new(kind),
+    }
+}
+
+/// Go's `leadingRegexp`.
+fn leading_regexp(node: &Node) -> Option<&Node> {
+    match &node.kind {
+        Kind::Empty => None,
+        Kind::Concat(subs) => match subs.first() {
+            Some(Node {
+                kind: Kind::Empty, ..
+            }) => None,
+            Some(first) => Some(first),
+            None => Some(node),
+        },
+        _ => Some(node),
+    }
+}
+
+/// Go's `removeLeadingRegexp`.
+fn remove_leading_regexp(node: Node) -> Node {
+    match node.kind {
+        Kind::Concat(mut subs) if !subs.is_empty() => {
+            subs.remove(0);
+            match subs.len() {
+                0 => Node::new(Kind::Empty),
+                1 => subs.pop().unwrap_or_else(|| Node::new(Kind::Empty)),
+                _ => Node::new(Kind::Concat(subs)),
+            }
+        }
+        _ => Node::new(Kind::Empty),
+    }
+}
+
+/// Go's `isCharClass`: a one-rune literal, a class, or a dot.
+fn is_char_class(node: &Node) -> bool {
+    match &node.kind {
+        Kind::Literal(runes, _) => runes.len() == 1,
+        Kind::Class(..) | Kind::AnyNotNl | Kind::Any | Kind::Union(_) => true,
+        _ => false,
+    }
+}
+
+/// Go's `Regexp.Equal` as far as factoring uses it. Literals compare runes only (Go ignores
+/// their case-folding flag); classes compare as written (Go compares their expanded runes,
+/// which can only make more classes equal, without changing any match).
+fn go_equal(x: &Node, y: &Node) -> bool {
+    match (&x.kind, &y.kind) {
+        (Kind::Literal(a, _), Kind::Literal(b, _)) => a == b,
+        (Kind::Class(..), Kind::Class(..)) | (Kind::Union(_), Kind::Union(_)) => x.kind == y.kind,
+        (
+            Kind::Repeat {
+                sub: s1,
+                min: n1,
+                max: m1,
+                greedy: g1,
+                counted: c1,
+            },
+            Kind::Repeat {
+                sub: s2,
+                min: n2,
+                max: m2,
+                greedy: g2,
+                counted: c2,
+            },
+        ) => n1 == n2 && m1 == m2 && g1 == g2 && c1 == c2 && go_equal(s1, s2),
+        (Kind::Concat(a), Kind::Concat(b)) | (Kind::Alternate(a), Kind::Alternate(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(p, q)| go_equal(p, q))
+        }
+        (Kind::Capture(_), _) | (_, Kind::Capture(_)) => false,
+        (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
+    }
+}
+
+/// The simple case-folding orbit of `c` (`c` itself for surrogates).
+fn fold_orbit(c: u32) -> Vec<u32> {
+    use ::regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
+    let Some(ch) = char::from_u32(c) else {
+        return vec![c];
+    };
+    let mut class = ClassUnicode::new([ClassUnicodeRange::new(ch, ch)]);
+    if class.try_case_fold_simple().is_err() {
+        return vec![c];
+    }
+    class
+        .ranges()
+        .iter()
+        .flat_map(|r| u32::from(r.start())..=u32::from(r.end()))
+        .collect()
+}
+
+/// Go's `minFoldRune`: the representative a case-insensitive literal is stored as.
+fn min_fold(c: u32) -> u32 {
+    fold_orbit(c).into_iter().min().unwrap_or(c)
+}
+
+/// Go's `push` turns a class of one rune into a literal, and a class of exactly one
+/// two-member case orbit (`[Aa]`, `(?i)[a]`) into a case-insensitive literal. Only classes
+/// of a few explicit runes can qualify.
+fn class_as_literal(items: &[ClassItem], negated: bool, fold: bool) -> Option<Kind> {
+    if negated {
+        return None;
+    }
+    let mut runes = std::collections::BTreeSet::new();
+    for item in items {
+        let ClassItem::Range(lo, hi) = item else {
+            return None;
+        };
+        if hi.saturating_sub(*lo) > 3 {
+            return None;
+        }
+        runes.extend(*lo..=*hi);
+    }
+    if fold {
+        let folded: Vec<u32> = runes.iter().flat_map(|c| fold_orbit(*c)).collect();
+        runes.extend(folded);
+    }
+    let runes: Vec<u32> = runes.into_iter().collect();
+    match runes.as_slice() {
+        [c] => Some(Kind::Literal(vec![*c], false)),
+        [a, b] if fold_orbit(*a) == vec![*a, *b] => Some(Kind::Literal(vec![*a], true)),
+        _ => None,
     }
 }
 
@@ -787,10 +1125,17 @@ impl<'a> Parser<'a> {
 
     fn literal(&mut self, c: u32) -> Result<(), SyntaxError> {
         let fold = self.flags.fold_case;
-        self.push(Node::new(Kind::Literal(c, fold)))
+        let c = if fold { min_fold(c) } else { c };
+        self.push(Node::new(Kind::Literal(vec![c], fold)))
     }
 
     fn op(&mut self, kind: Kind) -> Result<(), SyntaxError> {
+        let kind = match &kind {
+            Kind::Class(items, negated, fold) => {
+                class_as_literal(items, *negated, *fold).unwrap_or(kind)
+            }
+            _ => kind,
+        };
         self.push(Node::new(kind))
     }
 
@@ -815,7 +1160,7 @@ impl<'a> Parser<'a> {
                 '|' => {
                     let f = self.frame();
                     let cur = std::mem::take(&mut f.cur);
-                    f.alts.push(concat_of(cur));
+                    push_branch(&mut f.alts, concat_of(cur));
                     self.pos += 1;
                 }
                 ')' => {
@@ -905,12 +1250,8 @@ impl<'a> Parser<'a> {
             return Ok(Node::new(Kind::Empty));
         };
         let cur = std::mem::take(&mut f.cur);
-        f.alts.push(concat_of(cur));
-        let node = if f.alts.len() == 1 {
-            f.alts.pop().unwrap_or_else(|| Node::new(Kind::Empty))
-        } else {
-            Node::new(Kind::Alternate(f.alts))
-        };
+        push_branch(&mut f.alts, concat_of(cur));
+        let node = alternate_of(f.alts);
         Ok(match f.cap {
             Some(_) => Node::new(Kind::Capture(Box::new(node))),
             None => node,
@@ -1630,16 +1971,17 @@ fn emit_class(items: &[ClassItem], negated: bool, fold: bool, out: &mut String) 
     }
 }
 
-fn emit_literal(c: u32, fold: bool, out: &mut String) {
-    let Some(ch) = char::from_u32(c) else {
-        // A surrogate literal (`\x{D800}`) can never match.
-        out.push_str(NOTHING);
-        return;
-    };
+fn emit_literal(runes: &[u32], fold: bool, out: &mut String) {
     if fold {
         out.push_str("(?i:");
     }
-    out.push_str(&::regex::escape(ch.encode_utf8(&mut [0; 4])));
+    for &c in runes {
+        match char::from_u32(c) {
+            Some(ch) => out.push_str(&::regex::escape(ch.encode_utf8(&mut [0; 4]))),
+            // A surrogate literal (`\x{D800}`) can never match.
+            None => out.push_str(NOTHING),
+        }
+    }
     if fold {
         out.push(')');
     }
@@ -1647,16 +1989,19 @@ fn emit_literal(c: u32, fold: bool, out: &mut String) {
 
 /// Whether the emitted form of `node` can take a repetition operator without a group.
 fn is_atom(node: &Node) -> bool {
-    matches!(
-        node.kind,
-        Kind::Literal(..) | Kind::Class(..) | Kind::Any | Kind::AnyNotNl | Kind::Capture(_)
-    )
+    match &node.kind {
+        Kind::Literal(runes, _) => runes.len() == 1,
+        kind => matches!(
+            kind,
+            Kind::Class(..) | Kind::Any | Kind::AnyNotNl | Kind::Capture(_) | Kind::Union(_)
+        ),
+    }
 }
 
 fn emit(node: &Node, out: &mut String) {
     match &node.kind {
         Kind::Empty => out.push_str("(?:)"),
-        Kind::Literal(c, fold) => emit_literal(*c, *fold, out),
+        Kind::Literal(runes, fold) => emit_literal(runes, *fold, out),
         Kind::Class(items, negated, fold) => emit_class(items, *negated, *fold, out),
         Kind::AnyNotNl => out.push_str("[^\\n]"),
         Kind::Any => out.push_str("(?s:.)"),
@@ -1702,7 +2047,7 @@ fn emit(node: &Node, out: &mut String) {
                 emit(s, out);
             }
         }
-        Kind::Alternate(subs) => {
+        Kind::Alternate(subs) | Kind::Union(subs) => {
             out.push_str("(?:");
             for (i, s) in subs.iter().enumerate() {
                 if i > 0 {
@@ -2169,6 +2514,23 @@ mod tests {
     #[test]
     fn golden_vectors_from_go() {
         assert!(golden::check(FUNCS) > 300);
+    }
+
+    #[test]
+    fn go_factoring_quirk() {
+        let all = |p: &str, s: &str| -> Vec<String> {
+            let re = compile(p).unwrap();
+            re.find_all(s, -1)
+                .into_iter()
+                .map(|(a, b)| s[a..b].to_string())
+                .collect()
+        };
+        // Go merges the leading `K` and `(?i)k`: the second branch loses its (?i).
+        assert_eq!(all("K(x)|(?i)k(y)", "kyKxKy"), ["Kx", "Ky"]);
+        // ... or the first branch's (?i) spreads to the second.
+        assert_eq!(all("(?i)a(x)|A(y)", "ayAyax"), ["ay", "Ay", "ax"]);
+        // Adjacent one-character branches become a class first, so nothing is lost here.
+        assert_eq!(all("(?-i)Ax|[A]|(?i)[a]", "aāAkA"), ["a", "A", "A"]);
     }
 
     #[test]

@@ -255,11 +255,9 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
 
 /// `EscapeError`: the offending `%` and at most two following bytes, quoted.
 fn escape_error(rest: &[u8]) -> String {
+    // Three bytes, which may cut a character in half: Go quotes the stray bytes as `\xNN`.
     let cut = &rest[..rest.len().min(3)];
-    format!(
-        "invalid URL escape {}",
-        go_quote(&String::from_utf8_lossy(cut))
-    )
+    format!("invalid URL escape {}", go_quote_bytes(cut))
 }
 
 /// Go's `url.Parse`, with the `*url.Error` text (`parse "…": reason`).
@@ -548,82 +546,60 @@ fn valid_encoded(s: &str, mode: Mode) -> bool {
 
 /// Go's `strconv.Quote`: a double-quoted Go string literal, printable characters kept, the rest
 /// escaped (`\n`, `\x01`, `\u00a0`, `\U0001f600`).
-///
-/// Go's `unicode.IsPrint` needs the Unicode category tables; [`is_go_printable`] covers
-/// controls, separators, format characters, private use and noncharacters, but treats
-/// unassigned code points as printable.
 pub(crate) fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
+    go_quote_bytes(s.as_bytes())
+}
+
+/// [`go_quote`] of arbitrary bytes: bytes that are not valid UTF-8 print as `\xNN`.
+pub(crate) fn go_quote_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 2);
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' | '\\' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if is_go_printable(c) => out.push(c),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push_str(&format!("\\U{:08x}", c as u32)),
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            push_quoted_char(&mut out, c);
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
         }
     }
     out.push('"');
     out
 }
 
-/// Approximation of Go's `unicode.IsPrint` (see [`go_quote`]).
+fn push_quoted_char(out: &mut String, c: char) {
+    match c {
+        '"' | '\\' => {
+            out.push('\\');
+            out.push(c);
+        }
+        c if is_go_printable(c) => out.push(c),
+        '\u{7}' => out.push_str("\\a"),
+        '\u{8}' => out.push_str("\\b"),
+        '\u{c}' => out.push_str("\\f"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        '\u{b}' => out.push_str("\\v"),
+        c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+            out.push_str(&format!("\\x{:02x}", c as u32));
+        }
+        c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
+        c => out.push_str(&format!("\\U{:08x}", c as u32)),
+    }
+}
+
+/// Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space
+/// (the tables are the `regex` crate's, a newer Unicode version than Go 1.24's 15.0).
 pub(crate) fn is_go_printable(c: char) -> bool {
-    let u = c as u32;
-    if u < 0x80 {
-        return (0x20..0x7f).contains(&u);
+    use std::sync::OnceLock;
+    static PRINTABLE: OnceLock<Option<::regex::Regex>> = OnceLock::new();
+    if c.is_ascii() {
+        return (' '..='~').contains(&c);
     }
-    if c.is_control() {
-        return false;
-    }
-    let not_printable: &[(u32, u32)] = &[
-        (0x00a0, 0x00a0),
-        (0x00ad, 0x00ad),
-        (0x0600, 0x0605),
-        (0x061c, 0x061c),
-        (0x06dd, 0x06dd),
-        (0x070f, 0x070f),
-        (0x0890, 0x0891),
-        (0x08e2, 0x08e2),
-        (0x1680, 0x1680),
-        (0x180e, 0x180e),
-        (0x2000, 0x200f),
-        (0x2028, 0x202f),
-        (0x205f, 0x2064),
-        (0x2066, 0x206f),
-        (0x3000, 0x3000),
-        (0xd800, 0xf8ff),
-        (0xfdd0, 0xfdef),
-        (0xfeff, 0xfeff),
-        (0xfff9, 0xfffb),
-        (0x110bd, 0x110bd),
-        (0x110cd, 0x110cd),
-        (0x13430, 0x1343f),
-        (0x1bca0, 0x1bca3),
-        (0x1d173, 0x1d17a),
-        (0xe0001, 0xe0001),
-        (0xe0020, 0xe007f),
-        (0xf0000, 0x10ffff),
-    ];
-    if u & 0xfffe == 0xfffe {
-        return false;
-    }
-    !not_printable
-        .iter()
-        .any(|(lo, hi)| (*lo..=*hi).contains(&u))
+    PRINTABLE
+        .get_or_init(|| ::regex::Regex::new(r"\A[\p{L}\p{M}\p{N}\p{P}\p{S}]\z").ok())
+        .as_ref()
+        .is_some_and(|re| re.is_match(c.encode_utf8(&mut [0; 4])))
 }
 
 #[cfg(test)]
@@ -779,5 +755,7 @@ mod tests {
         assert_eq!(go_quote("\n\t\u{1}\u{7f}"), "\"\\n\\t\\x01\\x7f\"");
         assert_eq!(go_quote("é\u{a0}\u{feff}"), "\"é\\u00a0\\ufeff\"");
         assert_eq!(go_quote("\u{10ffff}"), "\"\\U0010ffff\"");
+        assert_eq!(go_quote("\u{378}\u{2028}ẞ"), "\"\\u0378\\u2028ẞ\"");
+        assert_eq!(go_quote_bytes(b"%\xc3"), "\"%\\xc3\"");
     }
 }
