@@ -19,7 +19,10 @@ use serde_json::{Value, json};
 use topoplan::gotemplate::capi;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let examples = PathBuf::from(args.first().map_or("../shared/examples", String::as_str));
     let oracle = args.get(1).map(PathBuf::from);
     let templates = collect(&examples);
@@ -36,18 +39,24 @@ fn main() {
     let mut bytes = 0usize;
     for _ in 0..rounds {
         for t in &templates {
-            bytes += capi::render_value_template(t, &vars).map(|r| r.json.len()).unwrap_or(0);
+            bytes += capi::render_value_template(t, &vars)
+                .map(|r| r.json.len())
+                .unwrap_or(0);
         }
     }
     let per = start.elapsed().as_secs_f64() / f64::from(rounds) / templates.len() as f64;
-    println!("in-process parse+render+yaml+json: {:.2} µs per template ({bytes} bytes)", per * 1e6);
+    println!(
+        "in-process parse+render+yaml+json: {:.2} µs per template ({bytes} bytes)",
+        per * 1e6
+    );
 
     // (2) The same case lines through both programs.
     let repeat = 3000;
     let mut input = String::new();
     for _ in 0..repeat {
         for t in &templates {
-            let case = json!({"template": t, "data": vars, "funcs": "hermetic", "yamlToJSON": true});
+            let case =
+                json!({"template": t, "data": vars, "funcs": "hermetic", "yamlToJSON": true});
             input.push_str(&case.to_string());
             input.push('\n');
         }
@@ -55,10 +64,16 @@ fn main() {
     let cases = repeat * templates.len();
     let ours = env!("CARGO_BIN_EXE_topoplan");
     let t_ours = run(Path::new(ours), &["eval", "--jsonl"], &input);
-    println!("topoplan eval --jsonl: {cases} cases in {t_ours:.3} s = {:.0} cases/s", cases as f64 / t_ours);
+    println!(
+        "topoplan eval --jsonl: {cases} cases in {t_ours:.3} s = {:.0} cases/s",
+        cases as f64 / t_ours
+    );
     if let Some(oracle) = oracle {
         let t_go = run(&oracle, &["-jsonl"], &input);
-        println!("Go gooracle -jsonl:    {cases} cases in {t_go:.3} s = {:.0} cases/s", cases as f64 / t_go);
+        println!(
+            "Go gooracle -jsonl:    {cases} cases in {t_go:.3} s = {:.0} cases/s",
+            cases as f64 / t_go
+        );
         println!("throughput ratio topoplan/Go: {:.2}x", t_go / t_ours);
     }
 }
@@ -98,19 +113,39 @@ fn collect(dir: &Path) -> Vec<String> {
     walk(dir, &mut files);
     files.sort();
     for f in files {
-        let Ok(text) = std::fs::read_to_string(&f) else { continue };
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue;
+        };
         let file = topoplan::load::source::SourceFile::new(f.display().to_string(), text);
-        let Ok(docs) = topoplan::load::yaml::parse_stream(&file) else { continue };
+        let Ok(docs) = topoplan::load::yaml::parse_stream(&file) else {
+            continue;
+        };
         for d in docs {
             if d.value.get("kind").and_then(Value::as_str) != Some("ClusterClass") {
                 continue;
             }
-            for p in d.value.pointer("/spec/patches").and_then(Value::as_array).into_iter().flatten() {
+            for p in d
+                .value
+                .pointer("/spec/patches")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 if let Some(e) = p.get("enabledIf").and_then(Value::as_str) {
                     out.push(e.to_string());
                 }
-                for def in p.get("definitions").and_then(Value::as_array).into_iter().flatten() {
-                    for op in def.get("jsonPatches").and_then(Value::as_array).into_iter().flatten() {
+                for def in p
+                    .get("definitions")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    for op in def
+                        .get("jsonPatches")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
                         if let Some(t) = op.pointer("/valueFrom/template").and_then(Value::as_str) {
                             out.push(t.to_string());
                         }

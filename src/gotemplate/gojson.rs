@@ -93,77 +93,28 @@ pub fn write_string(out: &mut String, s: &str, escape_html: bool) {
 
 /// A float64 as `encoding/json` formats it: shortest round-trip digits, plain notation unless
 /// the magnitude is below 1e-6 or at least 1e21, then `e` notation with a trimmed exponent.
+/// Digits come from our port of Go's strconv, which breaks exact ties as Go does.
 pub fn float(f: f64) -> String {
     if !f.is_finite() {
         // json.Marshal refuses these (UnsupportedValueError); callers never pass them because
         // the YAML reader rejects .inf/.nan first.
         return "null".into();
     }
-    if f == 0.0 {
-        return if f.is_sign_negative() {
-            "-0".into()
-        } else {
-            "0".into()
-        };
-    }
-    let (digits, exp) = shortest_digits(f);
-    let neg = f < 0.0;
     let abs = f.abs();
-    let mut s = String::new();
-    if neg {
-        s.push('-');
-    }
-    if !(1e-6..1e21).contains(&abs) {
-        // d.ddde±XX with at least two exponent digits, then Go trims "e-07" to "e-7".
-        s.push_str(&digits[..1]);
-        if digits.len() > 1 {
-            s.push('.');
-            s.push_str(&digits[1..]);
-        }
-        let e = exp - 1;
-        let sign = if e < 0 { '-' } else { '+' };
-        let mag = e.unsigned_abs();
-        if mag < 10 && sign == '+' {
-            s.push_str(&format!("e{sign}0{mag}"));
-        } else {
-            s.push_str(&format!("e{sign}{mag}"));
-        }
-        return s;
-    }
-    // Plain notation: `exp` is the position of the decimal point relative to the digits.
-    if exp <= 0 {
-        s.push_str("0.");
-        for _ in 0..(-exp) {
-            s.push('0');
-        }
-        s.push_str(&digits);
-    } else {
-        let e = exp as usize;
-        if digits.len() <= e {
-            s.push_str(&digits);
-            for _ in digits.len()..e {
-                s.push('0');
-            }
-        } else {
-            s.push_str(&digits[..e]);
-            s.push('.');
-            s.push_str(&digits[e..]);
+    let e_format = abs != 0.0 && !(1e-6..1e21).contains(&abs);
+    let mut s = super::strconv::format_float(f, if e_format { b'e' } else { b'f' }, -1);
+    if e_format {
+        // Go's clean-up: "e-07" becomes "e-7".
+        let n = s.len();
+        if n >= 4
+            && s.as_bytes()[n - 4] == b'e'
+            && s.as_bytes()[n - 3] == b'-'
+            && s.as_bytes()[n - 2] == b'0'
+        {
+            s.remove(n - 2);
         }
     }
     s
-}
-
-/// The shortest decimal digits that round-trip `f` (non-zero, finite) and the decimal exponent
-/// such that `f = 0.d1d2d3… × 10^exp`.
-pub fn shortest_digits(f: f64) -> (String, i32) {
-    // Rust's `{:e}` prints the shortest round-trip representation in scientific notation.
-    let sci = format!("{:e}", f.abs());
-    let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let exp: i32 = exponent.parse().unwrap_or(0);
-    let digits = digits.trim_end_matches('0');
-    let digits = if digits.is_empty() { "0" } else { digits };
-    (digits.to_string(), exp + 1)
 }
 
 #[cfg(test)]
@@ -188,6 +139,9 @@ mod tests {
             (123456789.0, "123456789"),
             (0.30000000000000004, "0.30000000000000004"),
             (1.7976931348623157e308, "1.7976931348623157e+308"),
+            // An exact tie: Go rounds the shortest digits half to even.
+            (678002113398406.25, "678002113398406.2"),
+            (-0.0, "-0"),
         ] {
             assert_eq!(float(f), want, "{f}");
         }
