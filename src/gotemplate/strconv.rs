@@ -685,15 +685,16 @@ fn digits_from_exp(s: &str) -> Digits {
     Digits { d, dp: exp + 1 }
 }
 
-/// Shortest digits that round-trip (Go's Ryū shortest; Rust's `{:e}` yields the same digits).
+/// Shortest digits that round-trip, chosen as Go chooses among equally short candidates
+/// (nearest, ties to even); Rust's `{:e}` agrees on the length but not always on the tie.
 fn shortest(abs: f64) -> Digits {
-    if abs == 0.0 {
-        return Digits {
-            d: Vec::new(),
-            dp: 0,
-        };
+    if abs == 0.0 || !abs.is_finite() {
+        return digits_from_exp(&format!("{abs:e}"));
     }
-    digits_from_exp(&format!("{abs:e}"))
+    let (digits, exp) = crate::gotemplate::sprig::math::go_shortest(abs);
+    let d: Vec<u8> = digits.into_bytes();
+    let dp = i64::from(exp) + d.len() as i64;
+    Digits { d, dp }
 }
 
 /// `n` significant digits, correctly rounded (ties to even on the exact binary value).
