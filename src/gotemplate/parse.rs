@@ -768,22 +768,85 @@ fn simplify_complex(n: &mut NumberNode) {
     }
 }
 
-/// Split `a+bi` / `a-bi` into its two parts.
-fn split_complex(text: &str) -> Option<(f64, f64)> {
-    let body = text.strip_suffix('i')?;
-    let b = body.as_bytes();
-    // The sign that starts the imaginary part: not the first byte, not after an exponent mark.
-    let mut at = None;
-    for i in (1..b.len()).rev() {
-        if (b[i] == b'+' || b[i] == b'-') && !matches!(b[i - 1] | 0x20, b'e' | b'p') {
-            at = Some(i);
-            break;
+/// `fmt.Sscan` of a complex literal such as `1+2i` (how Go's parser reads one), with its
+/// error texts.
+fn scan_complex(text: &str) -> Result<(f64, f64), String> {
+    const ERR: &str = "syntax error scanning complex number";
+    let b = text.as_bytes();
+    let mut pos = 0;
+    let accept = |pos: &mut usize, set: &[u8]| -> bool {
+        match b.get(*pos) {
+            Some(c) if set.contains(c) => {
+                *pos += 1;
+                true
+            }
+            _ => false,
         }
+    };
+    // fmt's floatToken.
+    let float_token = |pos: &mut usize| -> String {
+        let start = *pos;
+        if accept(pos, b"nN") && accept(pos, b"aA") && accept(pos, b"nN") {
+            return text[start..*pos].to_string();
+        }
+        accept(pos, b"+-");
+        if accept(pos, b"iI") && accept(pos, b"nN") && accept(pos, b"fF") {
+            return text[start..*pos].to_string();
+        }
+        let mut digits: &[u8] = b"0123456789_";
+        let mut exp: &[u8] = b"eEpP";
+        if accept(pos, b"0") && accept(pos, b"xX") {
+            digits = b"0123456789aAbBcCdDeEfF_";
+            exp = b"pP";
+        }
+        while accept(pos, digits) {}
+        if accept(pos, b".") {
+            while accept(pos, digits) {}
+        }
+        if accept(pos, exp) {
+            accept(pos, b"+-");
+            while accept(pos, b"0123456789_") {}
+        }
+        text[start..*pos].to_string()
+    };
+    let real = float_token(&mut pos);
+    let sign_at = pos;
+    if !accept(&mut pos, b"+-") {
+        return Err(ERR.into());
     }
-    let at = at?;
-    let re = strconv::parse_float(&body[..at]).ok()?;
-    let im = strconv::parse_float(&body[at..]).ok()?;
-    Some((re, im))
+    let imag = format!("{}{}", &text[sign_at..pos], float_token(&mut pos));
+    if !accept(&mut pos, b"i") {
+        return Err(ERR.into());
+    }
+    let convert = |s: &str| -> Result<f64, String> {
+        if let Some(p) = s.find('p')
+            && !s.contains(['x', 'X'])
+        {
+            let f = strconv::parse_float_detail(&s[..p]).map_err(|e| {
+                format!(
+                    "strconv.ParseFloat: parsing {}: {e}",
+                    strconv::quote(s, false)
+                )
+            })?;
+            let m: i32 = strconv::parse_int(&s[p + 1..])
+                .ok()
+                .and_then(|m| i32::try_from(m).ok())
+                .ok_or_else(|| {
+                    format!(
+                        "strconv.Atoi: parsing {}: invalid syntax",
+                        strconv::quote(s, false)
+                    )
+                })?;
+            return Ok(f * 2f64.powi(m));
+        }
+        strconv::parse_float_detail(s).map_err(|e| {
+            format!(
+                "strconv.ParseFloat: parsing {}: {e}",
+                strconv::quote(s, false)
+            )
+        })
+    };
+    Ok((convert(&real)?, convert(&imag)?))
 }
 
 /// Go's `newNumber`: classify a number literal under every type it fits.
@@ -809,9 +872,7 @@ pub(crate) fn new_number(pos: usize, text: &str, typ: ItemType) -> Result<Number
             return Ok(n);
         }
         ItemType::Complex => {
-            let Some(c) = split_complex(text) else {
-                return Err(format!("expected complex number: {text}"));
-            };
+            let c = scan_complex(text)?;
             n.is_complex = true;
             n.complex = c;
             simplify_complex(&mut n);
