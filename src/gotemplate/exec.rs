@@ -823,7 +823,9 @@ impl<'t> Exec<'t> {
         let argv = self.build_argv(dot, &sig, num_fixed, args, fin)?;
         self.step()?;
         let vals: Vec<Value> = argv.into_iter().map(V::into_any).collect();
-        match crate::gotemplate::sprig::semver::method(recv, name, &vals) {
+        let result = guarded(|| crate::gotemplate::sprig::semver::method(recv, name, &vals))
+            .unwrap_or_else(|panic| Some(Err(panic)));
+        match result {
             None => Ok(None),
             Some(Ok(v)) => Ok(Some(self.check_result(V::concrete(v))?)),
             Some(Err(msg)) => {
@@ -907,7 +909,7 @@ impl<'t> Exec<'t> {
             Callee::Builtin(b) => b.call(argv, MAX_OUTPUT),
             Callee::User(f) => {
                 let vals: Vec<Value> = argv.into_iter().map(V::into_any).collect();
-                (f.imp)(&vals).map(V::concrete)
+                guarded(|| (f.imp)(&vals)).and_then(|r| r).map(V::concrete)
             }
         };
         match result {
@@ -1108,6 +1110,22 @@ impl<'t> Exec<'t> {
             _ => self.errorf(format!(
                 "can't handle assignment of {n} to empty interface argument"
             )),
+        }
+    }
+}
+
+/// Run a function implementation, turning a Rust panic into an error as Go's `safeCall` does
+/// for Go panics: a bug in one function must not take the whole process down.
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => Ok(r),
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(format!("internal error: function panicked: {msg}"))
         }
     }
 }
