@@ -249,6 +249,8 @@ for t in ['{{define "a"}}A{{end}}{{template "a"}}', '{{define "a"}}[{{.}}]{{end}
           '{{template "a"}}{{define "a"}}late{{end}}', '{{template "nope"}}', '{{template "nope" .}}',
           '{{define "a"}}A{{end}}', '{{define "tpl"}}override{{end}}', '  {{define "tpl"}}override{{end}}  ',
           'main{{define "tpl"}}override{{end}}', '{{define "a"}}1{{end}}{{define "a"}}2{{end}}',
+          '{{define "tpl"}}x{{end}}\v\f\u0085\u00a0\u2028\u3000', '{{define "tpl"}}x{{end}}\u200b',
+          '{{define "a"}}1{{end}}{{define "a"}}\u00a0{{end}}{{template "a"}}',
           '{{define "a"}}1{{end}}{{define "a"}}  {{end}}{{template "a"}}', '{{define "a"}} {{end}}{{define "a"}}2{{end}}{{template "a"}}',
           '{{define "a"}}{{template "b"}}{{end}}{{define "b"}}B{{end}}{{template "a"}}',
           '{{define "a"}}{{template "a"}}{{end}}{{template "a"}}', '{{template "tpl"}}',

@@ -4,7 +4,7 @@ Go's text/template with Sprig, byte-identical to what Cluster API renders.
 Cluster API evaluates `enabledIf`, `valueFrom.template` (text/template + Sprig's hermetic map,
 data decoded by encoding/json) and naming templates (text/template, `missingkey=error`, no
 Sprig). This module is our own engine for all three: [`value`] (Go values), [`lex`] / [`mod@parse`]
-(the template language), [`exec`] and [`builtins`] (execution, built-in functions, Go's error
+(the template language), [`exec`] and `builtins` (execution, built-in functions, Go's error
 texts), [`mod@print`] and [`strconv`] (Go's fmt and number/quote formatting) and [`sprig`] (the
 function map). It must not read the environment, files or the network: templates are hermetic.
 
@@ -23,11 +23,11 @@ Deliberate differences from Go 1.24 (details in the [`exec`], [`mod@parse`] and 
 - `%p` and pointers nested in printed collections show a fixed fake address.
 */
 
-pub mod builtins;
+pub(crate) mod builtins;
 pub mod exec;
 pub mod func;
 pub mod lex;
-pub mod node;
+pub(crate) mod node;
 pub mod parse;
 pub mod print;
 pub mod sprig;

@@ -36,7 +36,7 @@ pub(crate) type TreeSet = BTreeMap<String, ListNode>;
 enum Parsed {
     Node(Node),
     End,
-    Else { pos: usize },
+    Else,
 }
 
 impl Parsed {
@@ -44,7 +44,7 @@ impl Parsed {
         match self {
             Parsed::Node(n) => n.to_string(),
             Parsed::End => "{{end}}".into(),
-            Parsed::Else { .. } => "{{else}}".into(),
+            Parsed::Else => "{{else}}".into(),
         }
     }
 }
@@ -118,11 +118,8 @@ fn has_function(funcs: &FuncMap, name: &str) -> bool {
 /// Go's `IsEmptyTree`: only space-only text (and comments) inside.
 fn is_empty_list(l: &ListNode) -> bool {
     l.nodes.iter().all(|n| match n {
-        Node::Text { text, .. } => text
-            .trim_matches(|c: char| {
-                c.is_ascii_whitespace() || c == '\u{85}' || c == '\u{A0}' || (c.is_whitespace())
-            })
-            .is_empty(),
+        // Go's bytes.TrimSpace uses unicode.IsSpace, the White_Space property, as str::trim does.
+        Node::Text { text, .. } => text.trim().is_empty(),
         _ => false,
     })
 }
@@ -257,11 +254,9 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn parse_top(&mut self) -> Result<ListNode, PErr> {
-        let pos = self.peek().pos;
-        let mut root = ListNode {
-            pos,
-            nodes: Vec::new(),
-        };
+        // Go records the position of the first token; the peek matters for the lookahead.
+        self.peek();
+        let mut root = ListNode { nodes: Vec::new() };
         while self.peek_typ() != ItemType::Eof {
             if self.peek_typ() == ItemType::LeftDelim {
                 let delim = self.next();
@@ -275,7 +270,7 @@ impl<'a> Parser<'a, '_> {
                 self.backup2(delim);
             }
             match self.text_or_action()? {
-                p @ (Parsed::End | Parsed::Else { .. }) => {
+                p @ (Parsed::End | Parsed::Else) => {
                     return self.errorf(format!("unexpected {}", p.describe()));
                 }
                 Parsed::Node(n) => root.nodes.push(n),
@@ -303,14 +298,12 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn item_list(&mut self) -> Result<(ListNode, Parsed), PErr> {
-        let pos = self.peek_non_space().pos;
-        let mut list = ListNode {
-            pos,
-            nodes: Vec::new(),
-        };
+        // Go records the position of the first token; the peek matters for the lookahead.
+        self.peek_non_space();
+        let mut list = ListNode { nodes: Vec::new() };
         while self.peek_non_space().typ != ItemType::Eof {
             match self.text_or_action()? {
-                p @ (Parsed::End | Parsed::Else { .. }) => return Ok((list, p)),
+                p @ (Parsed::End | Parsed::Else) => return Ok((list, p)),
                 Parsed::Node(n) => list.nodes.push(n),
             }
         }
@@ -378,10 +371,10 @@ impl<'a> Parser<'a, '_> {
     fn else_control(&mut self) -> Result<Parsed, PErr> {
         let peek = self.peek_non_space();
         if peek.typ == ItemType::If || peek.typ == ItemType::With {
-            return Ok(Parsed::Else { pos: peek.pos });
+            return Ok(Parsed::Else);
         }
-        let token = self.expect(ItemType::RightDelim, "else")?;
-        Ok(Parsed::Else { pos: token.pos })
+        self.expect(ItemType::RightDelim, "else")?;
+        Ok(Parsed::Else)
     }
 
     fn control(&mut self, kind: ControlKind) -> Result<Node, PErr> {
@@ -408,21 +401,15 @@ impl<'a> Parser<'a, '_> {
             self.t.range_depth -= 1;
         }
         let mut else_list = None;
-        if let Parsed::Else { pos } = next {
+        if let Parsed::Else = next {
             if kind == ControlKind::If && self.peek_typ() == ItemType::If {
                 self.next();
                 let n = self.control(ControlKind::If)?;
-                else_list = Some(ListNode {
-                    pos,
-                    nodes: vec![n],
-                });
+                else_list = Some(ListNode { nodes: vec![n] });
             } else if kind == ControlKind::With && self.peek_typ() == ItemType::With {
                 self.next();
                 let n = self.control(ControlKind::With)?;
-                else_list = Some(ListNode {
-                    pos,
-                    nodes: vec![n],
-                });
+                else_list = Some(ListNode { nodes: vec![n] });
             } else {
                 let (l, next) = self.item_list()?;
                 if !matches!(next, Parsed::End) {
