@@ -26,7 +26,7 @@ use super::value::Value;
 
 /// Deepest nesting of control structures and parentheses accepted (a deliberate limit; Go has
 /// none). Real templates nest a handful of levels.
-pub const MAX_NESTING: usize = 200;
+pub const MAX_NESTING: usize = 100;
 
 /// The parsed templates: name → body. Bodies hold their nodes by value; the set is immutable
 /// after parsing.
