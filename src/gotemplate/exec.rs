@@ -1363,3 +1363,55 @@ fn check_shape(v: &Value) -> Result<(), String> {
 fn too_many() -> String {
     format!("result has more than {MAX_ITEMS} items (a limit of this engine)")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gotemplate::func::FuncMap;
+
+    fn run(text: &str, data: serde_json::Value) -> Result<String, String> {
+        let set = crate::gotemplate::parse::parse("tpl", text, &FuncMap::new())?;
+        execute(
+            &set,
+            text,
+            "tpl",
+            "tpl",
+            MissingKey::Default,
+            &Value::from_json(&data),
+        )
+        .map_err(|e| e.0)
+    }
+
+    #[test]
+    fn variables_are_scoped_to_their_block() {
+        let t = "{{$x := 1}}{{if true}}{{$x := 2}}{{$y := 3}}{{$x}}{{end}}{{$x}}";
+        assert_eq!(run(t, serde_json::json!(null)).as_deref(), Ok("21"));
+        let t = "{{$x := 0}}{{range $i, $e := .}}{{$x = $e}}{{$z := $i}}{{end}}{{$x}}";
+        assert_eq!(run(t, serde_json::json!([1, 2, 3])).as_deref(), Ok("3"));
+    }
+
+    #[test]
+    fn break_and_continue_unwind_nested_frames() {
+        let t = "{{range $i := 5}}{{with $i}}{{if eq . 3}}{{break}}{{end}}{{if eq . 1}}{{continue}}{{end}}{{end}}{{$i}}{{end}}|";
+        assert_eq!(run(t, serde_json::json!(null)).as_deref(), Ok("02|"));
+        let t = "{{range 2}}{{range 3}}{{if eq . 1}}{{break}}{{end}}{{.}}{{end}}{{.}}{{end}}";
+        assert_eq!(run(t, serde_json::json!(null)).as_deref(), Ok("0001"));
+    }
+
+    #[test]
+    fn template_calls_start_with_fresh_variables() {
+        let t = "{{define \"a\"}}{{$}}{{end}}{{$x := 1}}{{template \"a\" 7}}{{$x}}";
+        assert_eq!(run(t, serde_json::json!(null)).as_deref(), Ok("71"));
+    }
+
+    #[test]
+    fn shape_check_counts_depth_and_shares() {
+        let mut v = Value::list(vec![]);
+        for _ in 0..MAX_VALUE_DEPTH - 1 {
+            v = Value::list(vec![v.clone(), v]);
+        }
+        assert!(check_shape(&v).is_ok());
+        let v = Value::list(vec![v]);
+        assert!(check_shape(&v).is_err());
+    }
+}
