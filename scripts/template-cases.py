@@ -124,7 +124,8 @@ nums = ["0", "1", "-1", "+1", "42", "1_000", "0x1F", "0X1f", "0x_1F", "017", "0o
         "0.1", "3.14159265358979323846", "0x1.8", "1.2.3", "1e", "1e+", "0x1e3", "0xE", "00", "-0", "+0",
         "0.0", "-0.0", "1_0.5", "1e1_0", "0x1P4", "1i", "0i", "1+2i", "2.5i", "1+0i", "'a'", "'\\n'",
         "'\\x41'", "'\\u00e9'", "'\\U0001F600'", "'é'", "'ab'", "''", "'\\''", "'\\q'", "'\\400'", "'\\101'",
-        "'\\uD800'", "'\"'", "'\\\"'", "3x", "0xZ", ".", "-", "+", "1-2", "1+2", "--1", "1..2"]
+        "'\\uD800'", "'\"'", "'\\\"'", "3x", "0x1F-21i", "1e400+1i", "1+1e400i", "0b1+1i",
+        "0o7+1i", "1__0+1i", "1+0x10i", "0xZ", ".", "-", "+", "1-2", "1+2", "--1", "1..2"]
 for n in nums:
     c("{{%s}}" % n)
     c("{{printf \"%%T %%v\" %s}}" % n)
@@ -248,6 +249,8 @@ for t in ['{{define "a"}}A{{end}}{{template "a"}}', '{{define "a"}}[{{.}}]{{end}
           '{{template "a"}}{{define "a"}}late{{end}}', '{{template "nope"}}', '{{template "nope" .}}',
           '{{define "a"}}A{{end}}', '{{define "tpl"}}override{{end}}', '  {{define "tpl"}}override{{end}}  ',
           'main{{define "tpl"}}override{{end}}', '{{define "a"}}1{{end}}{{define "a"}}2{{end}}',
+          '{{define "tpl"}}x{{end}}\v\f\u0085\u00a0\u2028\u3000', '{{define "tpl"}}x{{end}}\u200b',
+          '{{define "a"}}1{{end}}{{define "a"}}\u00a0{{end}}{{template "a"}}',
           '{{define "a"}}1{{end}}{{define "a"}}  {{end}}{{template "a"}}', '{{define "a"}} {{end}}{{define "a"}}2{{end}}{{template "a"}}',
           '{{define "a"}}{{template "b"}}{{end}}{{define "b"}}B{{end}}{{template "a"}}',
           '{{define "a"}}{{template "a"}}{{end}}{{template "a"}}', '{{template "tpl"}}',

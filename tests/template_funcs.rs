@@ -508,3 +508,28 @@ fn semver_methods_match_go() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn a_panicking_function_is_an_error_not_a_crash() {
+    const BAD: &[Func] = &[Func {
+        name: "boom",
+        params: &[],
+        variadic: None,
+        imp: |a| Ok(a[5].clone()),
+    }];
+    let mut funcs = FuncMap::new();
+    funcs.extend(BAD);
+    let opts = Options {
+        name: "tpl",
+        funcs: &funcs,
+        missing_key: MissingKey::Default,
+    };
+    let e = gotemplate::parse("{{boom}}", &opts)
+        .and_then(|t| t.execute(&Value::Nil))
+        .expect_err("error");
+    assert!(
+        e.message.starts_with("template: tpl:1:2: executing \"tpl\" at <boom>: error calling boom: internal error: function panicked"),
+        "{}",
+        e.message
+    );
+}

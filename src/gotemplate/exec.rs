@@ -823,7 +823,9 @@ impl<'t> Exec<'t> {
         let argv = self.build_argv(dot, &sig, num_fixed, args, fin)?;
         self.step()?;
         let vals: Vec<Value> = argv.into_iter().map(V::into_any).collect();
-        match crate::gotemplate::sprig::semver::method(recv, name, &vals) {
+        let result = guarded(|| crate::gotemplate::sprig::semver::method(recv, name, &vals))
+            .unwrap_or_else(|panic| Some(Err(panic)));
+        match result {
             None => Ok(None),
             Some(Ok(v)) => Ok(Some(self.check_result(V::concrete(v))?)),
             Some(Err(msg)) => {
@@ -907,7 +909,7 @@ impl<'t> Exec<'t> {
             Callee::Builtin(b) => b.call(argv, MAX_OUTPUT),
             Callee::User(f) => {
                 let vals: Vec<Value> = argv.into_iter().map(V::into_any).collect();
-                (f.imp)(&vals).map(V::concrete)
+                guarded(|| (f.imp)(&vals)).and_then(|r| r).map(V::concrete)
             }
         };
         match result {
@@ -1108,6 +1110,22 @@ impl<'t> Exec<'t> {
             _ => self.errorf(format!(
                 "can't handle assignment of {n} to empty interface argument"
             )),
+        }
+    }
+}
+
+/// Run a function implementation, turning a Rust panic into an error as Go's `safeCall` does
+/// for Go panics: a bug in one function must not take the whole process down.
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => Ok(r),
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(format!("internal error: function panicked: {msg}"))
         }
     }
 }
@@ -1344,4 +1362,56 @@ fn check_shape(v: &Value) -> Result<(), String> {
 
 fn too_many() -> String {
     format!("result has more than {MAX_ITEMS} items (a limit of this engine)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gotemplate::func::FuncMap;
+
+    fn run(text: &str, data: serde_json::Value) -> Result<String, String> {
+        let set = crate::gotemplate::parse::parse("tpl", text, &FuncMap::new())?;
+        execute(
+            &set,
+            text,
+            "tpl",
+            "tpl",
+            MissingKey::Default,
+            &Value::from_json(&data),
+        )
+        .map_err(|e| e.0)
+    }
+
+    #[test]
+    fn variables_are_scoped_to_their_block() {
+        let t = "{{$x := 1}}{{if true}}{{$x := 2}}{{$y := 3}}{{$x}}{{end}}{{$x}}";
+        assert_eq!(run(t, serde_json::json!(null)).as_deref(), Ok("21"));
+        let t = "{{$x := 0}}{{range $i, $e := .}}{{$x = $e}}{{$z := $i}}{{end}}{{$x}}";
+        assert_eq!(run(t, serde_json::json!([1, 2, 3])).as_deref(), Ok("3"));
+    }
+
+    #[test]
+    fn break_and_continue_unwind_nested_frames() {
+        let t = "{{range $i := 5}}{{with $i}}{{if eq . 3}}{{break}}{{end}}{{if eq . 1}}{{continue}}{{end}}{{end}}{{$i}}{{end}}|";
+        assert_eq!(run(t, serde_json::json!(null)).as_deref(), Ok("02|"));
+        let t = "{{range 2}}{{range 3}}{{if eq . 1}}{{break}}{{end}}{{.}}{{end}}{{.}}{{end}}";
+        assert_eq!(run(t, serde_json::json!(null)).as_deref(), Ok("0001"));
+    }
+
+    #[test]
+    fn template_calls_start_with_fresh_variables() {
+        let t = "{{define \"a\"}}{{$}}{{end}}{{$x := 1}}{{template \"a\" 7}}{{$x}}";
+        assert_eq!(run(t, serde_json::json!(null)).as_deref(), Ok("71"));
+    }
+
+    #[test]
+    fn shape_check_counts_depth_and_shares() {
+        let mut v = Value::list(vec![]);
+        for _ in 0..MAX_VALUE_DEPTH - 1 {
+            v = Value::list(vec![v.clone(), v]);
+        }
+        assert!(check_shape(&v).is_ok());
+        let v = Value::list(vec![v]);
+        assert!(check_shape(&v).is_err());
+    }
 }

@@ -216,19 +216,7 @@ fn count_newlines(s: &str) -> usize {
 
 /// Offset of the first `{{` (a byte scan: cheaper than a general substring search).
 fn find_left_delim(s: &str) -> Option<usize> {
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i + 1 < b.len() {
-        if b[i] == b'{' {
-            if b[i + 1] == b'{' {
-                return Some(i);
-            }
-            i += 1;
-        } else {
-            i += 1;
-        }
-    }
-    None
+    s.as_bytes().windows(2).position(|w| w == b"{{")
 }
 
 /// Go's `%#U`: `U+0041 'A'` (the quoted character only when printable).
@@ -362,7 +350,7 @@ impl<'a> Lexer<'a> {
     pub fn next_item(&mut self) -> Item<'a> {
         self.item = None;
         if self.dead {
-            return self.item.take().unwrap_or_else(|| self.eof_item());
+            return self.eof_item();
         }
         let mut state = if self.inside_action {
             State::InsideAction

@@ -3,24 +3,33 @@ Go's text/template with Sprig, byte-identical to what Cluster API renders.
 
 Cluster API evaluates `enabledIf`, `valueFrom.template` (text/template + Sprig's hermetic map,
 data decoded by encoding/json) and naming templates (text/template, `missingkey=error`, no
-Sprig). This module is our own engine for all three: [`value`] (Go values), [`lex`] / [`parse`]
-(the template language), [`exec`] and [`builtins`] (execution, built-in functions, Go's error
-texts), [`print`] and [`strconv`] (Go's fmt and number/quote formatting) and [`sprig`] (the
+Sprig). This module is our own engine for all three: [`value`] (Go values), [`lex`] / [`mod@parse`]
+(the template language), [`exec`] and `builtins` (execution, built-in functions, Go's error
+texts), [`mod@print`] and [`strconv`] (Go's fmt and number/quote formatting) and [`sprig`] (the
 function map). It must not read the environment, files or the network: templates are hermetic.
 
-The public API is small: [`parse`] a text once with [`Options`], then [`Template::execute`] it
+The public API is small: [`parse()`] a text once with [`Options`], then [`Template::execute`] it
 on any number of data values, from any number of threads. Errors carry Go's `err.Error()` text
-exactly. Deliberate differences from Go (resource limits, complex constants, `%p`) are listed
-in the [`exec`], [`parse`] and [`print`] module docs.
+exactly.
+
+Deliberate differences from Go 1.24 (details in the [`exec`], [`mod@parse`] and [`mod@print`] docs):
+- bounds Go does not have, each an error instead of unbounded work or memory: nesting of
+  control structures and parentheses (parse), evaluation steps, output size, size and depth of
+  values returned by functions (exec);
+- from the value model: complex constants (`1i`) are an execution error; a byte indexed out of
+  a string is a `uint64` (Go: `uint8`); strings are UTF-8, so bytes that are not valid UTF-8
+  become U+FFFD; slices have no capacity beyond their length; nil maps and slices are empty
+  ones;
+- `%p` and pointers nested in printed collections show a fixed fake address.
 */
 
-pub mod builtins;
+pub(crate) mod builtins;
 pub mod capi;
 pub mod exec;
 pub mod func;
 pub mod gojson;
 pub mod lex;
-pub mod node;
+pub(crate) mod node;
 pub mod parse;
 pub mod print;
 pub mod sprig;

@@ -26,8 +26,6 @@ pub enum Callee {
 /// A list of nodes (a template body, or an if/range/with branch).
 #[derive(Debug, Clone)]
 pub struct ListNode {
-    /// Position.
-    pub pos: usize,
     /// The nodes.
     pub nodes: Vec<Node>,
 }

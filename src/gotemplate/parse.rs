@@ -26,7 +26,7 @@ use super::value::Value;
 
 /// Deepest nesting of control structures and parentheses accepted (a deliberate limit; Go has
 /// none). Real templates nest a handful of levels.
-pub const MAX_NESTING: usize = 200;
+pub const MAX_NESTING: usize = 100;
 
 /// The parsed templates: name → body. Bodies hold their nodes by value; the set is immutable
 /// after parsing.
@@ -36,7 +36,7 @@ pub(crate) type TreeSet = BTreeMap<String, ListNode>;
 enum Parsed {
     Node(Node),
     End,
-    Else { pos: usize },
+    Else,
 }
 
 impl Parsed {
@@ -44,7 +44,7 @@ impl Parsed {
         match self {
             Parsed::Node(n) => n.to_string(),
             Parsed::End => "{{end}}".into(),
-            Parsed::Else { .. } => "{{else}}".into(),
+            Parsed::Else => "{{else}}".into(),
         }
     }
 }
@@ -118,11 +118,8 @@ fn has_function(funcs: &FuncMap, name: &str) -> bool {
 /// Go's `IsEmptyTree`: only space-only text (and comments) inside.
 fn is_empty_list(l: &ListNode) -> bool {
     l.nodes.iter().all(|n| match n {
-        Node::Text { text, .. } => text
-            .trim_matches(|c: char| {
-                c.is_ascii_whitespace() || c == '\u{85}' || c == '\u{A0}' || (c.is_whitespace())
-            })
-            .is_empty(),
+        // Go's bytes.TrimSpace uses unicode.IsSpace, the White_Space property, as str::trim does.
+        Node::Text { text, .. } => text.trim().is_empty(),
         _ => false,
     })
 }
@@ -257,11 +254,9 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn parse_top(&mut self) -> Result<ListNode, PErr> {
-        let pos = self.peek().pos;
-        let mut root = ListNode {
-            pos,
-            nodes: Vec::new(),
-        };
+        // Go records the position of the first token; the peek matters for the lookahead.
+        self.peek();
+        let mut root = ListNode { nodes: Vec::new() };
         while self.peek_typ() != ItemType::Eof {
             if self.peek_typ() == ItemType::LeftDelim {
                 let delim = self.next();
@@ -275,7 +270,7 @@ impl<'a> Parser<'a, '_> {
                 self.backup2(delim);
             }
             match self.text_or_action()? {
-                p @ (Parsed::End | Parsed::Else { .. }) => {
+                p @ (Parsed::End | Parsed::Else) => {
                     return self.errorf(format!("unexpected {}", p.describe()));
                 }
                 Parsed::Node(n) => root.nodes.push(n),
@@ -303,14 +298,12 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn item_list(&mut self) -> Result<(ListNode, Parsed), PErr> {
-        let pos = self.peek_non_space().pos;
-        let mut list = ListNode {
-            pos,
-            nodes: Vec::new(),
-        };
+        // Go records the position of the first token; the peek matters for the lookahead.
+        self.peek_non_space();
+        let mut list = ListNode { nodes: Vec::new() };
         while self.peek_non_space().typ != ItemType::Eof {
             match self.text_or_action()? {
-                p @ (Parsed::End | Parsed::Else { .. }) => return Ok((list, p)),
+                p @ (Parsed::End | Parsed::Else) => return Ok((list, p)),
                 Parsed::Node(n) => list.nodes.push(n),
             }
         }
@@ -378,10 +371,10 @@ impl<'a> Parser<'a, '_> {
     fn else_control(&mut self) -> Result<Parsed, PErr> {
         let peek = self.peek_non_space();
         if peek.typ == ItemType::If || peek.typ == ItemType::With {
-            return Ok(Parsed::Else { pos: peek.pos });
+            return Ok(Parsed::Else);
         }
-        let token = self.expect(ItemType::RightDelim, "else")?;
-        Ok(Parsed::Else { pos: token.pos })
+        self.expect(ItemType::RightDelim, "else")?;
+        Ok(Parsed::Else)
     }
 
     fn control(&mut self, kind: ControlKind) -> Result<Node, PErr> {
@@ -408,21 +401,15 @@ impl<'a> Parser<'a, '_> {
             self.t.range_depth -= 1;
         }
         let mut else_list = None;
-        if let Parsed::Else { pos } = next {
+        if let Parsed::Else = next {
             if kind == ControlKind::If && self.peek_typ() == ItemType::If {
                 self.next();
                 let n = self.control(ControlKind::If)?;
-                else_list = Some(ListNode {
-                    pos,
-                    nodes: vec![n],
-                });
+                else_list = Some(ListNode { nodes: vec![n] });
             } else if kind == ControlKind::With && self.peek_typ() == ItemType::With {
                 self.next();
                 let n = self.control(ControlKind::With)?;
-                else_list = Some(ListNode {
-                    pos,
-                    nodes: vec![n],
-                });
+                else_list = Some(ListNode { nodes: vec![n] });
             } else {
                 let (l, next) = self.item_list()?;
                 if !matches!(next, Parsed::End) {
@@ -768,22 +755,85 @@ fn simplify_complex(n: &mut NumberNode) {
     }
 }
 
-/// Split `a+bi` / `a-bi` into its two parts.
-fn split_complex(text: &str) -> Option<(f64, f64)> {
-    let body = text.strip_suffix('i')?;
-    let b = body.as_bytes();
-    // The sign that starts the imaginary part: not the first byte, not after an exponent mark.
-    let mut at = None;
-    for i in (1..b.len()).rev() {
-        if (b[i] == b'+' || b[i] == b'-') && !matches!(b[i - 1] | 0x20, b'e' | b'p') {
-            at = Some(i);
-            break;
+/// `fmt.Sscan` of a complex literal such as `1+2i` (how Go's parser reads one), with its
+/// error texts.
+fn scan_complex(text: &str) -> Result<(f64, f64), String> {
+    const ERR: &str = "syntax error scanning complex number";
+    let b = text.as_bytes();
+    let mut pos = 0;
+    let accept = |pos: &mut usize, set: &[u8]| -> bool {
+        match b.get(*pos) {
+            Some(c) if set.contains(c) => {
+                *pos += 1;
+                true
+            }
+            _ => false,
         }
+    };
+    // fmt's floatToken.
+    let float_token = |pos: &mut usize| -> String {
+        let start = *pos;
+        if accept(pos, b"nN") && accept(pos, b"aA") && accept(pos, b"nN") {
+            return text[start..*pos].to_string();
+        }
+        accept(pos, b"+-");
+        if accept(pos, b"iI") && accept(pos, b"nN") && accept(pos, b"fF") {
+            return text[start..*pos].to_string();
+        }
+        let mut digits: &[u8] = b"0123456789_";
+        let mut exp: &[u8] = b"eEpP";
+        if accept(pos, b"0") && accept(pos, b"xX") {
+            digits = b"0123456789aAbBcCdDeEfF_";
+            exp = b"pP";
+        }
+        while accept(pos, digits) {}
+        if accept(pos, b".") {
+            while accept(pos, digits) {}
+        }
+        if accept(pos, exp) {
+            accept(pos, b"+-");
+            while accept(pos, b"0123456789_") {}
+        }
+        text[start..*pos].to_string()
+    };
+    let real = float_token(&mut pos);
+    let sign_at = pos;
+    if !accept(&mut pos, b"+-") {
+        return Err(ERR.into());
     }
-    let at = at?;
-    let re = strconv::parse_float(&body[..at]).ok()?;
-    let im = strconv::parse_float(&body[at..]).ok()?;
-    Some((re, im))
+    let imag = format!("{}{}", &text[sign_at..pos], float_token(&mut pos));
+    if !accept(&mut pos, b"i") {
+        return Err(ERR.into());
+    }
+    let convert = |s: &str| -> Result<f64, String> {
+        if let Some(p) = s.find('p')
+            && !s.contains(['x', 'X'])
+        {
+            let f = strconv::parse_float_detail(&s[..p]).map_err(|e| {
+                format!(
+                    "strconv.ParseFloat: parsing {}: {e}",
+                    strconv::quote(s, false)
+                )
+            })?;
+            let m: i32 = strconv::parse_int(&s[p + 1..])
+                .ok()
+                .and_then(|m| i32::try_from(m).ok())
+                .ok_or_else(|| {
+                    format!(
+                        "strconv.Atoi: parsing {}: invalid syntax",
+                        strconv::quote(s, false)
+                    )
+                })?;
+            return Ok(f * 2f64.powi(m));
+        }
+        strconv::parse_float_detail(s).map_err(|e| {
+            format!(
+                "strconv.ParseFloat: parsing {}: {e}",
+                strconv::quote(s, false)
+            )
+        })
+    };
+    Ok((convert(&real)?, convert(&imag)?))
 }
 
 /// Go's `newNumber`: classify a number literal under every type it fits.
@@ -809,9 +859,7 @@ pub(crate) fn new_number(pos: usize, text: &str, typ: ItemType) -> Result<Number
             return Ok(n);
         }
         ItemType::Complex => {
-            let Some(c) = split_complex(text) else {
-                return Err(format!("expected complex number: {text}"));
-            };
+            let c = scan_complex(text)?;
             n.is_complex = true;
             n.complex = c;
             simplify_complex(&mut n);

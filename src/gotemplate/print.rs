@@ -611,13 +611,13 @@ impl Printer {
                 }
             }
             's' => {
-                let s = String::from_utf8_lossy(b).into_owned();
+                let s = super::strconv::bytes_to_string(b.to_vec());
                 self.fmt_s(&s);
             }
             'x' => self.fmt_sbx(b, LDIGITS),
             'X' => self.fmt_sbx(b, UDIGITS),
             'q' => {
-                let s = String::from_utf8_lossy(b).into_owned();
+                let s = super::strconv::bytes_to_string(b.to_vec());
                 self.fmt_q(&s);
             }
             _ => {

@@ -448,6 +448,29 @@ pub fn parse_int(s: &str) -> Result<i64, SyntaxError> {
 
 /// `strconv.ParseFloat(s, 64)`; `Err` for bad syntax and for overflow (Go's range error).
 pub fn parse_float(s: &str) -> Result<f64, SyntaxError> {
+    parse_float_detail(s).map_err(|_| SyntaxError)
+}
+
+/// Why `ParseFloat` failed: Go's `strconv.ErrSyntax` or `strconv.ErrRange`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FloatError {
+    /// "invalid syntax".
+    Syntax,
+    /// "value out of range".
+    Range,
+}
+
+impl fmt::Display for FloatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FloatError::Syntax => "invalid syntax",
+            FloatError::Range => "value out of range",
+        })
+    }
+}
+
+/// `strconv.ParseFloat(s, 64)`, telling syntax errors from overflow.
+pub fn parse_float_detail(s: &str) -> Result<f64, FloatError> {
     let lower = s.to_ascii_lowercase();
     let unsigned = lower.trim_start_matches(['+', '-']);
     if lower.len() - unsigned.len() <= 1 {
@@ -479,7 +502,7 @@ pub fn parse_float(s: &str) -> Result<f64, SyntaxError> {
     if hex {
         let v = parse_hex_float(&s[i + 2..])?;
         if s.contains('_') && !underscore_ok(s) {
-            return Err(SyntaxError);
+            return Err(FloatError::Syntax);
         }
         return Ok(if neg { -v } else { v });
     }
@@ -498,7 +521,7 @@ pub fn parse_float(s: &str) -> Result<f64, SyntaxError> {
         j += 1;
     }
     if !saw_digits {
-        return Err(SyntaxError);
+        return Err(FloatError::Syntax);
     }
     if j < b.len() && (b[j] | 0x20) == b'e' {
         j += 1;
@@ -506,28 +529,28 @@ pub fn parse_float(s: &str) -> Result<f64, SyntaxError> {
             j += 1;
         }
         if j >= b.len() || !b[j].is_ascii_digit() {
-            return Err(SyntaxError);
+            return Err(FloatError::Syntax);
         }
         while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'_') {
             j += 1;
         }
     }
     if j != b.len() {
-        return Err(SyntaxError);
+        return Err(FloatError::Syntax);
     }
     if s.contains('_') && !underscore_ok(s) {
-        return Err(SyntaxError);
+        return Err(FloatError::Syntax);
     }
     let cleaned: String = s.chars().filter(|&c| c != '_').collect();
-    let v: f64 = cleaned.parse().map_err(|_| SyntaxError)?;
+    let v: f64 = cleaned.parse().map_err(|_| FloatError::Syntax)?;
     if v.is_infinite() {
-        return Err(SyntaxError);
+        return Err(FloatError::Range);
     }
     Ok(v)
 }
 
 /// The magnitude of a hexadecimal float literal after `0x`; Go requires the `p` exponent.
-fn parse_hex_float(s: &str) -> Result<f64, SyntaxError> {
+fn parse_hex_float(s: &str) -> Result<f64, FloatError> {
     let b = s.as_bytes();
     let mut mant: u64 = 0;
     let mut exp: i64 = 0;
@@ -568,7 +591,7 @@ fn parse_hex_float(s: &str) -> Result<f64, SyntaxError> {
         j += 1;
     }
     if !saw_digits || j >= b.len() || (b[j] | 0x20) != b'p' {
-        return Err(SyntaxError);
+        return Err(FloatError::Syntax);
     }
     j += 1;
     let mut esign = 1i64;
@@ -579,7 +602,7 @@ fn parse_hex_float(s: &str) -> Result<f64, SyntaxError> {
         j += 1;
     }
     if j >= b.len() || !b[j].is_ascii_digit() {
-        return Err(SyntaxError);
+        return Err(FloatError::Syntax);
     }
     let mut e: i64 = 0;
     while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'_') {
@@ -589,9 +612,9 @@ fn parse_hex_float(s: &str) -> Result<f64, SyntaxError> {
         j += 1;
     }
     if j != b.len() {
-        return Err(SyntaxError);
+        return Err(FloatError::Syntax);
     }
-    compose_f64(mant, exp + esign * e, sticky).ok_or(SyntaxError)
+    compose_f64(mant, exp + esign * e, sticky).ok_or(FloatError::Range)
 }
 
 /// `mant * 2^exp` rounded to the nearest float64 (ties to even; `sticky` marks dropped non-zero
