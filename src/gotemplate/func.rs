@@ -75,6 +75,33 @@ pub struct Func {
     pub imp: Impl,
 }
 
+impl Func {
+    /// A function with fixed parameters only.
+    pub const fn fixed(name: &'static str, params: &'static [Param], imp: Impl) -> Func {
+        Func {
+            name,
+            params,
+            variadic: None,
+            imp,
+        }
+    }
+
+    /// A function whose last parameter is `...variadic`.
+    pub const fn variadic(
+        name: &'static str,
+        params: &'static [Param],
+        variadic: Param,
+        imp: Impl,
+    ) -> Func {
+        Func {
+            name,
+            params,
+            variadic: Some(variadic),
+            imp,
+        }
+    }
+}
+
 /// A set of functions by name (Sprig's map, or none).
 #[derive(Debug, Default)]
 pub struct FuncMap {

@@ -11,28 +11,15 @@ use crate::gotemplate::func::{Func, Param};
 use crate::gotemplate::print::sprint_value;
 use crate::gotemplate::value::Value;
 
-const fn f(
-    name: &'static str,
-    params: &'static [Param],
-    imp: fn(&[Value]) -> Result<Value, String>,
-) -> Func {
-    Func {
-        name,
-        params,
-        variadic: None,
-        imp,
-    }
-}
-
 /// The functions of this group.
 pub const FUNCS: &[Func] = &[
-    f("toString", &[Param::Any], to_string),
-    f("toStrings", &[Param::Any], to_strings),
-    f("atoi", &[Param::String], atoi),
-    f("int", &[Param::Any], int),
-    f("int64", &[Param::Any], int64),
-    f("float64", &[Param::Any], float64),
-    f("toDecimal", &[Param::Any], to_decimal),
+    Func::fixed("toString", &[Param::Any], to_string),
+    Func::fixed("toStrings", &[Param::Any], to_strings),
+    Func::fixed("atoi", &[Param::String], atoi),
+    Func::fixed("int", &[Param::Any], int),
+    Func::fixed("int64", &[Param::Any], int64),
+    Func::fixed("float64", &[Param::Any], float64),
+    Func::fixed("toDecimal", &[Param::Any], to_decimal),
     Func {
         name: "seq",
         params: &[],

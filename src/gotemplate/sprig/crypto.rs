@@ -1387,29 +1387,16 @@ fn gen_signed_with_key(args: &[Value]) -> Result<Value, String> {
 // Function table
 // ---------------------------------------------------------------------------------------------
 
-const fn func(
-    name: &'static str,
-    params: &'static [Param],
-    imp: fn(&[Value]) -> Result<Value, String>,
-) -> Func {
-    Func {
-        name,
-        params,
-        variadic: None,
-        imp,
-    }
-}
-
 /// The functions of this group.
 pub const FUNCS: &[Func] = &[
-    func("sha1sum", &[Param::String], sha1sum),
-    func("sha256sum", &[Param::String], sha256sum),
-    func("sha512sum", &[Param::String], sha512sum),
-    func("adler32sum", &[Param::String], adler32sum),
-    func("bcrypt", &[Param::String], bcrypt_fn),
-    func("htpasswd", &[Param::String, Param::String], htpasswd),
+    Func::fixed("sha1sum", &[Param::String], sha1sum),
+    Func::fixed("sha256sum", &[Param::String], sha256sum),
+    Func::fixed("sha512sum", &[Param::String], sha512sum),
+    Func::fixed("adler32sum", &[Param::String], adler32sum),
+    Func::fixed("bcrypt", &[Param::String], bcrypt_fn),
+    Func::fixed("htpasswd", &[Param::String, Param::String], htpasswd),
     // The counter is a Go `uint32`; see `uint32_arg`.
-    func(
+    Func::fixed(
         "derivePassword",
         &[
             Param::Any,
@@ -1420,34 +1407,34 @@ pub const FUNCS: &[Func] = &[
         ],
         derive_password_fn,
     ),
-    func(
+    Func::fixed(
         "encryptAES",
         &[Param::String, Param::String],
         encrypt_aes_fn,
     ),
-    func(
+    Func::fixed(
         "decryptAES",
         &[Param::String, Param::String],
         decrypt_aes_fn,
     ),
-    func("genPrivateKey", &[Param::String], gen_private_key),
-    func(
+    Func::fixed("genPrivateKey", &[Param::String], gen_private_key),
+    Func::fixed(
         "buildCustomCert",
         &[Param::String, Param::String],
         build_custom_cert,
     ),
-    func("genCA", &[Param::String, Param::Int], gen_ca),
-    func(
+    Func::fixed("genCA", &[Param::String, Param::Int], gen_ca),
+    Func::fixed(
         "genCAWithKey",
         &[Param::String, Param::Int, Param::String],
         gen_ca_with_key,
     ),
-    func(
+    Func::fixed(
         "genSelfSignedCert",
         &[Param::String, Param::List, Param::List, Param::Int],
         gen_self_signed,
     ),
-    func(
+    Func::fixed(
         "genSelfSignedCertWithKey",
         &[
             Param::String,
@@ -1459,7 +1446,7 @@ pub const FUNCS: &[Func] = &[
         gen_self_signed_with_key,
     ),
     // The CA is Sprig's `certificate` struct; `Param::Any` until the value model has it.
-    func(
+    Func::fixed(
         "genSignedCert",
         &[
             Param::String,
@@ -1470,7 +1457,7 @@ pub const FUNCS: &[Func] = &[
         ],
         gen_signed,
     ),
-    func(
+    Func::fixed(
         "genSignedCertWithKey",
         &[
             Param::String,

@@ -18,45 +18,19 @@ use crate::gotemplate::value::{Map, Slice, Value, Version};
 
 const A: Param = Param::Any;
 
-const fn f(
-    name: &'static str,
-    params: &'static [Param],
-    imp: fn(&[Value]) -> Result<Value, String>,
-) -> Func {
-    Func {
-        name,
-        params,
-        variadic: None,
-        imp,
-    }
-}
-
-const fn variadic(
-    name: &'static str,
-    params: &'static [Param],
-    imp: fn(&[Value]) -> Result<Value, String>,
-) -> Func {
-    Func {
-        name,
-        params,
-        variadic: Some(A),
-        imp,
-    }
-}
-
 /// The functions of this group.
 pub const FUNCS: &[Func] = &[
-    variadic("default", &[A], default),
-    f("empty", &[A], empty_fn),
-    variadic("coalesce", &[], coalesce),
-    variadic("all", &[], all),
-    variadic("any", &[], any),
-    f("compact", &[A], compact),
-    f("mustCompact", &[A], must_compact),
-    f("ternary", &[A, A, Param::Bool], ternary),
-    f("deepCopy", &[A], deep_copy_fn),
-    f("mustDeepCopy", &[A], must_deep_copy),
-    f("fail", &[Param::String], fail),
+    Func::variadic("default", &[A], A, default),
+    Func::fixed("empty", &[A], empty_fn),
+    Func::variadic("coalesce", &[], A, coalesce),
+    Func::variadic("all", &[], A, all),
+    Func::variadic("any", &[], A, any),
+    Func::fixed("compact", &[A], compact),
+    Func::fixed("mustCompact", &[A], must_compact),
+    Func::fixed("ternary", &[A, A, Param::Bool], ternary),
+    Func::fixed("deepCopy", &[A], deep_copy_fn),
+    Func::fixed("mustDeepCopy", &[A], must_deep_copy),
+    Func::fixed("fail", &[Param::String], fail),
 ];
 
 /// Sprig's `empty`: the zero value of its type (structs and non-nil pointers never are).

@@ -26,33 +26,20 @@ use super::strings::{MAX_STRING_BYTES, too_large};
 use crate::gotemplate::func::{Func, Param};
 use crate::gotemplate::value::Value;
 
-const fn f(
-    name: &'static str,
-    params: &'static [Param],
-    imp: fn(&[Value]) -> Result<Value, String>,
-) -> Func {
-    Func {
-        name,
-        params,
-        variadic: None,
-        imp,
-    }
-}
-
 /// The functions of this group.
 pub const FUNCS: &[Func] = &[
-    f("fromJson", &[Param::String], from_json),
-    f("mustFromJson", &[Param::String], must_from_json),
-    f("toJson", &[Param::Any], to_json),
-    f("mustToJson", &[Param::Any], must_to_json),
-    f("toPrettyJson", &[Param::Any], to_pretty_json),
-    f("mustToPrettyJson", &[Param::Any], must_to_pretty_json),
-    f("toRawJson", &[Param::Any], to_raw_json),
-    f("mustToRawJson", &[Param::Any], to_raw_json),
-    f("b64enc", &[Param::String], b64enc),
-    f("b64dec", &[Param::String], b64dec),
-    f("b32enc", &[Param::String], b32enc),
-    f("b32dec", &[Param::String], b32dec),
+    Func::fixed("fromJson", &[Param::String], from_json),
+    Func::fixed("mustFromJson", &[Param::String], must_from_json),
+    Func::fixed("toJson", &[Param::Any], to_json),
+    Func::fixed("mustToJson", &[Param::Any], must_to_json),
+    Func::fixed("toPrettyJson", &[Param::Any], to_pretty_json),
+    Func::fixed("mustToPrettyJson", &[Param::Any], must_to_pretty_json),
+    Func::fixed("toRawJson", &[Param::Any], to_raw_json),
+    Func::fixed("mustToRawJson", &[Param::Any], to_raw_json),
+    Func::fixed("b64enc", &[Param::String], b64enc),
+    Func::fixed("b64dec", &[Param::String], b64dec),
+    Func::fixed("b32enc", &[Param::String], b32enc),
+    Func::fixed("b32dec", &[Param::String], b32dec),
 ];
 
 // ---- JSON encoding ----

@@ -14,27 +14,14 @@ use super::cast::{arg_any, arg_str};
 use crate::gotemplate::func::{Func, Param};
 use crate::gotemplate::value::{GoType, Value};
 
-const fn f(
-    name: &'static str,
-    params: &'static [Param],
-    imp: fn(&[Value]) -> Result<Value, String>,
-) -> Func {
-    Func {
-        name,
-        params,
-        variadic: None,
-        imp,
-    }
-}
-
 /// The functions of this group.
 pub const FUNCS: &[Func] = &[
-    f("typeOf", &[Param::Any], type_of),
-    f("typeIs", &[Param::String, Param::Any], type_is),
-    f("typeIsLike", &[Param::String, Param::Any], type_is_like),
-    f("kindOf", &[Param::Any], kind_of),
-    f("kindIs", &[Param::String, Param::Any], kind_is),
-    f("deepEqual", &[Param::Any, Param::Any], deep_equal_fn),
+    Func::fixed("typeOf", &[Param::Any], type_of),
+    Func::fixed("typeIs", &[Param::String, Param::Any], type_is),
+    Func::fixed("typeIsLike", &[Param::String, Param::Any], type_is_like),
+    Func::fixed("kindOf", &[Param::Any], kind_of),
+    Func::fixed("kindIs", &[Param::String, Param::Any], kind_is),
+    Func::fixed("deepEqual", &[Param::Any, Param::Any], deep_equal_fn),
 ];
 
 /// Go's `fmt.Sprintf("%T", v)`.
