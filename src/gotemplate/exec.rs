@@ -39,6 +39,16 @@ use super::value::{GoType, Value};
 /// Go's `maxExecDepth`: nested `{{template}}` calls.
 pub const MAX_TEMPLATE_DEPTH: usize = 100_000;
 /// Largest output (and largest string a function may return), in bytes.
+/// Sprig functions that modify the map passed as their first argument (Go maps are references).
+const MUTATES_FIRST_ARGUMENT: &[&str] = &[
+    "set",
+    "unset",
+    "merge",
+    "mergeOverwrite",
+    "mustMerge",
+    "mustMergeOverwrite",
+];
+
 pub const MAX_OUTPUT: usize = 64 << 20;
 /// Evaluation steps (nodes walked, commands evaluated, loop iterations) per execution.
 pub const MAX_STEPS: u64 = 20_000_000;
@@ -912,6 +922,19 @@ impl<'t> Exec<'t> {
                 guarded(|| (f.imp)(&vals)).and_then(|r| r).map(V::concrete)
             }
         };
+        // Sprig's set/unset/merge* change their first argument in place in Go, and templates
+        // rely on it (`{{ $_ := set $d "k" 1 }}{{ $d.k }}`). Maps are immutable values here, so
+        // when that argument is a plain variable, the variable takes the changed map. (Other
+        // references to the same map are not updated — a documented difference.)
+        if let (Callee::User(f), Ok(changed), Some(Arg::Variable(var))) =
+            (callee, &result, args.first())
+            && MUTATES_FIRST_ARGUMENT.contains(&f.name)
+            && var.ident.len() == 1
+            && matches!(changed.val, Value::Map(_))
+            && let Some(name) = var.ident.first()
+        {
+            self.set_var(name, changed.clone())?;
+        }
         match result {
             // Built-ins only return parts of their arguments or bounded strings; user functions
             // may build new values of any size.
