@@ -4,7 +4,8 @@
 //! the same output, or an error at the same stage with Go's exact message. No Go is needed.
 //!
 //! Cases with `"yamlToJSON": true` also need the YAML → JSON step Cluster API applies to the
-//! output; they are counted and skipped here.
+//! output; they are counted and skipped here, and checked by `tests/eval.rs`, which replays every
+//! case file through `topoplan eval --jsonl`.
 
 use std::path::Path;
 
