@@ -23,6 +23,7 @@ Deliberate differences from Go 1.24 (details in the [`exec`], [`mod@parse`] and 
 - `%p` and pointers nested in printed collections show a fixed fake address.
 */
 
+pub(crate) mod bignum;
 pub(crate) mod builtins;
 pub mod capi;
 pub mod exec;

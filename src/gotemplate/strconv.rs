@@ -714,7 +714,7 @@ fn shortest(abs: f64) -> Digits {
     if abs == 0.0 || !abs.is_finite() {
         return digits_from_exp(&format!("{abs:e}"));
     }
-    let (digits, exp) = crate::gotemplate::sprig::math::go_shortest(abs);
+    let (digits, exp) = crate::gotemplate::bignum::go_shortest(abs);
     let d: Vec<u8> = digits.into_bytes();
     let dp = i64::from(exp) + d.len() as i64;
     Digits { d, dp }
