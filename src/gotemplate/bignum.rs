@@ -6,6 +6,8 @@ JSON) and shopspring/decimal's arithmetic behind Sprig's `addf`/`subf`/`mulf`/`d
 
 use std::cmp::Ordering;
 
+use num_traits::{ToPrimitive, Zero};
+
 /// The shortest decimal that rounds back to the positive finite `f`, as Go's strconv (and
 /// decimal's `NewFromFloat`) picks it: its digits and the exponent of the last digit
 /// (`0.3` → `("3", -1)`).
@@ -84,178 +86,77 @@ pub(crate) fn go_shortest(f: f64) -> (String, i32) {
     (trimmed.to_string(), exp + zeros)
 }
 
-/// `base^k` for a small base.
+/// `base^k`.
 pub(crate) fn small_power(base: u64, k: u32) -> BigUint {
-    let mut out = BigUint::from_u64(1);
-    let step = base.pow(if base == 2 { 62 } else { 26 });
-    let chunk = if base == 2 { 62 } else { 26 };
-    let mut left = k;
-    while left >= chunk {
-        out = out.mul(&BigUint::from_u64(step));
-        left -= chunk;
-    }
-    out.mul(&BigUint::from_u64(base.pow(left)))
+    BigUint(num_bigint::BigUint::from(base).pow(k))
 }
 
-/// Base of [`BigUint`] limbs.
-pub(crate) const LIMB: u64 = 1_000_000_000;
-
-/// A minimal arbitrary-precision natural number (base 10^9 limbs, least significant first,
-/// no trailing zero limbs), enough for decimal's add/sub/mul and division by a u64.
+/// A natural number of any size: `num-bigint`'s, behind the few operations the decimal code
+/// and `go_shortest` use.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct BigUint {
-    limbs: Vec<u32>,
-}
+pub(crate) struct BigUint(num_bigint::BigUint);
 
 impl BigUint {
     pub(crate) fn zero() -> BigUint {
-        BigUint { limbs: Vec::new() }
+        BigUint(num_bigint::BigUint::ZERO)
     }
 
-    pub(crate) fn from_u64(mut v: u64) -> BigUint {
-        let mut limbs = Vec::new();
-        while v > 0 {
-            limbs.push((v % LIMB) as u32);
-            v /= LIMB;
-        }
-        BigUint { limbs }
+    pub(crate) fn from_u64(v: u64) -> BigUint {
+        BigUint(num_bigint::BigUint::from(v))
     }
 
     pub(crate) fn is_zero(&self) -> bool {
-        self.limbs.is_empty()
-    }
-
-    pub(crate) fn trim(mut self) -> BigUint {
-        while self.limbs.last() == Some(&0) {
-            self.limbs.pop();
-        }
-        self
+        self.0.is_zero()
     }
 
     pub(crate) fn to_u64(&self) -> Option<u64> {
-        self.limbs.iter().rev().try_fold(0u64, |acc, l| {
-            acc.checked_mul(LIMB)
-                .and_then(|a| a.checked_add(u64::from(*l)))
-        })
+        self.0.to_u64()
     }
 
     pub(crate) fn cmp(&self, other: &BigUint) -> Ordering {
-        self.limbs
-            .len()
-            .cmp(&other.limbs.len())
-            .then_with(|| self.limbs.iter().rev().cmp(other.limbs.iter().rev()))
+        self.0.cmp(&other.0)
     }
 
     pub(crate) fn add(&self, other: &BigUint) -> BigUint {
-        let n = self.limbs.len().max(other.limbs.len());
-        let mut out = Vec::with_capacity(n + 1);
-        let mut carry = 0u64;
-        for i in 0..n {
-            let s = u64::from(self.limbs.get(i).copied().unwrap_or(0))
-                + u64::from(other.limbs.get(i).copied().unwrap_or(0))
-                + carry;
-            out.push((s % LIMB) as u32);
-            carry = s / LIMB;
-        }
-        if carry > 0 {
-            out.push(carry as u32);
-        }
-        BigUint { limbs: out }.trim()
+        BigUint(&self.0 + &other.0)
     }
 
-    /// `self - other`, saturating at zero (callers only subtract a smaller number).
+    /// `self - other`, saturating at zero (callers subtract the smaller from the larger).
     pub(crate) fn sub(&self, other: &BigUint) -> BigUint {
-        if self.cmp(other) != Ordering::Greater {
-            return BigUint::zero();
+        if self.0 <= other.0 {
+            BigUint::zero()
+        } else {
+            BigUint(&self.0 - &other.0)
         }
-        let mut out = Vec::with_capacity(self.limbs.len());
-        let mut borrow = 0i64;
-        for (i, limb) in self.limbs.iter().enumerate() {
-            let mut d = i64::from(*limb) - i64::from(other.limbs.get(i).copied().unwrap_or(0));
-            d -= borrow;
-            if d < 0 {
-                d += LIMB as i64;
-                borrow = 1;
-            } else {
-                borrow = 0;
-            }
-            out.push(d as u32);
-        }
-        BigUint { limbs: out }.trim()
     }
 
     pub(crate) fn mul(&self, other: &BigUint) -> BigUint {
-        if self.is_zero() || other.is_zero() {
-            return BigUint::zero();
-        }
-        let mut acc = vec![0u64; self.limbs.len() + other.limbs.len() + 1];
-        for (i, a) in self.limbs.iter().enumerate() {
-            let mut carry = 0u64;
-            for (j, b) in other.limbs.iter().enumerate() {
-                let cur = acc[i + j] + u64::from(*a) * u64::from(*b) + carry;
-                acc[i + j] = cur % LIMB;
-                carry = cur / LIMB;
-            }
-            let mut k = i + other.limbs.len();
-            while carry > 0 {
-                let cur = acc[k] + carry;
-                acc[k] = cur % LIMB;
-                carry = cur / LIMB;
-                k += 1;
-            }
-        }
-        BigUint {
-            limbs: acc.into_iter().map(|l| l as u32).collect(),
-        }
-        .trim()
+        BigUint(&self.0 * &other.0)
     }
 
     /// `self * 10^k`.
     pub(crate) fn mul_pow10(&self, k: usize) -> BigUint {
-        if self.is_zero() {
-            return BigUint::zero();
-        }
-        let mut limbs = vec![0u32; k / 9];
-        limbs.extend_from_slice(&self.limbs);
-        BigUint { limbs }.mul(&BigUint::from_u64(10u64.pow((k % 9) as u32)))
+        let k = u32::try_from(k).unwrap_or(u32::MAX);
+        BigUint(&self.0 * num_bigint::BigUint::from(10u32).pow(k))
     }
 
     /// `floor(self / 10^k)`.
     pub(crate) fn div_pow10(&self, k: usize) -> BigUint {
-        let whole = k / 9;
-        if whole >= self.limbs.len() {
-            return BigUint::zero();
-        }
-        let shifted = BigUint {
-            limbs: self.limbs[whole..].to_vec(),
-        };
-        shifted.div_rem_small(10u64.pow((k % 9) as u32)).0
+        let k = u32::try_from(k).unwrap_or(u32::MAX);
+        BigUint(&self.0 / num_bigint::BigUint::from(10u32).pow(k))
     }
 
-    /// `(self / d, self % d)` for a non-zero `d` below 2^64.
+    /// `(self / d, self % d)`; `(0, 0)` for `d == 0`.
     pub(crate) fn div_rem_small(&self, d: u64) -> (BigUint, u64) {
         if d == 0 {
             return (BigUint::zero(), 0);
         }
-        let d = u128::from(d);
-        let mut out = vec![0u32; self.limbs.len()];
-        let mut rem = 0u128;
-        for i in (0..self.limbs.len()).rev() {
-            let cur = rem * u128::from(LIMB) + u128::from(self.limbs[i]);
-            out[i] = (cur / d) as u32;
-            rem = cur % d;
-        }
-        (BigUint { limbs: out }.trim(), rem as u64)
+        let d = num_bigint::BigUint::from(d);
+        let r = &self.0 % &d;
+        (BigUint(&self.0 / d), r.to_u64().unwrap_or(0))
     }
 
     pub(crate) fn to_decimal_string(&self) -> String {
-        let Some((top, rest)) = self.limbs.split_last() else {
-            return "0".into();
-        };
-        let mut s = top.to_string();
-        for limb in rest.iter().rev() {
-            s.push_str(&format!("{limb:09}"));
-        }
-        s
+        self.0.to_str_radix(10)
     }
 }
