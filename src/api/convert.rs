@@ -145,13 +145,28 @@ fn md_class(md: &Value) -> Value {
     );
     template_parts(md, &mut o);
     naming(md, &mut o);
+    md_strategy_and_health_check(md, &mut o, false);
+    Value::Object(o)
+}
+
+/// What a v1beta1 MachineDeployment class or topology says in `strategy` and
+/// `machineHealthCheck`, in v1beta2 places: `rollout.strategy`, `deletion` (with the strategy's
+/// deletePolicy as order) and `healthCheck` (with the strategy's remediation.maxInFlight).
+/// Topologies also carry the health check's `enable`.
+fn md_strategy_and_health_check(
+    md: &Map<String, Value>,
+    o: &mut Map<String, Value>,
+    topology: bool,
+) {
     let strategy = md.get("strategy");
-    let max_in_flight = strategy.and_then(|s| s.pointer("/remediation/maxInFlight"));
     let mut hc = md
         .get("machineHealthCheck")
-        .map(|m| health_check(m, None))
+        .map(|m| health_check(m, if topology { m.get("enable") } else { None }))
         .unwrap_or_else(|| json!({ "v1beta1Present": false }));
-    if let (Some(m), Some(hc)) = (max_in_flight, hc.as_object_mut()) {
+    if let (Some(m), Some(hc)) = (
+        strategy.and_then(|s| s.pointer("/remediation/maxInFlight")),
+        hc.as_object_mut(),
+    ) {
         let rem = hc.entry("remediation").or_insert_with(|| json!({}));
         if let Some(rem) = rem.as_object_mut() {
             rem.insert("maxInFlight".into(), m.clone());
@@ -165,7 +180,6 @@ fn md_class(md: &Value) -> Value {
     if strategy.is_some_and(|s| !s.is_null()) {
         o.insert("v1beta1StrategySet".into(), Value::Bool(true));
     }
-    Value::Object(o)
 }
 
 fn mp_class(mp: &Value) -> Value {
@@ -275,30 +289,7 @@ fn md_topology(md: &Value) -> Value {
             "variables",
         ],
     );
-    let strategy = md.get("strategy");
-    let mut hc = md
-        .get("machineHealthCheck")
-        .map(|m| health_check(m, m.get("enable")))
-        .unwrap_or_else(|| json!({ "v1beta1Present": false }));
-    if let (Some(m), Some(hc)) = (
-        strategy.and_then(|s| s.pointer("/remediation/maxInFlight")),
-        hc.as_object_mut(),
-    ) {
-        let rem = hc.entry("remediation").or_insert_with(|| json!({}));
-        if let Some(rem) = rem.as_object_mut() {
-            rem.insert("maxInFlight".into(), m.clone());
-        }
-    }
-    o.insert("healthCheck".into(), hc);
-    o.insert("deletion".into(), deletion(md, strategy));
-    let mut rollout = Map::new();
-    if let Some(s) = strategy {
-        rollout.insert("strategy".into(), rollout_strategy(s));
-    }
-    o.insert("rollout".into(), Value::Object(rollout));
-    if strategy.is_some_and(|s| !s.is_null()) {
-        o.insert("v1beta1StrategySet".into(), Value::Bool(true));
-    }
+    md_strategy_and_health_check(md, &mut o, true);
     Value::Object(o)
 }
 
