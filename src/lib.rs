@@ -7,6 +7,9 @@ exit code. Modules follow the pipeline in reading order:
 - [`load`]: files, directories and stdin → objects with source spans (YAML 1.1, envsubst);
 - [`api`]: typed ClusterClass and Cluster (v1beta1 and v1beta2 in, one internal model);
 - [`topology`]: blueprint (class + templates), names and the desired state of every object;
+- [`schema`]: variable schemas: structural checks, validation, defaulting, CEL, field errors;
+- [`variables`]: variable definitions, values, defaulting and builtins;
+- [`validate`]: Cluster API's admission rules for ClusterClass and Cluster;
 - [`plan`]: the per-cluster plan (created / modified / unchanged / deleted);
 - [`output`]: table, files and the JSON/YAML plan document;
 - [`cli`]: the command line, resolved into options the library takes;
@@ -24,4 +27,7 @@ pub mod gotemplate;
 pub mod load;
 pub mod output;
 pub mod plan;
+pub mod schema;
 pub mod topology;
+pub mod validate;
+pub mod variables;

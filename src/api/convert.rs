@@ -120,12 +120,69 @@ pub fn cluster_class_spec(spec: &Value) -> Value {
         workers.insert("machinePools".into(), Value::Array(list));
     }
     out.insert("workers".into(), Value::Object(workers));
-    copy(
-        spec,
-        &mut out,
-        &["variables", "patches", "kubernetesVersions", "upgrade"],
-    );
+    copy(spec, &mut out, &["kubernetesVersions", "upgrade"]);
+    if let Some(vars) = spec.get("variables").and_then(Value::as_array) {
+        let list = vars.iter().map(class_variable).collect();
+        out.insert("variables".into(), Value::Array(list));
+    }
+    if let Some(patches) = spec.get("patches").and_then(Value::as_array) {
+        let list = patches.iter().map(patch).collect();
+        out.insert("patches".into(), Value::Array(list));
+    }
     Value::Object(out)
+}
+
+/// v1beta1 variable definition: `metadata` became `deprecatedV1Beta1Metadata`.
+fn class_variable(v: &Value) -> Value {
+    let Some(m) = v.as_object() else {
+        return v.clone();
+    };
+    let mut o = Map::new();
+    for (k, val) in m {
+        let key = if k == "metadata" {
+            "deprecatedV1Beta1Metadata"
+        } else {
+            k
+        };
+        o.insert(key.into(), val.clone());
+    }
+    Value::Object(o)
+}
+
+/// v1beta1 patch: the external hooks were `generateExtension` and `validateExtension`.
+fn patch(p: &Value) -> Value {
+    let mut p = p.clone();
+    if let Some(ext) = p.get_mut("external").and_then(Value::as_object_mut) {
+        for (from, to) in [
+            ("generateExtension", "generatePatchesExtension"),
+            ("validateExtension", "validateTopologyExtension"),
+        ] {
+            if let Some(v) = ext.remove(from) {
+                ext.insert(to.into(), v);
+            }
+        }
+    }
+    p
+}
+
+/// v1beta1 Cluster variable values: `definitionFrom` has no v1beta2 counterpart (conversion
+/// drops it; v1.10's webhook rejects it, which the validator checks on the original object).
+fn cluster_variables(v: &Value) -> Value {
+    match v.as_array() {
+        Some(list) => Value::Array(
+            list.iter()
+                .map(|item| match item.as_object() {
+                    Some(m) => {
+                        let mut m = m.clone();
+                        m.remove("definitionFrom");
+                        Value::Object(m)
+                    }
+                    None => item.clone(),
+                })
+                .collect(),
+        ),
+        None => v.clone(),
+    }
 }
 
 fn md_class(md: &Value) -> Value {
@@ -228,7 +285,10 @@ pub fn cluster_spec(spec: &Value) -> Value {
     }
     if let Some(t) = spec.get("topology").and_then(Value::as_object) {
         let mut o = Map::new();
-        copy(t, &mut o, &["version", "variables"]);
+        copy(t, &mut o, &["version"]);
+        if let Some(v) = t.get("variables") {
+            o.insert("variables".into(), cluster_variables(v));
+        }
         let mut class_ref = Map::new();
         if let Some(c) = t.get("class") {
             class_ref.insert("name".into(), c.clone());
@@ -245,7 +305,10 @@ pub fn cluster_spec(spec: &Value) -> Value {
             }
             c.insert("deletion".into(), deletion(cp, None));
             if let Some(v) = cp.pointer_ref("/variables/overrides") {
-                c.insert("variables".into(), json!({ "overrides": v }));
+                c.insert(
+                    "variables".into(),
+                    json!({ "overrides": cluster_variables(v) }),
+                );
             }
             o.insert("controlPlane".into(), Value::Object(c));
         }
@@ -290,6 +353,7 @@ fn md_topology(md: &Value) -> Value {
         ],
     );
     md_strategy_and_health_check(md, &mut o, true);
+    strip_definition_from(&mut o);
     Value::Object(o)
 }
 
@@ -312,7 +376,15 @@ fn mp_topology(mp: &Value) -> Value {
         ],
     );
     o.insert("deletion".into(), deletion(mp, None));
+    strip_definition_from(&mut o);
     Value::Object(o)
+}
+
+/// Drop `definitionFrom` from a worker topology's `variables.overrides`.
+fn strip_definition_from(o: &mut Map<String, Value>) {
+    if let Some(ov) = o.get_mut("variables").and_then(|v| v.get_mut("overrides")) {
+        *ov = cluster_variables(ov);
+    }
 }
 
 /// v1beta1 `MachineHealthCheckClass` (+ `enable` on topologies) → v1beta2 health check.

@@ -110,6 +110,8 @@ pub struct ClusterClass {
     pub api: ApiVersion,
     /// Its spec, in the internal shape.
     pub spec: ClusterClassSpec,
+    /// Its spec as JSON in the v1beta2 shape (what the admission rules read).
+    pub spec_value: Value,
     /// Fields ignored because the version it was written in has no such field.
     pub warnings: Vec<Diagnostic>,
 }
@@ -118,10 +120,11 @@ impl ClusterClass {
     /// Decode a ClusterClass object.
     pub fn parse(object: &Object, api: ApiVersion) -> Result<ClusterClass, Diagnostic> {
         let raw = object.value.get("spec").unwrap_or(&Value::Null);
-        let spec = match api {
-            ApiVersion::V1Beta2 => decode(object, raw)?,
-            ApiVersion::V1Beta1 => decode(object, &convert::cluster_class_spec(raw))?,
+        let spec_value = match api {
+            ApiVersion::V1Beta2 => raw.clone(),
+            ApiVersion::V1Beta1 => convert::cluster_class_spec(raw),
         };
+        let spec = decode(object, &spec_value)?;
         let warnings = match api {
             ApiVersion::V1Beta1 => pruned(object, convert::class_fields_after_v1_10(&object.value)),
             ApiVersion::V1Beta2 => Vec::new(),
@@ -130,6 +133,7 @@ impl ClusterClass {
             object: object.clone(),
             api,
             spec,
+            spec_value,
             warnings,
         })
     }
@@ -185,6 +189,8 @@ pub struct Cluster {
     pub api: ApiVersion,
     /// Its spec, in the internal shape.
     pub spec: ClusterSpec,
+    /// Its spec as JSON in the v1beta2 shape (what the admission rules read).
+    pub spec_value: Value,
     /// Fields ignored because the version it was written in has no such field.
     pub warnings: Vec<Diagnostic>,
 }
@@ -193,10 +199,11 @@ impl Cluster {
     /// Decode a Cluster object.
     pub fn parse(object: &Object, api: ApiVersion) -> Result<Cluster, Diagnostic> {
         let raw = object.value.get("spec").unwrap_or(&Value::Null);
-        let spec: ClusterSpec = match api {
-            ApiVersion::V1Beta2 => decode(object, raw)?,
-            ApiVersion::V1Beta1 => decode(object, &convert::cluster_spec(raw))?,
+        let spec_value = match api {
+            ApiVersion::V1Beta2 => raw.clone(),
+            ApiVersion::V1Beta1 => convert::cluster_spec(raw),
         };
+        let spec: ClusterSpec = decode(object, &spec_value)?;
         let warnings = match api {
             ApiVersion::V1Beta1 => {
                 pruned(object, convert::cluster_fields_after_v1_10(&object.value))
@@ -207,6 +214,7 @@ impl Cluster {
             object: object.clone(),
             api,
             spec,
+            spec_value,
             warnings,
         })
     }

@@ -1,0 +1,4 @@
+/*!
+Admission validation: every rule Cluster API's ClusterClass and Cluster webhooks apply, on create
+and on update, plus the compatibility checks between an old and a new ClusterClass.
+*/
