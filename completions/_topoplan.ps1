@@ -26,6 +26,7 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Plan every topology Cluster in the input: what would be created, modified or deleted')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -36,11 +37,27 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]')
-            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'Plan only this Cluster (NAMESPACE/NAME); repeatable')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'KEY=VALUE file of variables for --substitute; the environment overrides it')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'Plan only this Cluster (NAMESPACE/NAME); repeatable')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write one YAML file per object under DIR (replaces a previous topoplan output there)')
             [CompletionResult]::new('--output-dir', '--output-dir', [CompletionResultType]::ParameterName, 'Write one YAML file per object under DIR (replaces a previous topoplan output there)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'What to print on stdout')
+            [CompletionResult]::new('--substitute', '--substitute', [CompletionResultType]::ParameterName, 'Substitute clusterctl-style ${VAR} variables in the input before parsing')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'topoplan;validate' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'KEY=VALUE file of variables for --substitute; the environment overrides it')
+            [CompletionResult]::new('--old', '--old', [CompletionResultType]::ParameterName, 'The objects as they are now (files or directories): ClusterClasses and Clusters found here are validated as updates, with Cluster API''s update rules; repeatable')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'What to print on stdout: diagnostics only (text), findings as JSON, or the defaulted objects as YAML')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'What to print on stdout: diagnostics only (text), findings as JSON, or the defaulted objects as YAML')
             [CompletionResult]::new('--substitute', '--substitute', [CompletionResultType]::ParameterName, 'Substitute clusterctl-style ${VAR} variables in the input before parsing')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -67,12 +84,16 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
         }
         'topoplan;help' {
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Plan every topology Cluster in the input: what would be created, modified or deleted')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'topoplan;help;plan' {
+            break
+        }
+        'topoplan;help;validate' {
             break
         }
         'topoplan;help;eval' {

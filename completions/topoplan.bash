@@ -28,6 +28,9 @@ _topoplan() {
             topoplan,plan)
                 cmd="topoplan__subcmd__plan"
                 ;;
+            topoplan,validate)
+                cmd="topoplan__subcmd__validate"
+                ;;
             topoplan__subcmd__help,completions)
                 cmd="topoplan__subcmd__help__subcmd__completions"
                 ;;
@@ -40,6 +43,9 @@ _topoplan() {
             topoplan__subcmd__help,plan)
                 cmd="topoplan__subcmd__help__subcmd__plan"
                 ;;
+            topoplan__subcmd__help,validate)
+                cmd="topoplan__subcmd__help__subcmd__validate"
+                ;;
             *)
                 ;;
         esac
@@ -47,7 +53,7 @@ _topoplan() {
 
     case "${cmd}" in
         topoplan)
-            opts="-h -V --help --version plan eval completions help"
+            opts="-h -V --help --version plan validate eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -93,7 +99,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__help)
-            opts="plan eval completions help"
+            opts="plan validate eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -162,8 +168,22 @@ _topoplan() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        topoplan__subcmd__help__subcmd__validate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         topoplan__subcmd__plan)
-            opts="-f -n -o -h -V --filename --namespace --cluster --substitute --env-file --output-dir --output --help --version"
+            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --cluster --output-dir --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -185,11 +205,11 @@ _topoplan() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --cluster)
+                --env-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --env-file)
+                --cluster)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -203,6 +223,52 @@ _topoplan() {
                     ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        topoplan__subcmd__validate)
+            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --old --output --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --old)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -23,6 +23,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand plan 'Plan every topology Cluster in the input: what would be created, modified or deleted'
+            cand validate 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters'
             cand eval 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -32,11 +33,26 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand --filename 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin'
             cand -n 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]'
             cand --namespace 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]'
-            cand --cluster 'Plan only this Cluster (NAMESPACE/NAME); repeatable'
             cand --env-file 'KEY=VALUE file of variables for --substitute; the environment overrides it'
+            cand --cluster 'Plan only this Cluster (NAMESPACE/NAME); repeatable'
             cand -o 'Write one YAML file per object under DIR (replaces a previous topoplan output there)'
             cand --output-dir 'Write one YAML file per object under DIR (replaces a previous topoplan output there)'
             cand --output 'What to print on stdout'
+            cand --substitute 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'topoplan;validate'= {
+            cand -f 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin'
+            cand --filename 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin'
+            cand -n 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]'
+            cand --namespace 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]'
+            cand --env-file 'KEY=VALUE file of variables for --substitute; the environment overrides it'
+            cand --old 'The objects as they are now (files or directories): ClusterClasses and Clusters found here are validated as updates, with Cluster API''s update rules; repeatable'
+            cand -o 'What to print on stdout: diagnostics only (text), findings as JSON, or the defaulted objects as YAML'
+            cand --output 'What to print on stdout: diagnostics only (text), findings as JSON, or the defaulted objects as YAML'
             cand --substitute 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -60,11 +76,14 @@ set edit:completion:arg-completer[topoplan] = {|@words|
         }
         &'topoplan;help'= {
             cand plan 'Plan every topology Cluster in the input: what would be created, modified or deleted'
+            cand validate 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters'
             cand eval 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'topoplan;help;plan'= {
+        }
+        &'topoplan;help;validate'= {
         }
         &'topoplan;help;eval'= {
         }

@@ -27,13 +27,14 @@ end
 complete -c topoplan -n "__fish_topoplan_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_needs_command" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "plan" -d 'Plan every topology Cluster in the input: what would be created, modified or deleted'
+complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "validate" -d 'Run Cluster API\'s admission rules (defaulting and validation) on ClusterClasses and Clusters'
 complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "eval" -d 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
 complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s f -l filename -d 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s n -l namespace -d 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl\'s target namespace; otherwise "default"]' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l cluster -d 'Plan only this Cluster (NAMESPACE/NAME); repeatable' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l env-file -d 'KEY=VALUE file of variables for --substitute; the environment overrides it' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l cluster -d 'Plan only this Cluster (NAMESPACE/NAME); repeatable' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s o -l output-dir -d 'Write one YAML file per object under DIR (replaces a previous topoplan output there)' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l output -d 'What to print on stdout' -r -f -a "table\t'A table per Cluster'
 json\t'The plan document as JSON'
@@ -41,6 +42,16 @@ yaml\t'The plan document as YAML'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l substitute -d 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s V -l version -d 'Print version'
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s f -l filename -d 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s n -l namespace -d 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl\'s target namespace; otherwise "default"]' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l env-file -d 'KEY=VALUE file of variables for --substitute; the environment overrides it' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l old -d 'The objects as they are now (files or directories): ClusterClasses and Clusters found here are validated as updates, with Cluster API\'s update rules; repeatable' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s o -l output -d 'What to print on stdout: diagnostics only (text), findings as JSON, or the defaulted objects as YAML' -r -f -a "text\t'Diagnostics on stderr, nothing on stdout'
+json\t'A findings document on stdout'
+yaml\t'The input objects with Cluster API\'s defaults applied, as a server-side dry-run apply would store them'"
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l substitute -d 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l vars -d 'YAML or JSON file with the variables (a mapping of name to value), e.g. `{builtin: {cluster: {name: c1}}, replicas: 3}`' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l text -d 'Print the rendered text instead of the JSON value Cluster API would use'
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l jsonl -d 'Read oracle case lines on stdin (`{"template", "data", "funcs", "missingkey", "yamlToJSON"}`) and write one result line per case (`{"ok", "output", "json", "stage", "error"}`), as the Go oracle does'
@@ -48,7 +59,8 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -s h -l help -d 
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan eval completions help" -f -a "plan" -d 'Plan every topology Cluster in the input: what would be created, modified or deleted'
-complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan eval completions help" -f -a "eval" -d 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
-complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan eval completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan eval completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan validate eval completions help" -f -a "plan" -d 'Plan every topology Cluster in the input: what would be created, modified or deleted'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan validate eval completions help" -f -a "validate" -d 'Run Cluster API\'s admission rules (defaulting and validation) on ClusterClasses and Clusters'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan validate eval completions help" -f -a "eval" -d 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan validate eval completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan validate eval completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -660,3 +660,141 @@ mod tests {
         );
     }
 }
+
+/// Where a field of the converted (v1beta2-shaped) spec stood in the v1beta1 object it came
+/// from: the inverse of the renames above, so an error found on the converted spec points at the
+/// user's line. `pointer` is rooted at the object (`/spec/...`). Fields without a v1beta1
+/// counterpart map to their nearest ancestor when the span table is asked.
+pub fn v1beta1_source_pointer(pointer: &str) -> String {
+    // (v1beta2 tokens, v1beta1 tokens); `*` matches one token (an index) and is kept.
+    const RULES: &[(&[&str], &[&str])] = &[
+        (
+            &["infrastructure", "templateRef"],
+            &["infrastructure", "ref"],
+        ),
+        (
+            &["infrastructure", "naming"],
+            &["infrastructureNamingStrategy"],
+        ),
+        (&["controlPlane", "templateRef"], &["controlPlane", "ref"]),
+        (
+            &["controlPlane", "machineInfrastructure", "templateRef"],
+            &["controlPlane", "machineInfrastructure", "ref"],
+        ),
+        (
+            &["controlPlane", "naming"],
+            &["controlPlane", "namingStrategy"],
+        ),
+        (
+            &["controlPlane", "healthCheck"],
+            &["controlPlane", "machineHealthCheck"],
+        ),
+        (
+            &["workers", "*", "*", "bootstrap", "templateRef"],
+            &["workers", "*", "*", "template", "bootstrap", "ref"],
+        ),
+        (
+            &["workers", "*", "*", "infrastructure", "templateRef"],
+            &["workers", "*", "*", "template", "infrastructure", "ref"],
+        ),
+        (
+            &["workers", "*", "*", "naming"],
+            &["workers", "*", "*", "namingStrategy"],
+        ),
+        (
+            &["workers", "*", "*", "healthCheck"],
+            &["workers", "*", "*", "machineHealthCheck"],
+        ),
+        (
+            &["workers", "*", "*", "rollout", "strategy"],
+            &["workers", "*", "*", "strategy"],
+        ),
+        (
+            &["variables", "*", "deprecatedV1Beta1Metadata"],
+            &["variables", "*", "metadata"],
+        ),
+        (
+            &["patches", "*", "external", "generatePatchesExtension"],
+            &["patches", "*", "external", "generateExtension"],
+        ),
+        (
+            &["patches", "*", "external", "validateTopologyExtension"],
+            &["patches", "*", "external", "validateExtension"],
+        ),
+        (&["topology", "classRef", "name"], &["topology", "class"]),
+        (
+            &["topology", "classRef", "namespace"],
+            &["topology", "classNamespace"],
+        ),
+        (&["topology", "classRef"], &["topology", "class"]),
+        (
+            &["topology", "controlPlane", "healthCheck"],
+            &["topology", "controlPlane", "machineHealthCheck"],
+        ),
+        (
+            &["topology", "workers", "*", "*", "healthCheck"],
+            &["topology", "workers", "*", "*", "machineHealthCheck"],
+        ),
+        (
+            &["topology", "workers", "*", "*", "rollout", "strategy"],
+            &["topology", "workers", "*", "*", "strategy"],
+        ),
+    ];
+    let Some(rest) = pointer.strip_prefix("/spec/") else {
+        return pointer.to_string();
+    };
+    let tokens: Vec<&str> = rest.split('/').collect();
+    for (from, to) in RULES {
+        if tokens.len() < from.len() {
+            continue;
+        }
+        let matches = from.iter().zip(&tokens).all(|(f, t)| *f == "*" || f == t);
+        if !matches {
+            continue;
+        }
+        let wild: Vec<&str> = from
+            .iter()
+            .zip(&tokens)
+            .filter(|(f, _)| **f == "*")
+            .map(|(_, t)| *t)
+            .collect();
+        let mut wild = wild.into_iter();
+        let mut out: Vec<&str> = to
+            .iter()
+            .map(|t| {
+                if *t == "*" {
+                    wild.next().unwrap_or("")
+                } else {
+                    t
+                }
+            })
+            .collect();
+        out.extend(&tokens[from.len()..]);
+        return format!("/spec/{}", out.join("/"));
+    }
+    pointer.to_string()
+}
+
+#[cfg(test)]
+mod source_pointer_tests {
+    use super::v1beta1_source_pointer as p;
+
+    #[test]
+    fn renamed_fields_point_at_their_v1beta1_place() {
+        assert_eq!(
+            p("/spec/workers/machineDeployments/1/infrastructure/templateRef/kind"),
+            "/spec/workers/machineDeployments/1/template/infrastructure/ref/kind"
+        );
+        assert_eq!(p("/spec/topology/classRef/name"), "/spec/topology/class");
+        assert_eq!(
+            p("/spec/variables/0/deprecatedV1Beta1Metadata/labels"),
+            "/spec/variables/0/metadata/labels"
+        );
+        assert_eq!(
+            p("/spec/topology/workers/machineDeployments/0/rollout/strategy/rollingUpdate"),
+            "/spec/topology/workers/machineDeployments/0/strategy/rollingUpdate"
+        );
+        assert_eq!(p("/spec/topology/version"), "/spec/topology/version");
+        assert_eq!(p("/metadata/name"), "/metadata/name");
+    }
+}

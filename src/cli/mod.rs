@@ -10,7 +10,9 @@ Completions and man pages are generated from these same definitions ([`generated
 pub mod completions;
 pub mod eval;
 pub mod generated;
+pub mod input;
 pub mod plan;
+pub mod validate;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -40,6 +42,8 @@ pub struct Cli {
 pub enum Command {
     /// Plan every topology Cluster in the input: what would be created, modified or deleted.
     Plan(plan::PlanArgs),
+    /// Run Cluster API's admission rules (defaulting and validation) on ClusterClasses and Clusters.
+    Validate(validate::ValidateArgs),
     /// Render a template as Cluster API renders valueFrom.template (or replay oracle cases).
     Eval(eval::EvalArgs),
     /// Print a shell completion script.
@@ -62,6 +66,7 @@ pub fn run() -> ExitCode {
     };
     let result = match cli.command {
         Command::Plan(args) => plan::run(args),
+        Command::Validate(args) => validate::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Completions(args) => completions::run(&args),
     };

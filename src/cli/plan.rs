@@ -1,41 +1,26 @@
 //! `topoplan plan`: flags, their resolution into [`PlanOptions`], and printing the result.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
+use super::input::InputArgs;
 use super::{Failure, report, stdout_color, write_stdout, write_stdout_with};
 use crate::diag::Diagnostic;
-use crate::load::source::SourceFile;
-use crate::load::{LoadOptions, envfile};
 use crate::output;
 use crate::plan::{self, PlanOptions};
 
 /// Arguments of `topoplan plan`.
 #[derive(Debug, Args)]
 pub struct PlanArgs {
-    /// Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin.
-    #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
-    pub files: Vec<PathBuf>,
-
-    /// Namespace for objects that have none [default: with --substitute the NAMESPACE
-    /// variable if set, as clusterctl's target namespace; otherwise "default"].
-    #[arg(short = 'n', long, value_name = "NAMESPACE")]
-    pub namespace: Option<String>,
+    /// What to read.
+    #[command(flatten)]
+    pub input: InputArgs,
 
     /// Plan only this Cluster (NAMESPACE/NAME); repeatable.
     #[arg(long = "cluster", value_name = "NAMESPACE/NAME")]
     pub clusters: Vec<String>,
-
-    /// Substitute clusterctl-style ${VAR} variables in the input before parsing.
-    #[arg(long)]
-    pub substitute: bool,
-
-    /// KEY=VALUE file of variables for --substitute; the environment overrides it.
-    #[arg(long, value_name = "FILE", requires = "substitute")]
-    pub env_file: Option<PathBuf>,
 
     /// Write one YAML file per object under DIR (replaces a previous topoplan output there).
     #[arg(short = 'o', long = "output-dir", value_name = "DIR")]
@@ -83,54 +68,18 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
             ),
         }
     }
-    let substitute = if args.substitute {
-        let mut vars = BTreeMap::new();
-        if let Some(path) = &args.env_file {
-            match std::fs::read_to_string(path) {
-                Ok(text) => {
-                    match envfile::parse(&SourceFile::new(path.display().to_string(), text)) {
-                        Ok(v) => vars = v,
-                        Err(e) => errors.push(e),
-                    }
-                }
-                Err(e) => errors.push(Diagnostic::error(format!(
-                    "cannot read --env-file {}: {e}",
-                    path.display()
-                ))),
-            }
+    let load = match args.input.resolve() {
+        Ok(l) => Some(l),
+        Err(mut e) => {
+            errors.append(&mut e);
+            None
         }
-        // Like clusterctl, the environment wins over the file.
-        for (k, v) in std::env::vars_os() {
-            if let (Some(k), Some(v)) = (k.to_str(), v.to_str()) {
-                vars.insert(k.to_string(), v.to_string());
-            }
-        }
-        Some(vars)
-    } else {
-        None
     };
-    if !errors.is_empty() {
+    let Some(load) = load.filter(|_| errors.is_empty()) else {
         return Err(errors);
-    }
-    let default_namespace = args
-        .namespace
-        .or_else(|| {
-            substitute
-                .as_ref()
-                .and_then(|v| v.get("NAMESPACE"))
-                .filter(|n| !n.is_empty())
-                .cloned()
-        })
-        .unwrap_or_else(|| "default".to_string());
+    };
     Ok((
-        PlanOptions {
-            load: LoadOptions {
-                paths: args.files,
-                default_namespace,
-                substitute,
-            },
-            clusters,
-        },
+        PlanOptions { load, clusters },
         OutputOptions {
             format: args.format,
             dir: args.output_dir,

@@ -17,6 +17,7 @@ use crate::api::{self, ApiVersion, Cluster, ClusterClass};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::load::{self, LoadOptions, Object};
 use crate::topology::{self, Blueprint, Catalog, Role};
+use crate::validate::run::{Mode, validate_objects};
 
 /// Resolved options for `topoplan plan`.
 #[derive(Debug, Clone, Default)]
@@ -134,18 +135,33 @@ pub struct Plan {
 /// Read the input and plan every topology Cluster in it.
 pub fn plan(opts: &PlanOptions) -> Result<Plan, Diagnostics> {
     let inputs = load::load(&opts.load)?;
-    plan_objects(&inputs.objects, &opts.clusters)
+    plan_inputs(&inputs, &opts.clusters)
 }
 
 /// Like [`plan`], but also hands back the loaded input (the CLI keeps it alive until exit
 /// instead of paying to free it).
 pub fn plan_with_inputs(opts: &PlanOptions) -> Result<(Plan, load::Inputs), Diagnostics> {
     let inputs = load::load(&opts.load)?;
-    let plan = plan_objects(&inputs.objects, &opts.clusters)?;
+    let plan = plan_inputs(&inputs, &opts.clusters)?;
     Ok((plan, inputs))
 }
 
-/// Plan the given objects (already loaded).
+/// Run admission over the loaded input (as `topoplan validate` does), then plan the objects as
+/// the API server would have stored them. Invalid input is refused: Cluster API would never
+/// reconcile it.
+pub fn plan_inputs(inputs: &load::Inputs, only: &[(String, String)]) -> Result<Plan, Diagnostics> {
+    let v = validate_objects(&inputs.objects, &[], &inputs.runtime_messages, Mode::Plan);
+    if v.has_errors() {
+        return Err(Diagnostics(v.diagnostics()));
+    }
+    let mut plan = plan_objects(&v.objects, only)?;
+    let mut warnings = v.diagnostics();
+    warnings.append(&mut plan.warnings);
+    plan.warnings = warnings;
+    Ok(plan)
+}
+
+/// Plan the given objects (already loaded and admitted; see [`plan_inputs`]).
 pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Plan, Diagnostics> {
     let mut errors = Vec::new();
     let mut classes: BTreeMap<(String, String), ClusterClass> = BTreeMap::new();

@@ -1,0 +1,90 @@
+//! The input flags every command that reads objects shares (`-f`, `-n`, `--substitute`,
+//! `--env-file`), and their resolution into [`LoadOptions`].
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::diag::Diagnostic;
+use crate::load::source::SourceFile;
+use crate::load::{LoadOptions, envfile};
+
+/// Where the objects come from and how they are read.
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin.
+    #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// Namespace for objects that have none [default: with --substitute the NAMESPACE
+    /// variable if set, as clusterctl's target namespace; otherwise "default"].
+    #[arg(short = 'n', long, value_name = "NAMESPACE")]
+    pub namespace: Option<String>,
+
+    /// Substitute clusterctl-style ${VAR} variables in the input before parsing.
+    #[arg(long)]
+    pub substitute: bool,
+
+    /// KEY=VALUE file of variables for --substitute; the environment overrides it.
+    #[arg(long, value_name = "FILE", requires = "substitute")]
+    pub env_file: Option<PathBuf>,
+}
+
+impl InputArgs {
+    /// Resolve into load options for `paths` (the `-f` list unless another list is given, as
+    /// for `--old`).
+    pub fn resolve(&self) -> Result<LoadOptions, Vec<Diagnostic>> {
+        self.resolve_paths(self.files.clone())
+    }
+
+    /// Resolve with the same namespace and substitution settings but other paths.
+    pub fn resolve_paths(&self, paths: Vec<PathBuf>) -> Result<LoadOptions, Vec<Diagnostic>> {
+        let mut errors = Vec::new();
+        let substitute = if self.substitute {
+            let mut vars = BTreeMap::new();
+            if let Some(path) = &self.env_file {
+                match std::fs::read_to_string(path) {
+                    Ok(text) => {
+                        match envfile::parse(&SourceFile::new(path.display().to_string(), text)) {
+                            Ok(v) => vars = v,
+                            Err(e) => errors.push(e),
+                        }
+                    }
+                    Err(e) => errors.push(Diagnostic::error(format!(
+                        "cannot read --env-file {}: {e}",
+                        path.display()
+                    ))),
+                }
+            }
+            // Like clusterctl, the environment wins over the file.
+            for (k, v) in std::env::vars_os() {
+                if let (Some(k), Some(v)) = (k.to_str(), v.to_str()) {
+                    vars.insert(k.to_string(), v.to_string());
+                }
+            }
+            Some(vars)
+        } else {
+            None
+        };
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let default_namespace = self
+            .namespace
+            .clone()
+            .or_else(|| {
+                substitute
+                    .as_ref()
+                    .and_then(|v| v.get("NAMESPACE"))
+                    .filter(|n| !n.is_empty())
+                    .cloned()
+            })
+            .unwrap_or_else(|| "default".to_string());
+        Ok(LoadOptions {
+            paths,
+            default_namespace,
+            substitute,
+        })
+    }
+}

@@ -1,0 +1,349 @@
+/*!
+Admission over a whole input: what `topoplan validate` reports and what `plan` checks first.
+
+Owns the run from loaded objects to [`Validation`]: pairing each ClusterClass and Cluster with its
+old version (`--old`), building each class's `status.variables`, running the webhooks' defaulting
+and validation in Cluster API's order, and turning every Kubernetes field error into a diagnostic
+at the offending line. The rules themselves live in the sibling modules; this file only drives
+them.
+*/
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::api::{self, ApiVersion, Cluster, ClusterClass};
+use crate::diag::{Diagnostic, Severity};
+use crate::load::Object;
+use crate::load::source::Origin;
+use crate::schema::field::FieldError;
+
+use super::hooks;
+
+/// Whether the run serves `validate` or `plan`: a class whose templates are missing from the
+/// input is fine for the webhook (it never reads them) but cannot be planned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// `topoplan validate`: missing templates are warnings.
+    Validate,
+    /// `topoplan plan`: missing templates are left to the planner, which rejects them.
+    Plan,
+}
+
+/// One problem found, with the object it belongs to.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// Kind of the object (`Cluster`, `ClusterClass`), empty for input-level findings.
+    pub kind: String,
+    /// Namespace of the object.
+    pub namespace: String,
+    /// Name of the object.
+    pub name: String,
+    /// The field path as Cluster API prints it (`spec.topology.version`), empty if none.
+    pub path: String,
+    /// Cluster API's message for the field (`<path>: <type>: <value>: <detail>`) or the warning.
+    pub message: String,
+    /// The diagnostic shown to people (located in the input).
+    pub diagnostic: Diagnostic,
+}
+
+impl Finding {
+    /// Error or warning.
+    pub fn severity(&self) -> Severity {
+        self.diagnostic.severity
+    }
+}
+
+/// The result of running admission over an input.
+#[derive(Debug, Default)]
+pub struct Validation {
+    /// Every error and warning, in input order of the objects.
+    pub findings: Vec<Finding>,
+    /// Every input object, with Cluster API's defaults applied to ClusterClasses and Clusters
+    /// (what a server-side dry-run apply would store), in input order.
+    pub objects: Vec<Object>,
+}
+
+impl Validation {
+    /// Whether any finding is an error.
+    pub fn has_errors(&self) -> bool {
+        self.findings
+            .iter()
+            .any(|f| f.severity() == Severity::Error)
+    }
+
+    /// The findings as diagnostics.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.findings.iter().map(|f| f.diagnostic.clone()).collect()
+    }
+}
+
+/// Run admission over `objects`; `old` holds the objects as they are now (`--old`), which turns
+/// creates into updates; `runtime_messages` may hold recorded DiscoverVariables responses.
+pub fn validate_objects(
+    objects: &[Object],
+    old: &[Object],
+    runtime_messages: &[(Value, Origin)],
+    mode: Mode,
+) -> Validation {
+    let mut findings = Vec::new();
+
+    // Decode every core object; a type error in a spec is already a located diagnostic.
+    let mut classes: BTreeMap<(String, String), ClusterClass> = BTreeMap::new();
+    let mut old_classes: BTreeMap<(String, String), ClusterClass> = BTreeMap::new();
+    let mut clusters: Vec<(usize, Cluster)> = Vec::new();
+    let mut old_clusters: BTreeMap<(String, String), Cluster> = BTreeMap::new();
+    for (i, o) in objects.iter().enumerate() {
+        let api = match api::check_core_object(o) {
+            Ok(Some(api)) => api,
+            Ok(None) => continue,
+            Err(e) => {
+                findings.push(plain(o, e));
+                continue;
+            }
+        };
+        match o.kind.as_str() {
+            "ClusterClass" => match ClusterClass::parse(o, api) {
+                Ok(c) => {
+                    classes.insert((o.namespace.clone(), o.name.clone()), c);
+                }
+                Err(e) => findings.push(plain(o, e)),
+            },
+            "Cluster" => match Cluster::parse(o, api) {
+                Ok(c) => clusters.push((i, c)),
+                Err(e) => findings.push(plain(o, e)),
+            },
+            _ => {}
+        }
+    }
+    for o in old {
+        let Ok(Some(api)) = api::check_core_object(o) else {
+            continue;
+        };
+        let k = (o.namespace.clone(), o.name.clone());
+        match o.kind.as_str() {
+            "ClusterClass" => {
+                if let Ok(c) = ClusterClass::parse(o, api) {
+                    old_classes.insert(k, c);
+                }
+            }
+            "Cluster" => {
+                if let Ok(c) = Cluster::parse(o, api) {
+                    old_clusters.insert(k, c);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // ClusterClasses first: a Cluster's variables are only checked against a class the API
+    // server would have accepted.
+    let mut class_ok: BTreeMap<(String, String), bool> = BTreeMap::new();
+    let mut status_vars = BTreeMap::new();
+    for (k, class) in &classes {
+        let old_class = old_classes.get(k);
+        // Clusters that use the class: the new input's, plus old ones the input does not replace.
+        let mut using: Vec<&Cluster> = clusters
+            .iter()
+            .map(|(_, c)| c)
+            .filter(|c| c.spec.topology.is_some() && c.class_key() == *k)
+            .collect();
+        for (ck, c) in &old_clusters {
+            if c.spec.topology.is_some()
+                && c.class_key() == *k
+                && !clusters
+                    .iter()
+                    .any(|(_, n)| (n.namespace(), n.name()) == (ck.0.as_str(), ck.1.as_str()))
+            {
+                using.push(c);
+            }
+        }
+        let outcome = hooks::cluster_class(class, old_class, &using);
+        let before = findings.len();
+        push_outcome(&mut findings, &class.object, class.api, outcome);
+        class_ok.insert(
+            k.clone(),
+            findings[before..]
+                .iter()
+                .all(|f| f.severity() != Severity::Error),
+        );
+        if mode == Mode::Validate {
+            findings.extend(missing_templates(class, objects));
+        }
+        match hooks::status_variables(class, runtime_messages) {
+            Ok(sv) => {
+                status_vars.insert(k.clone(), sv);
+            }
+            Err(d) => findings.push(plain(&class.object, d)),
+        }
+    }
+
+    // Clusters: the mutating webhook (defaults, variables) then the validating one.
+    let mut defaulted: BTreeMap<usize, Value> = BTreeMap::new();
+    for (i, cluster) in &clusters {
+        let k = (cluster.namespace().to_string(), cluster.name().to_string());
+        let old_cluster = old_clusters.get(&k);
+        let class_key = cluster.class_key();
+        let class = classes.get(&class_key);
+        // The class the Cluster used before: only consulted when the reference changes.
+        let old_class = old_cluster.and_then(|c| {
+            let ok = c.class_key();
+            old_classes.get(&ok).or_else(|| classes.get(&ok))
+        });
+        let vars = class
+            .filter(|_| class_ok.get(&class_key).copied().unwrap_or(false))
+            .and_then(|_| status_vars.get(&class_key));
+        let outcome = hooks::cluster(cluster, old_cluster, class, old_class, vars);
+        if let Some(v) = &outcome.defaulted {
+            defaulted.insert(*i, v.clone());
+        }
+        push_outcome(&mut findings, &cluster.object, cluster.api, outcome);
+    }
+
+    let objects = objects
+        .iter()
+        .enumerate()
+        .map(|(i, o)| match defaulted.remove(&i) {
+            Some(v) => Object {
+                value: v,
+                ..o.clone()
+            },
+            None => o.clone(),
+        })
+        .collect();
+    Validation { findings, objects }
+}
+
+/// What the rules found for one object.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Field errors (the object is rejected).
+    pub errors: Vec<FieldError>,
+    /// Admission warnings.
+    pub warnings: Vec<String>,
+    /// The whole object after the mutating webhook, when it changed anything.
+    pub defaulted: Option<Value>,
+}
+
+fn push_outcome(findings: &mut Vec<Finding>, object: &Object, api: ApiVersion, outcome: Outcome) {
+    for e in &outcome.errors {
+        findings.push(field_finding(object, api, e));
+    }
+    for w in outcome.warnings {
+        let d = Diagnostic::warning(format!("{} {}: {w}", object.kind, object.key())).at_key(
+            &object.origin,
+            "",
+            "",
+        );
+        findings.push(Finding {
+            kind: object.kind.clone(),
+            namespace: object.namespace.clone(),
+            name: object.name.clone(),
+            path: String::new(),
+            message: w,
+            diagnostic: d,
+        });
+    }
+}
+
+/// A field error as the API server reports it, located at the field in the user's file.
+pub fn field_finding(object: &Object, api: ApiVersion, e: &FieldError) -> Finding {
+    let pointer = e.path.pointer();
+    let source = match api {
+        ApiVersion::V1Beta2 => pointer,
+        ApiVersion::V1Beta1 => api::convert::v1beta1_source_pointer(&pointer),
+    };
+    let message = e.to_string();
+    let group = object.group();
+    let d = Diagnostic::error(crate::schema::field::invalid_object(
+        &object.kind,
+        group,
+        &object.name,
+        std::slice::from_ref(e),
+    ))
+    .at(&object.origin, &source, label(e));
+    Finding {
+        kind: object.kind.clone(),
+        namespace: object.namespace.clone(),
+        name: object.name.clone(),
+        path: e.path.to_string(),
+        message,
+        diagnostic: d,
+    }
+}
+
+fn label(e: &FieldError) -> String {
+    e.kind.as_str().to_lowercase()
+}
+
+fn plain(object: &Object, d: Diagnostic) -> Finding {
+    Finding {
+        kind: object.kind.clone(),
+        namespace: object.namespace.clone(),
+        name: object.name.clone(),
+        path: String::new(),
+        message: d.message.clone(),
+        diagnostic: d,
+    }
+}
+
+/// Warnings for template references of `class` that no object of the input satisfies.
+fn missing_templates(class: &ClusterClass, objects: &[Object]) -> Vec<Finding> {
+    let spec = &class.spec;
+    let mut refs = vec![
+        (
+            api::RefSite::Infrastructure,
+            &spec.infrastructure.template_ref,
+        ),
+        (api::RefSite::ControlPlane, &spec.control_plane.template_ref),
+    ];
+    refs.push((
+        api::RefSite::ControlPlaneMachineInfrastructure,
+        &spec.control_plane.machine_infrastructure.template_ref,
+    ));
+    for (i, md) in spec.workers.machine_deployments.iter().enumerate() {
+        refs.push((
+            api::RefSite::MachineDeploymentBootstrap(i),
+            &md.bootstrap.template_ref,
+        ));
+        refs.push((
+            api::RefSite::MachineDeploymentInfrastructure(i),
+            &md.infrastructure.template_ref,
+        ));
+    }
+    for (i, mp) in spec.workers.machine_pools.iter().enumerate() {
+        refs.push((
+            api::RefSite::MachinePoolBootstrap(i),
+            &mp.bootstrap.template_ref,
+        ));
+        refs.push((
+            api::RefSite::MachinePoolInfrastructure(i),
+            &mp.infrastructure.template_ref,
+        ));
+    }
+    let catalog = crate::topology::Catalog::new(objects);
+    let mut out = Vec::new();
+    for (site, r) in refs {
+        if !r.is_defined() {
+            continue;
+        }
+        let group = crate::load::object::group_of(&r.api_version);
+        if catalog
+            .get(group, &r.kind, &class.object.namespace, &r.name)
+            .is_none()
+        {
+            let d = Diagnostic::warning(format!(
+                "ClusterClass {}: {} {}/{} ({}) is not in the input; the class is valid but cannot be planned without it",
+                class.key(),
+                r.kind,
+                class.object.namespace,
+                r.name,
+                r.api_version
+            ))
+            .at(&class.object.origin, &class.ref_pointer(site), "template not in the input")
+            .with_help("pass the provider templates with -f to plan Clusters of this class");
+            out.push(plain(&class.object, d));
+        }
+    }
+    out
+}
