@@ -322,7 +322,8 @@ fn missing_templates(class: &ClusterClass, objects: &[Object]) -> Vec<Finding> {
         ));
     }
     let catalog = crate::topology::Catalog::new(objects);
-    let mut out = Vec::new();
+    let mut missing: Vec<String> = Vec::new();
+    let mut first = None;
     for (site, r) in refs {
         if !r.is_defined() {
             continue;
@@ -332,18 +333,24 @@ fn missing_templates(class: &ClusterClass, objects: &[Object]) -> Vec<Finding> {
             .get(group, &r.kind, &class.object.namespace, &r.name)
             .is_none()
         {
-            let d = Diagnostic::warning(format!(
-                "ClusterClass {}: {} {}/{} ({}) is not in the input; the class is valid but cannot be planned without it",
-                class.key(),
-                r.kind,
-                class.object.namespace,
-                r.name,
-                r.api_version
-            ))
-            .at(&class.object.origin, &class.ref_pointer(site), "template not in the input")
-            .with_help("pass the provider templates with -f to plan Clusters of this class");
-            out.push(plain(&class.object, d));
+            let what = format!("{} {}", r.kind, r.name);
+            if !missing.contains(&what) {
+                missing.push(what);
+            }
+            first.get_or_insert(site);
         }
     }
-    out
+    let Some(site) = first else {
+        return Vec::new();
+    };
+    // One warning per class: a class checked on its own lacks every template at once.
+    let d = Diagnostic::warning(format!(
+        "ClusterClass {}: {} template(s) not in the input: {}; admission does not read them, but the class cannot be planned without them",
+        class.key(),
+        missing.len(),
+        missing.join(", ")
+    ))
+    .at(&class.object.origin, &class.ref_pointer(site), "not in the input")
+    .with_help("pass the provider templates with -f to plan Clusters of this class");
+    vec![plain(&class.object, d)]
 }
