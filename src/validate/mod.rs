@@ -5,3 +5,4 @@ and on update, plus the compatibility checks between an old and a new ClusterCla
 
 mod hooks;
 pub mod run;
+pub mod stored;

@@ -18,7 +18,7 @@ use crate::load::Object;
 use crate::load::source::Origin;
 use crate::schema::field::FieldError;
 
-use super::hooks;
+use super::{hooks, stored};
 
 /// Whether the run serves `validate` or `plan`: a class whose templates are missing from the
 /// input is fine for the webhook (it never reads them) but cannot be planned.
@@ -93,6 +93,7 @@ pub fn validate_objects(
     let mut old_classes: BTreeMap<(String, String), ClusterClass> = BTreeMap::new();
     let mut clusters: Vec<(usize, Cluster)> = Vec::new();
     let mut old_clusters: BTreeMap<(String, String), Cluster> = BTreeMap::new();
+    let mut defaulted: BTreeMap<usize, Value> = BTreeMap::new();
     for (i, o) in objects.iter().enumerate() {
         let api = match api::check_core_object(o) {
             Ok(Some(api)) => api,
@@ -105,6 +106,9 @@ pub fn validate_objects(
         match o.kind.as_str() {
             "ClusterClass" => match ClusterClass::parse(o, api) {
                 Ok(c) => {
+                    if let Some(v) = stored::cluster_class(&o.value, api) {
+                        defaulted.insert(i, v);
+                    }
                     classes.insert((o.namespace.clone(), o.name.clone()), c);
                 }
                 Err(e) => findings.push(plain(o, e)),
@@ -179,7 +183,6 @@ pub fn validate_objects(
     }
 
     // Clusters: the mutating webhook (defaults, variables) then the validating one.
-    let mut defaulted: BTreeMap<usize, Value> = BTreeMap::new();
     for (i, cluster) in &clusters {
         let k = (cluster.namespace().to_string(), cluster.name().to_string());
         let old_cluster = old_clusters.get(&k);
@@ -194,8 +197,10 @@ pub fn validate_objects(
             .filter(|_| class_ok.get(&class_key).copied().unwrap_or(false))
             .and_then(|_| status_vars.get(&class_key));
         let outcome = hooks::cluster(cluster, old_cluster, class, old_class, vars);
-        if let Some(v) = &outcome.defaulted {
-            defaulted.insert(*i, v.clone());
+        if let Some(spec) = &outcome.defaulted_spec
+            && let Some(v) = stored::cluster(&cluster.object.value, cluster.api, spec)
+        {
+            defaulted.insert(*i, v);
         }
         push_outcome(&mut findings, &cluster.object, cluster.api, outcome);
     }
@@ -221,8 +226,8 @@ pub struct Outcome {
     pub errors: Vec<FieldError>,
     /// Admission warnings.
     pub warnings: Vec<String>,
-    /// The whole object after the mutating webhook, when it changed anything.
-    pub defaulted: Option<Value>,
+    /// The spec (v1beta2 shape) after the mutating webhook, when it changed anything.
+    pub defaulted_spec: Option<Value>,
 }
 
 fn push_outcome(findings: &mut Vec<Finding>, object: &Object, api: ApiVersion, outcome: Outcome) {
