@@ -2,13 +2,19 @@
 The ClusterClass webhook (Cluster API's `core/webhooks/admission/clusterclass.go`): create and
 update validation in Cluster API's order, and the delete check.
 
-1. template references valid; 2. MachineDeployment and MachinePool classes unique;
-3. rollout strategies; 4. health checks; 5. naming templates; 6. taints; 7. variable
-definitions (injected, see [`super::Options::class_variables`]); 8. patches
-([`super::patches`]); 9. metadata; 10. `kubernetesVersions`; 11. on update only:
-compatibility with the old class ([`super::compatibility`]), then, against the Clusters using
-the class: their versions, removed classes still in use, removed health checks still relied
-on, autoscaler annotations.
+1. template references valid;
+2. MachineDeployment and MachinePool classes unique;
+3. rollout strategies;
+4. health checks;
+5. naming templates;
+6. taints;
+7. variable definitions (injected, see [`super::Options::class_variables`]);
+8. patches ([`super::patches`]);
+9. metadata;
+10. `kubernetesVersions`;
+11. on update only: compatibility with the old class ([`super::compatibility`]), then,
+    against the Clusters using the class: their versions, removed classes still in use,
+    removed health checks still relied on, autoscaler annotations.
 
 All errors accumulate; none stops the later checks (except the ClusterTopology gate).
 */

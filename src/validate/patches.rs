@@ -191,9 +191,9 @@ impl Ctx<'_> {
                 self.spec,
                 &["controlPlane", "machineInfrastructure", "templateRef"],
             );
-            if !matches(TemplateRef::at(self.spec, &["controlPlane", "templateRef"]))
-                && !(mi.is_defined() && matches(mi))
-            {
+            let cp_match = matches(TemplateRef::at(self.spec, &["controlPlane", "templateRef"]));
+            let mi_match = mi.is_defined() && matches(mi);
+            if !cp_match && !mi_match {
                 errs.push(FieldError::invalid(
                     &mr_path.child("controlPlane"),
                     true,
