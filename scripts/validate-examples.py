@@ -18,8 +18,8 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-EXAMPLES = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "examples")
-BIN = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "target", "release", "topoplan")
+EXAMPLES = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "examples"))
+BIN = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "target", "release", "topoplan"))
 
 # (example, files validated together besides the class, description)
 CLEAN = [
@@ -117,7 +117,7 @@ VARIANTS = [
         "unparsable template", QS, [], "clusterclass-quick-start.yaml",
         "              imageTag: {{ .etcdImageTag }}", "              imageTag: {{ .etcdImageTag }",
         None,
-        "          template: |\n            local:\n              imageTag: {{ .etcdImageTag }\n",
+        "            local:\n",
     ),
     (
         "unparsable enabledIf", QS, [], "clusterclass-quick-start.yaml",
@@ -167,7 +167,8 @@ def main():
             continue
         changed = text.replace(old, new, 1)
         mark = marker if marker is not None else new
-        line = changed[: changed.index(mark)].count("\n") + 1 if mark else None
+        at = changed.index(new) if new else 0
+        line = changed[: changed.index(mark, at)].count("\n") + 1 if mark else None
         p = run(example, files, (target, changed))
         doc = json.loads(p.stdout) if p.stdout else {}
         errs = [f for f in doc.get("findings", []) if f["severity"] == "error"]

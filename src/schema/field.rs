@@ -22,6 +22,9 @@ enum Elem {
     /// A map key or a list element named by its key: rendered `[key]`. `index` is the element's
     /// position when the key names a list element, so the JSON pointer can still reach it.
     Key { key: String, index: Option<usize> },
+    /// A field rendered under one name but found at other pointer tokens (Cluster API reports
+    /// some fields under legacy names: `template.bootstrap.ref` for `bootstrap/templateRef`).
+    Alias { shown: String, tokens: Vec<String> },
 }
 
 /// A field path: `spec.topology.variables[cpu].value`.
@@ -51,6 +54,18 @@ impl Path {
     pub fn child(&self, name: &str) -> Path {
         let mut p = self.clone();
         p.elems.push(Elem::Field(name.to_string()));
+        p
+    }
+
+    /// Append a field shown as `shown` (as `child` would render it) whose JSON pointer tokens are
+    /// `tokens` instead: for messages that name a field by a legacy or misspelt path while the
+    /// pointer must still reach the field in the document (`tokens` may be empty).
+    pub fn child_as(&self, shown: &str, tokens: &[&str]) -> Path {
+        let mut p = self.clone();
+        p.elems.push(Elem::Alias {
+            shown: shown.to_string(),
+            tokens: tokens.iter().map(|t| (*t).to_string()).collect(),
+        });
         p
     }
 
@@ -112,6 +127,12 @@ impl Path {
                     out.push('/');
                     out.push_str(&i.to_string());
                 }
+                Elem::Alias { tokens, .. } => {
+                    for t in tokens {
+                        out.push('/');
+                        push_token(&mut out, t);
+                    }
+                }
                 Elem::Key { key, index } => {
                     out.push('/');
                     match index {
@@ -140,7 +161,7 @@ impl fmt::Display for Path {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, e) in self.elems.iter().enumerate() {
             match e {
-                Elem::Field(name) => {
+                Elem::Field(name) | Elem::Alias { shown: name, .. } => {
                     if i > 0 {
                         f.write_str(".")?;
                     }
@@ -235,6 +256,9 @@ pub enum BadValue {
     Bool(bool),
     /// Anything else: rendered as its JSON encoding (`null` for nil).
     Json(Value),
+    /// A Go struct, already JSON-encoded as `json.Marshal` writes it (fields in declaration
+    /// order, which a [`Value`] cannot keep); rendered verbatim.
+    GoJson(String),
 }
 
 impl BadValue {
@@ -439,6 +463,10 @@ impl FieldError {
                     s.push_str(": ");
                     s.push_str(&crate::gotemplate::gojson::marshal(v));
                 }
+                BadValue::GoJson(text) => {
+                    s.push_str(": ");
+                    s.push_str(text);
+                }
             }
         }
         if !self.detail.is_empty() {
@@ -515,6 +543,12 @@ mod tests {
             "/metadata/labels/a~1b"
         );
         assert_eq!(Path::new("a").index(0).index(1).to_string(), "a[0][1]");
+        let r = Path::of(&["spec", "infrastructure"]).child_as("ref", &["templateRef"]);
+        assert_eq!(r.child("name").to_string(), "spec.infrastructure.ref.name");
+        assert_eq!(
+            r.child("name").pointer(),
+            "/spec/infrastructure/templateRef/name"
+        );
         assert_eq!(Path::root().to_string(), "");
     }
 

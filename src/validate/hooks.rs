@@ -9,7 +9,7 @@ use crate::api::{Cluster, ClusterClass};
 use crate::diag::Diagnostic;
 use crate::load::source::Origin;
 
-use super::run::Outcome;
+use super::Outcome;
 
 /// The class's `status.variables` (placeholder).
 #[derive(Debug, Default)]
@@ -17,11 +17,11 @@ pub struct StatusVariables;
 
 /// ClusterClass webhook.
 pub fn cluster_class(
-    _new: &ClusterClass,
-    _old: Option<&ClusterClass>,
-    _using: &[&Cluster],
+    new: &ClusterClass,
+    old: Option<&ClusterClass>,
+    using: &[&Cluster],
 ) -> Outcome {
-    Outcome::default()
+    super::cluster_class(new, old, using)
 }
 
 /// Build `status.variables`.
@@ -34,11 +34,11 @@ pub fn status_variables(
 
 /// Cluster webhooks (mutating then validating).
 pub fn cluster(
-    _new: &Cluster,
-    _old: Option<&Cluster>,
-    _class: Option<&ClusterClass>,
-    _old_class: Option<&ClusterClass>,
+    new: &Cluster,
+    old: Option<&Cluster>,
+    class: Option<&ClusterClass>,
+    old_class: Option<&ClusterClass>,
     _vars: Option<&StatusVariables>,
 ) -> Outcome {
-    Outcome::default()
+    super::cluster(new, old, class, old_class)
 }

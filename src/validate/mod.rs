@@ -1,8 +1,234 @@
 /*!
 Admission validation: every rule Cluster API's ClusterClass and Cluster webhooks apply, on create
 and on update, plus the compatibility checks between an old and a new ClusterClass.
+
+The rules are Cluster API main's (`core/webhooks/admission`, `internal/topology/check`), with
+main's messages and v1beta2 field paths. A v1beta1 input is checked in its v1beta2 form
+(`spec_value`), exactly as main's webhooks see a v1beta1 object after conversion; error paths
+and their JSON pointers therefore name v1beta2 fields. Everything is plain data in, plain data
+out: no I/O, no clock, no environment.
+
+Files, one concern each:
+- [`clusterclass`]: the ClusterClass webhook (create, update, delete);
+- [`patches`]: its `spec.patches` rules;
+- [`cluster`]: the Cluster webhook (mutating `Default` and validating `validate`);
+- [`compatibility`]: which ClusterClass changes existing Clusters survive;
+- [`machines`]: rollout, health-check and taint rules classes and topologies share;
+- [`k8s`]: apimachinery's string checks (label keys and values, DNS names, CIDRs, …);
+- [`version`]: blang/semver and Cluster API's version comparison;
+- [`gates`]: the feature gates and the state topoplan assumes;
+- [`builtin_paths`]: the builtin variable names a patch may read (temporary copy);
+- [`gostruct`]: Go's JSON encoding of structs, for messages that embed one;
+- [`run`]: the driver over a whole input (pairs old and new objects, builds status.variables,
+  locates every error in the user's file);
+- [`stored`]: the webhooks' defaults written back into the objects as written.
+
+Two steps belong to other modules and are injected through [`Options`]: the validation of
+ClusterClass variable definitions (the class webhook's step 7) and the defaulting and validation
+of a Cluster's variable values (the Cluster `Default` webhook's last step).
 */
 
 mod hooks;
 pub mod run;
 pub mod stored;
+
+pub mod builtin_paths;
+pub mod cluster;
+pub mod clusterclass;
+pub mod compatibility;
+pub mod gates;
+pub mod gostruct;
+pub mod k8s;
+pub mod machines;
+pub mod patches;
+pub mod version;
+
+use serde_json::Value;
+
+use crate::api::{Cluster, ClusterClass};
+use crate::schema::field::{FieldError, Path, invalid_object};
+pub use gates::Gates;
+
+/// What an admission request would have returned.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Outcome {
+    /// Field errors; any error means the request is rejected.
+    pub errors: Vec<FieldError>,
+    /// Admission warnings (accepted requests may carry them too).
+    pub warnings: Vec<String>,
+    /// Cluster only: the Cluster's spec (v1beta2 JSON) after the mutating webhook, when it
+    /// changed anything. The validating rules ran on this spec.
+    pub defaulted: Option<Value>,
+}
+
+impl Outcome {
+    /// True when the request is admitted.
+    pub fn is_ok(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    /// The API server's message for a rejected request:
+    /// `<Kind>.cluster.x-k8s.io "<name>" is invalid: <errors>`; `None` when admitted.
+    pub fn message(&self, kind: &str, name: &str) -> Option<String> {
+        (!self.errors.is_empty())
+            .then(|| invalid_object(kind, crate::api::GROUP, name, &self.errors))
+    }
+}
+
+/// Validation of ClusterClass variable definitions: `(old spec.variables or None on create,
+/// new spec.variables, path "spec.variables") -> errors`. Supplied by
+/// `crate::variables::definitions` (Cluster API's `variables.ValidateClusterClassVariables`).
+pub type ClassVariablesCheck<'a> =
+    dyn Fn(Option<&[Value]>, &[Value], &Path) -> Vec<FieldError> + 'a;
+
+/// Defaulting and validation of a Cluster's variable values (Cluster API's
+/// `DefaultAndValidateVariables`): defaults the values in the new Cluster spec (v1beta2 JSON)
+/// in place and returns the errors; gets the old spec on update and the Cluster's class.
+pub type ClusterVariablesCheck<'a> =
+    dyn Fn(&mut Value, Option<&Value>, &ClusterClass) -> Vec<FieldError> + 'a;
+
+/// How to validate: gate states and the injected variable steps.
+#[derive(Clone, Copy, Default)]
+pub struct Options<'a> {
+    /// Feature gates.
+    pub gates: Gates,
+    /// ClusterClass variable definitions (step 7 of the class webhook); `None` skips the step.
+    pub class_variables: Option<&'a ClassVariablesCheck<'a>>,
+    /// Cluster variable defaulting and validation (`Default`); `None` skips the step.
+    pub cluster_variables: Option<&'a ClusterVariablesCheck<'a>>,
+}
+
+impl std::fmt::Debug for Options<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("gates", &self.gates)
+            .field("class_variables", &self.class_variables.is_some())
+            .field("cluster_variables", &self.cluster_variables.is_some())
+            .finish()
+    }
+}
+
+/// Validate a ClusterClass create (`old` = `None`) or update, with topoplan's default gates and
+/// no variable-definition step. `clusters_using` are the Clusters that use the class (only
+/// read on update).
+pub fn cluster_class(
+    new: &ClusterClass,
+    old: Option<&ClusterClass>,
+    clusters_using: &[&Cluster],
+) -> Outcome {
+    cluster_class_with(&Options::default(), new, old, clusters_using)
+}
+
+/// [`cluster_class`] with explicit options.
+pub fn cluster_class_with(
+    opts: &Options<'_>,
+    new: &ClusterClass,
+    old: Option<&ClusterClass>,
+    clusters_using: &[&Cluster],
+) -> Outcome {
+    Outcome {
+        errors: clusterclass::validate(opts, new, old, clusters_using),
+        ..Outcome::default()
+    }
+}
+
+/// Validate a ClusterClass delete: the API server's message when Clusters still use it.
+pub fn cluster_class_delete(class: &ClusterClass, clusters_using: &[&Cluster]) -> Option<String> {
+    clusterclass::validate_delete(class, clusters_using)
+}
+
+/// Admit a Cluster create (`old` = `None`) or update: the mutating webhook, then the validating
+/// one, with topoplan's default gates and no variable step. `class` is the ClusterClass the new
+/// Cluster refers to (`None`: not found), `old_class` the one the old Cluster referred to (only
+/// read when an update changes the class).
+pub fn cluster(
+    new: &Cluster,
+    old: Option<&Cluster>,
+    class: Option<&ClusterClass>,
+    old_class: Option<&ClusterClass>,
+) -> Outcome {
+    cluster_with(&Options::default(), new, old, class, old_class)
+}
+
+/// [`cluster`] with explicit options.
+pub fn cluster_with(
+    opts: &Options<'_>,
+    new: &Cluster,
+    old: Option<&Cluster>,
+    class: Option<&ClusterClass>,
+    old_class: Option<&ClusterClass>,
+) -> Outcome {
+    cluster::admit(opts, new, old, class, old_class)
+}
+
+// ---- read-only access to v1beta2 JSON, never panicking on an unexpected shape ----
+
+/// The value at `path` (object keys only), if every step is an object with that key.
+pub(crate) fn get<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    path.iter()
+        .try_fold(v, |cur, key| cur.as_object().and_then(|m| m.get(*key)))
+        .filter(|v| !v.is_null())
+}
+
+/// The string at `path`, or `""` (Go's zero value) when absent or not a string.
+pub(crate) fn str_at<'a>(v: &'a Value, path: &[&str]) -> &'a str {
+    get(v, path).and_then(Value::as_str).unwrap_or("")
+}
+
+/// The list at `path`, or empty.
+pub(crate) fn list_at<'a>(v: &'a Value, path: &[&str]) -> &'a [Value] {
+    get(v, path)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// The bool at `path`, if set.
+pub(crate) fn bool_at(v: &Value, path: &[&str]) -> Option<bool> {
+    get(v, path).and_then(Value::as_bool)
+}
+
+/// A `ClusterClassTemplateReference`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct TemplateRef<'a> {
+    pub kind: &'a str,
+    pub name: &'a str,
+    pub api_version: &'a str,
+}
+
+impl<'a> TemplateRef<'a> {
+    /// The reference at `path` (the `templateRef` object itself).
+    pub fn at(v: &'a Value, path: &[&str]) -> TemplateRef<'a> {
+        let r = get(v, path).unwrap_or(&Value::Null);
+        TemplateRef {
+            kind: str_at(r, &["kind"]),
+            name: str_at(r, &["name"]),
+            api_version: str_at(r, &["apiVersion"]),
+        }
+    }
+
+    /// `IsDefined`.
+    pub fn is_defined(&self) -> bool {
+        !(self.kind.is_empty() && self.name.is_empty() && self.api_version.is_empty())
+    }
+}
+
+/// Whether a health check (`{checks, remediation, …}`) is defined: `checks` or `remediation`
+/// is not Go's zero value.
+pub(crate) fn health_check_defined(hc: Option<&Value>) -> bool {
+    hc.is_some_and(|hc| {
+        ["checks", "remediation"]
+            .iter()
+            .any(|k| get(hc, &[k]).is_some_and(|v| !crate::api::is_zero(v)))
+    })
+}
+
+/// The `class` of each entry of a worker list.
+pub(crate) fn classes(list: &[Value]) -> impl Iterator<Item = &str> {
+    list.iter().map(|e| str_at(e, &["class"]))
+}
+
+#[cfg(test)]
+pub(crate) mod testutil;
+
+#[cfg(test)]
+mod proptests;

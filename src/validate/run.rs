@@ -18,7 +18,7 @@ use crate::load::Object;
 use crate::load::source::Origin;
 use crate::schema::field::FieldError;
 
-use super::{hooks, stored};
+use super::{Outcome, hooks, stored};
 
 /// Whether the run serves `validate` or `plan`: a class whose templates are missing from the
 /// input is fine for the webhook (it never reads them) but cannot be planned.
@@ -197,7 +197,7 @@ pub fn validate_objects(
             .filter(|_| class_ok.get(&class_key).copied().unwrap_or(false))
             .and_then(|_| status_vars.get(&class_key));
         let outcome = hooks::cluster(cluster, old_cluster, class, old_class, vars);
-        if let Some(spec) = &outcome.defaulted_spec
+        if let Some(spec) = &outcome.defaulted
             && let Some(v) = stored::cluster(&cluster.object.value, cluster.api, spec)
         {
             defaulted.insert(*i, v);
@@ -217,17 +217,6 @@ pub fn validate_objects(
         })
         .collect();
     Validation { findings, objects }
-}
-
-/// What the rules found for one object.
-#[derive(Debug, Default)]
-pub struct Outcome {
-    /// Field errors (the object is rejected).
-    pub errors: Vec<FieldError>,
-    /// Admission warnings.
-    pub warnings: Vec<String>,
-    /// The spec (v1beta2 shape) after the mutating webhook, when it changed anything.
-    pub defaulted_spec: Option<Value>,
 }
 
 fn push_outcome(findings: &mut Vec<Finding>, object: &Object, api: ApiVersion, outcome: Outcome) {
