@@ -186,13 +186,13 @@ fn topology_health_check_is_all_or_nothing() {
         cluster(
             "x",
             "",
-            "        healthCheck: {checks: {nodeStartupTimeoutSeconds: 5}}"
+            "        healthCheck: {checks: {nodeStartupTimeoutSeconds: 45}}"
         )
     ));
     let mhc = object(&doc, "MachineDeployment/md-0/MachineHealthCheck");
     assert_eq!(
         mhc["spec"]["checks"],
-        json!({"nodeStartupTimeoutSeconds": 5})
+        json!({"nodeStartupTimeoutSeconds": 45})
     );
     assert!(
         mhc["spec"].get("remediation").is_none(),
@@ -300,13 +300,8 @@ fn v1beta1_contract_control_plane_under_a_v1beta2_cluster() {
 }
 
 #[test]
-fn no_machine_infrastructure_means_no_cp_template_metadata_or_health_check() {
-    let input = format!(
-        "{}---\n{}",
-        class("    healthCheck: {checks: {nodeStartupTimeoutSeconds: 5}}", ""),
-        cluster("x", "", "")
-    )
-    .replace(
+fn no_machine_infrastructure_means_no_cp_template_metadata() {
+    let input = format!("{}---\n{}", class("", ""), cluster("x", "", "")).replace(
         "    machineInfrastructure:\n      templateRef: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DockerMachineTemplate, name: m}\n",
         "",
     );
@@ -317,6 +312,30 @@ fn no_machine_infrastructure_means_no_cp_template_metadata_or_health_check() {
         object(&doc, "ControlPlane")["spec"]
             .get("machineTemplate")
             .is_none()
+    );
+}
+
+#[test]
+fn a_control_plane_health_check_without_machine_infrastructure_is_refused() {
+    // Cluster API's ClusterClass webhook rejects this class, so there is nothing to plan.
+    let input = format!(
+        "{}---\n{}",
+        class("    healthCheck: {checks: {nodeStartupTimeoutSeconds: 60}}", ""),
+        cluster("x", "", "")
+    )
+    .replace(
+        "    machineInfrastructure:\n      templateRef: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DockerMachineTemplate, name: m}\n",
+        "",
+    );
+    let out = Test::new()
+        .file("in.yaml", &input)
+        .args(["plan", "-f", "in.yaml"])
+        .run()
+        .fails();
+    assert!(
+        out.stderr.contains("spec.controlPlane.healthCheck: Forbidden: can be only set if spec.controlPlane.machineInfrastructure is set"),
+        "{}",
+        out.stderr
     );
 }
 
