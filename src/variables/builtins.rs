@@ -121,7 +121,7 @@ pub struct HolderBuiltins {
 /// The global builtins, `{"builtin": {"cluster": {...}}}` (the request-level variable).
 pub fn global(cluster: &Cluster, desired: &DesiredState) -> Result<Value, Diagnostic> {
     let obj = find(desired, &Role::Cluster)
-        .ok_or_else(|| missing(cluster, "global", "Cluster", "/metadata/name"))?;
+        .ok_or_else(|| missing(cluster, "global variables", "Cluster", "/metadata/name"))?;
     let value = cluster_builtins(&obj.value, cluster.api)
         .map_err(|f| f.at(cluster, "global variables", "/metadata/name"))?;
     Ok(json!({ BUILTIN: { "cluster": value } }))
@@ -412,7 +412,7 @@ impl Failure {
 
 fn missing(cluster: &Cluster, what: &str, object: &str, ptr: &str) -> Diagnostic {
     Diagnostic::error(format!(
-        "Cluster {}: failed to calculate {what} variables: the desired state has no {object}",
+        "Cluster {}: failed to calculate {what}: the desired state has no {object}",
         cluster.object.key()
     ))
     .at(&cluster.object.origin, ptr, "no desired object for this")
@@ -429,6 +429,54 @@ enum Worker {
     Pool,
 }
 
+impl Worker {
+    /// Kind, topology list and the label that carries the topology name.
+    fn names(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Worker::Deployment => (
+                "MachineDeployment",
+                "machineDeployments",
+                labels::DEPLOYMENT_NAME,
+            ),
+            Worker::Pool => ("MachinePool", "machinePools", labels::POOL_NAME),
+        }
+    }
+
+    /// Roles of the worker object and of its bootstrap and infrastructure companions.
+    fn roles(self, n: &str) -> [Role; 3] {
+        let n = n.to_string();
+        match self {
+            Worker::Deployment => [
+                Role::MachineDeployment(n.clone()),
+                Role::MachineDeploymentBootstrapTemplate(n.clone()),
+                Role::MachineDeploymentInfrastructureTemplate(n),
+            ],
+            Worker::Pool => [
+                Role::MachinePool(n.clone()),
+                Role::MachinePoolBootstrapConfig(n.clone()),
+                Role::MachinePoolInfrastructure(n),
+            ],
+        }
+    }
+
+    /// `(name, class)` of each topology of this list, in order.
+    fn topologies(self, cluster: &Cluster) -> Vec<(&str, &str)> {
+        let workers = &cluster.topology().workers;
+        match self {
+            Worker::Deployment => workers
+                .machine_deployments
+                .iter()
+                .map(|t| (t.name.as_str(), t.class.as_str()))
+                .collect(),
+            Worker::Pool => workers
+                .machine_pools
+                .iter()
+                .map(|t| (t.name.as_str(), t.class.as_str()))
+                .collect(),
+        }
+    }
+}
+
 /// `builtin.machineDeployment` / `builtin.machinePool` for the worker `topology_name`.
 fn worker(
     cluster: &Cluster,
@@ -436,36 +484,9 @@ fn worker(
     kind: Worker,
     topology_name: &str,
 ) -> Result<Value, Diagnostic> {
-    let workers = &cluster.topology().workers;
-    let (kind_name, list, label, role, bootstrap, infra, topologies): (_, _, _, _, _, _, Vec<_>) =
-        match kind {
-            Worker::Deployment => (
-                "MachineDeployment",
-                "machineDeployments",
-                labels::DEPLOYMENT_NAME,
-                Role::MachineDeployment(topology_name.to_string()),
-                Role::MachineDeploymentBootstrapTemplate(topology_name.to_string()),
-                Role::MachineDeploymentInfrastructureTemplate(topology_name.to_string()),
-                workers
-                    .machine_deployments
-                    .iter()
-                    .map(|t| (t.name.as_str(), t.class.as_str()))
-                    .collect(),
-            ),
-            Worker::Pool => (
-                "MachinePool",
-                "machinePools",
-                labels::POOL_NAME,
-                Role::MachinePool(topology_name.to_string()),
-                Role::MachinePoolBootstrapConfig(topology_name.to_string()),
-                Role::MachinePoolInfrastructure(topology_name.to_string()),
-                workers
-                    .machine_pools
-                    .iter()
-                    .map(|t| (t.name.as_str(), t.class.as_str()))
-                    .collect(),
-            ),
-        };
+    let (kind_name, list, label) = kind.names();
+    let [role, bootstrap, infra] = kind.roles(topology_name);
+    let topologies = kind.topologies(cluster);
     let list_ptr = format!("/spec/topology/workers/{list}");
     let obj = find(desired, &role).ok_or_else(|| {
         Diagnostic::error(format!(
@@ -1294,7 +1315,14 @@ spec:
         let api = ApiVersion::V1Beta2;
         let (cluster, desired) = setup(&class(api), &bare_cluster(api));
         let empty = DesiredState { objects: vec![] };
-        assert!(global(&cluster, &empty).is_err());
+        assert_eq!(
+            global(&cluster, &empty).err().map(|d| d.message),
+            Some("Cluster ns/c1: failed to calculate global variables: the desired state has no Cluster".into())
+        );
+        assert_eq!(
+            item(&cluster, &empty, &Holder::ControlPlane).err().map(|d| d.message),
+            Some("Cluster ns/c1: failed to calculate ControlPlane variables: the desired state has no ControlPlane".into())
+        );
         let e = item(&cluster, &desired, &md("nope"))
             .err()
             .map(|d| d.message)
