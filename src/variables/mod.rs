@@ -2,3 +2,6 @@
 ClusterClass variables: definitions, the `status.variables` view, Cluster values with their
 defaulting and validation, and the builtin variables each template holder sees.
 */
+
+pub mod builtins;
+pub mod ip_family;
