@@ -17,7 +17,6 @@ Files, one concern each:
 - [`k8s`]: apimachinery's string checks (label keys and values, DNS names, CIDRs, …);
 - [`version`]: blang/semver and Cluster API's version comparison;
 - [`gates`]: the feature gates and the state topoplan assumes;
-- [`builtin_paths`]: the builtin variable names a patch may read (temporary copy);
 - [`gostruct`]: Go's JSON encoding of structs, for messages that embed one;
 - [`run`]: the driver over a whole input (pairs old and new objects, builds status.variables,
   locates every error in the user's file);
@@ -32,7 +31,6 @@ mod hooks;
 pub mod run;
 pub mod stored;
 
-pub mod builtin_paths;
 pub mod cluster;
 pub mod clusterclass;
 pub mod compatibility;

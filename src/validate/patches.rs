@@ -13,13 +13,13 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::builtin_paths::is_builtin_path;
 use super::gostruct::{Fields, GoValue};
 use super::k8s::{atoi, qualified_name};
 use super::{TemplateRef, bool_at, get, list_at, str_at};
 use crate::api::ClusterClass;
 use crate::gotemplate::{MissingKey, Options as TplOptions, parse, sprig};
 use crate::schema::field::{BadValue, FieldError, Path};
+use crate::variables::builtins::is_builtin_path;
 
 /// `validatePatches`.
 pub fn validate(class: &ClusterClass, runtime_sdk: bool) -> Vec<FieldError> {
