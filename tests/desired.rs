@@ -330,12 +330,11 @@ fn a_control_plane_health_check_without_machine_infrastructure_is_refused() {
     let out = Test::new()
         .file("in.yaml", &input)
         .args(["plan", "-f", "in.yaml"])
-        .run()
-        .fails();
+        .run();
+    let stderr = out.fails();
     assert!(
-        out.stderr.contains("spec.controlPlane.healthCheck: Forbidden: can be only set if spec.controlPlane.machineInfrastructure is set"),
-        "{}",
-        out.stderr
+        stderr.contains("spec.controlPlane.healthCheck: Forbidden: can be only set if spec.controlPlane.machineInfrastructure is set"),
+        "{stderr}"
     );
 }
 
