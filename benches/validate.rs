@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use topoplan::load::{self, LoadOptions};
-use topoplan::validate::run::{Mode, validate_objects};
+use topoplan::validate::run::{Mode, Settings, validate_objects};
 
 fn main() {
     let args: Vec<String> = std::env::args()
@@ -51,7 +51,12 @@ fn main() {
         Ok(i) => i,
         Err(_) => return,
     };
-    let v = validate_objects(&one.objects, &[], &one.runtime_messages, Mode::Validate);
+    let v = validate_objects(
+        &one.objects,
+        &[],
+        &one.runtime_messages,
+        &Settings::new(Mode::Validate),
+    );
     println!(
         "{}: {} objects, {} findings ({} errors)",
         example.display(),
@@ -71,7 +76,7 @@ fn main() {
                 objects,
                 &[],
                 &one.runtime_messages,
-                Mode::Validate,
+                &Settings::new(Mode::Validate),
             ));
         }
         start.elapsed().as_secs_f64() / f64::from(rounds)

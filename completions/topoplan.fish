@@ -34,6 +34,7 @@ complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "help" -d 'Print t
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s f -l filename -d 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s n -l namespace -d 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl\'s target namespace; otherwise "default"]' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l env-file -d 'KEY=VALUE file of variables for --substitute; the environment overrides it' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l feature-gates -d 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API\'s default' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l cluster -d 'Plan only this Cluster (NAMESPACE/NAME); repeatable' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s o -l output-dir -d 'Write one YAML file per object under DIR (replaces a previous topoplan output there)' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l output -d 'What to print on stdout' -r -f -a "table\t'A table per Cluster'
@@ -45,6 +46,7 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s V -l version 
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s f -l filename -d 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s n -l namespace -d 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl\'s target namespace; otherwise "default"]' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l env-file -d 'KEY=VALUE file of variables for --substitute; the environment overrides it' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l feature-gates -d 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API\'s default' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l old -d 'The objects as they are now (files or directories): ClusterClasses and Clusters found here are validated as updates, with Cluster API\'s update rules; repeatable' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s o -l output -d 'What to print on stdout: diagnostics only (text), findings as JSON, or the defaulted objects as YAML' -r -f -a "text\t'Diagnostics on stderr, nothing on stdout'
 json\t'A findings document on stdout'

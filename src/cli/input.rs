@@ -88,3 +88,28 @@ impl InputArgs {
         })
     }
 }
+
+/// Flags that shape admission (shared by `plan` and `validate`).
+#[derive(Debug, Args)]
+pub struct AdmissionArgs {
+    /// Cluster API feature gates, as its controller takes them (e.g.
+    /// MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and
+    /// every other gate at Cluster API's default.
+    #[arg(long = "feature-gates", value_name = "NAME=BOOL,...")]
+    pub feature_gates: Option<String>,
+}
+
+impl AdmissionArgs {
+    /// The gates to use.
+    pub fn gates(&self) -> Result<crate::validate::Gates, Diagnostic> {
+        let gates = crate::validate::Gates::default();
+        match &self.feature_gates {
+            None => Ok(gates),
+            Some(spec) => gates.with_flags(spec).map_err(|e| {
+                Diagnostic::error(format!("--feature-gates: {e}")).with_help(
+                    "known gates: ClusterTopology, RuntimeSDK, MachineTaintPropagation (and Cluster API's others, which admission does not read)",
+                )
+            }),
+        }
+    }
+}

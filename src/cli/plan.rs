@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use super::input::InputArgs;
+use super::input::{AdmissionArgs, InputArgs};
 use super::{Failure, report, stdout_color, write_stdout, write_stdout_with};
 use crate::diag::Diagnostic;
 use crate::output;
@@ -17,6 +17,10 @@ pub struct PlanArgs {
     /// What to read.
     #[command(flatten)]
     pub input: InputArgs,
+
+    /// Admission.
+    #[command(flatten)]
+    pub admission: AdmissionArgs,
 
     /// Plan only this Cluster (NAMESPACE/NAME); repeatable.
     #[arg(long = "cluster", value_name = "NAMESPACE/NAME")]
@@ -75,11 +79,22 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
             None
         }
     };
+    let gates = match args.admission.gates() {
+        Ok(g) => g,
+        Err(e) => {
+            errors.push(e);
+            crate::validate::Gates::default()
+        }
+    };
     let Some(load) = load.filter(|_| errors.is_empty()) else {
         return Err(errors);
     };
     Ok((
-        PlanOptions { load, clusters },
+        PlanOptions {
+            load,
+            clusters,
+            gates,
+        },
         OutputOptions {
             format: args.format,
             dir: args.output_dir,

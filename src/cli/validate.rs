@@ -6,11 +6,11 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 
-use super::input::InputArgs;
+use super::input::{AdmissionArgs, InputArgs};
 use super::{Failure, report, write_stdout};
 use crate::diag::Severity;
 use crate::load::{self, LoadOptions};
-use crate::validate::run::{Mode, Validation, validate_objects};
+use crate::validate::run::{Mode, Settings, Validation, validate_objects};
 
 /// Arguments of `topoplan validate`.
 #[derive(Debug, Args)]
@@ -18,6 +18,10 @@ pub struct ValidateArgs {
     /// What to read.
     #[command(flatten)]
     pub input: InputArgs,
+
+    /// Admission.
+    #[command(flatten)]
+    pub admission: AdmissionArgs,
 
     /// The objects as they are now (files or directories): ClusterClasses and Clusters found
     /// here are validated as updates, with Cluster API's update rules; repeatable.
@@ -51,6 +55,8 @@ pub struct ValidateOptions {
     pub old: Option<LoadOptions>,
     /// stdout format.
     pub format: Format,
+    /// Feature gates.
+    pub gates: crate::validate::Gates,
 }
 
 /// Resolve the flags.
@@ -65,6 +71,7 @@ pub fn resolve(args: ValidateArgs) -> Result<ValidateOptions, Failure> {
         load,
         old,
         format: args.format,
+        gates: args.admission.gates()?,
     })
 }
 
@@ -80,12 +87,11 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode, Failure> {
         }
         None => Vec::new(),
     };
-    let v = validate_objects(
-        &inputs.objects,
-        &old,
-        &inputs.runtime_messages,
-        Mode::Validate,
-    );
+    let settings = Settings {
+        mode: Mode::Validate,
+        gates: opts.gates,
+    };
+    let v = validate_objects(&inputs.objects, &old, &inputs.runtime_messages, &settings);
     match opts.format {
         Format::Text => report(&v.diagnostics()),
         Format::Json => {

@@ -17,7 +17,7 @@ use crate::api::{self, ApiVersion, Cluster, ClusterClass};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::load::{self, LoadOptions, Object};
 use crate::topology::{self, Blueprint, Catalog, Role};
-use crate::validate::run::{Mode, validate_objects};
+use crate::validate::run::{Mode, Settings, validate_objects};
 
 /// Resolved options for `topoplan plan`.
 #[derive(Debug, Clone, Default)]
@@ -26,6 +26,8 @@ pub struct PlanOptions {
     pub load: LoadOptions,
     /// Only these Clusters (namespace, name); empty means all.
     pub clusters: Vec<(String, String)>,
+    /// Feature gates for admission.
+    pub gates: crate::validate::Gates,
 }
 
 /// What happens to an object.
@@ -135,26 +137,30 @@ pub struct Plan {
 /// Read the input and plan every topology Cluster in it.
 pub fn plan(opts: &PlanOptions) -> Result<Plan, Diagnostics> {
     let inputs = load::load(&opts.load)?;
-    plan_inputs(&inputs, &opts.clusters)
+    plan_inputs(&inputs, opts)
 }
 
 /// Like [`plan`], but also hands back the loaded input (the CLI keeps it alive until exit
 /// instead of paying to free it).
 pub fn plan_with_inputs(opts: &PlanOptions) -> Result<(Plan, load::Inputs), Diagnostics> {
     let inputs = load::load(&opts.load)?;
-    let plan = plan_inputs(&inputs, &opts.clusters)?;
+    let plan = plan_inputs(&inputs, opts)?;
     Ok((plan, inputs))
 }
 
 /// Run admission over the loaded input (as `topoplan validate` does), then plan the objects as
 /// the API server would have stored them. Invalid input is refused: Cluster API would never
 /// reconcile it.
-pub fn plan_inputs(inputs: &load::Inputs, only: &[(String, String)]) -> Result<Plan, Diagnostics> {
-    let v = validate_objects(&inputs.objects, &[], &inputs.runtime_messages, Mode::Plan);
+pub fn plan_inputs(inputs: &load::Inputs, opts: &PlanOptions) -> Result<Plan, Diagnostics> {
+    let settings = Settings {
+        mode: Mode::Plan,
+        gates: opts.gates,
+    };
+    let v = validate_objects(&inputs.objects, &[], &inputs.runtime_messages, &settings);
     if v.has_errors() {
         return Err(Diagnostics(v.diagnostics()));
     }
-    let mut plan = plan_objects(&v.objects, only)?;
+    let mut plan = plan_objects(&v.objects, &opts.clusters)?;
     let mut warnings = v.diagnostics();
     warnings.append(&mut plan.warnings);
     plan.warnings = warnings;

@@ -56,3 +56,64 @@ impl Gates {
         }
     }
 }
+
+impl Gates {
+    /// Apply a `--feature-gates` value (`Name=true,Other=false`, Kubernetes' syntax) on top of
+    /// `self`. Gates the admission rules do not read are accepted and ignored, as Cluster API
+    /// knows them; unknown names are an error.
+    pub fn with_flags(mut self, spec: &str) -> Result<Gates, String> {
+        const IGNORED: &[&str] = &[
+            "MachineWaitForVolumeDetachConsiderVolumeAttachments",
+            "PriorityQueue",
+            "ReconcilerRateLimiting",
+            "MachinePool",
+            "MachineSetPreflightChecks",
+            "KubeadmBootstrapFormatIgnition",
+            "InPlaceUpdates",
+        ];
+        for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let Some((name, value)) = item.split_once('=') else {
+                return Err(format!(
+                    "missing bool value for {item:?}: expected Name=true or Name=false"
+                ));
+            };
+            // Kubernetes parses the value with strconv.ParseBool.
+            let on = match value.trim() {
+                "1" | "t" | "T" | "true" | "TRUE" | "True" => true,
+                "0" | "f" | "F" | "false" | "FALSE" | "False" => false,
+                other => {
+                    return Err(format!(
+                        "invalid value of {name}={other}, err: strconv.ParseBool: parsing {other:?}: invalid syntax"
+                    ));
+                }
+            };
+            match name.trim() {
+                "ClusterTopology" => self.cluster_topology = on,
+                "RuntimeSDK" => self.runtime_sdk = on,
+                "MachineTaintPropagation" => self.machine_taint_propagation = on,
+                n if IGNORED.contains(&n) => {}
+                n => return Err(format!("unrecognized feature gate: {n}")),
+            }
+        }
+        Ok(self)
+    }
+}
+
+#[cfg(test)]
+mod flag_tests {
+    use super::Gates;
+
+    #[test]
+    fn flags_override_the_defaults() {
+        let g = Gates::default()
+            .with_flags("MachineTaintPropagation=true, RuntimeSDK=false,MachinePool=true")
+            .unwrap_or_default();
+        assert!(g.machine_taint_propagation && !g.runtime_sdk && g.cluster_topology);
+        assert_eq!(
+            Gates::default().with_flags("Nope=true").err().as_deref(),
+            Some("unrecognized feature gate: Nope")
+        );
+        assert!(Gates::default().with_flags("RuntimeSDK").is_err());
+        assert!(Gates::default().with_flags("RuntimeSDK=maybe").is_err());
+    }
+}

@@ -10,6 +10,7 @@ use crate::diag::Diagnostic;
 use crate::load::source::Origin;
 
 use super::Outcome;
+use super::run::Settings;
 
 /// The class's `status.variables` (placeholder).
 #[derive(Debug, Default)]
@@ -17,11 +18,16 @@ pub struct StatusVariables;
 
 /// ClusterClass webhook.
 pub fn cluster_class(
+    settings: &Settings,
     new: &ClusterClass,
     old: Option<&ClusterClass>,
     using: &[&Cluster],
 ) -> Outcome {
-    super::cluster_class(new, old, using)
+    let opts = super::Options {
+        gates: settings.gates,
+        ..super::Options::default()
+    };
+    super::cluster_class_with(&opts, new, old, using)
 }
 
 /// Build `status.variables`.
@@ -34,11 +40,16 @@ pub fn status_variables(
 
 /// Cluster webhooks (mutating then validating).
 pub fn cluster(
+    settings: &Settings,
     new: &Cluster,
     old: Option<&Cluster>,
     class: Option<&ClusterClass>,
     old_class: Option<&ClusterClass>,
     _vars: Option<&StatusVariables>,
 ) -> Outcome {
-    super::cluster(new, old, class, old_class)
+    let opts = super::Options {
+        gates: settings.gates,
+        ..super::Options::default()
+    };
+    super::cluster_with(&opts, new, old, class, old_class)
 }

@@ -30,6 +30,25 @@ pub enum Mode {
     Plan,
 }
 
+/// How admission runs.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    /// `validate` or `plan`.
+    pub mode: Mode,
+    /// Feature gates (`--feature-gates`).
+    pub gates: super::Gates,
+}
+
+impl Settings {
+    /// Default gates for `mode`.
+    pub fn new(mode: Mode) -> Settings {
+        Settings {
+            mode,
+            gates: super::Gates::default(),
+        }
+    }
+}
+
 /// One problem found, with the object it belongs to.
 #[derive(Debug, Clone)]
 pub struct Finding {
@@ -84,8 +103,9 @@ pub fn validate_objects(
     objects: &[Object],
     old: &[Object],
     runtime_messages: &[(Value, Origin)],
-    mode: Mode,
+    settings: &Settings,
 ) -> Validation {
+    let mode = settings.mode;
     let mut findings = Vec::new();
 
     // Decode every core object; a type error in a spec is already a located diagnostic.
@@ -162,7 +182,7 @@ pub fn validate_objects(
                 using.push(c);
             }
         }
-        let outcome = hooks::cluster_class(class, old_class, &using);
+        let outcome = hooks::cluster_class(settings, class, old_class, &using);
         let before = findings.len();
         push_outcome(&mut findings, &class.object, class.api, outcome);
         class_ok.insert(
@@ -196,7 +216,7 @@ pub fn validate_objects(
         let vars = class
             .filter(|_| class_ok.get(&class_key).copied().unwrap_or(false))
             .and_then(|_| status_vars.get(&class_key));
-        let outcome = hooks::cluster(cluster, old_cluster, class, old_class, vars);
+        let outcome = hooks::cluster(settings, cluster, old_cluster, class, old_class, vars);
         if let Some(spec) = &outcome.defaulted
             && let Some(v) = stored::cluster(&cluster.object.value, cluster.api, spec)
         {
