@@ -115,7 +115,7 @@ fn main() {
             &fleet.objects,
             &[],
             &fleet.runtime_messages,
-            Mode::Validate,
+            &Settings::new(Mode::Validate),
         ));
     }
     let per = start.elapsed().as_secs_f64() / f64::from(runs);
