@@ -121,6 +121,44 @@ func convertNumbers(v interface{}) (interface{}, error) {
 	return v, nil
 }
 
+// fixEnums replaces every Enum of s by the int64-decoded entries of raw, dropping nulls.
+func fixEnums(s *spec.Schema, raw interface{}) {
+	m, ok := raw.(map[string]interface{})
+	if s == nil || !ok {
+		return
+	}
+	if list, ok := m["enum"].([]interface{}); ok {
+		s.Enum = nil
+		for _, e := range list {
+			if e != nil {
+				s.Enum = append(s.Enum, e)
+			}
+		}
+	}
+	if props, ok := m["properties"].(map[string]interface{}); ok {
+		for k, p := range props {
+			sub := s.Properties[k]
+			fixEnums(&sub, p)
+			s.Properties[k] = sub
+		}
+	}
+	if s.Items != nil {
+		fixEnums(s.Items.Schema, m["items"])
+	}
+	if s.AdditionalProperties != nil {
+		fixEnums(s.AdditionalProperties.Schema, m["additionalProperties"])
+	}
+	fixEnums(s.Not, m["not"])
+	for k, list := range map[string][]spec.Schema{"allOf": s.AllOf, "anyOf": s.AnyOf, "oneOf": s.OneOf} {
+		raws, _ := m[k].([]interface{})
+		for i := range list {
+			if i < len(raws) {
+				fixEnums(&list[i], raws[i])
+			}
+		}
+	}
+}
+
 type outErr struct {
 	Code   int32         `json:"code"`
 	Name   string        `json:"name,omitempty"`
@@ -144,8 +182,8 @@ func main() {
 			continue
 		}
 		var c struct {
-			Schema map[string]interface{} `json:"schema"`
-			Value  json.RawMessage        `json:"value"`
+			Schema json.RawMessage `json:"schema"`
+			Value  json.RawMessage `json:"value"`
 		}
 		res := map[string]interface{}{}
 		if err := json.Unmarshal(line, &c); err != nil {
@@ -153,14 +191,29 @@ func main() {
 			emit(out, res)
 			continue
 		}
-		prepare(c.Schema)
-		sb, _ := json.Marshal(c.Schema)
+		var schemaMap map[string]interface{}
+		if err := json.Unmarshal(c.Schema, &schemaMap); err != nil {
+			res["fatal"] = "schema: " + err.Error()
+			emit(out, res)
+			continue
+		}
+		prepare(schemaMap)
+		sb, _ := json.Marshal(schemaMap)
 		s := &spec.Schema{}
 		if err := json.Unmarshal(sb, s); err != nil {
 			res["fatal"] = "schema: " + err.Error()
 			emit(out, res)
 			continue
 		}
+		// Enum entries reach the validator decoded with int64 integers (apiextensions JSON),
+		// without null entries (Cluster API's conversion skips them).
+		rawSchema, err := decodeInt64(c.Schema)
+		if err != nil {
+			res["fatal"] = "schema: " + err.Error()
+			emit(out, res)
+			continue
+		}
+		fixEnums(s, rawSchema)
 		var v interface{}
 		if len(c.Value) > 0 {
 			var err error
