@@ -31,10 +31,10 @@ fn default_node(x: &mut Value, s: &Schema) {
     match x {
         Value::Object(m) => {
             for (k, prop) in &s.properties {
-                if let Some(d) = &prop.default {
-                    if m.get(k).is_none_or(Value::is_null) {
-                        m.insert(k.clone(), d.clone());
-                    }
+                if let Some(d) = &prop.default
+                    && m.get(k).is_none_or(Value::is_null)
+                {
+                    m.insert(k.clone(), d.clone());
                 }
             }
             for (k, v) in m.iter_mut() {
@@ -66,10 +66,10 @@ fn default_node(x: &mut Value, s: &Schema) {
 /// top-level default when there is one.
 pub fn apply(value: Option<Value>, s: &Schema) -> Value {
     let mut v = value.unwrap_or(Value::Null);
-    if v.is_null() {
-        if let Some(d) = &s.default {
-            v = d.clone();
-        }
+    if v.is_null()
+        && let Some(d) = &s.default
+    {
+        v = d.clone();
     }
     default_node(&mut v, s);
     v

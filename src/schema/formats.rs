@@ -173,7 +173,7 @@ fn is_credit_card(s: &str) -> bool {
         }
         double = !double;
     }
-    sum % 10 == 0
+    sum.is_multiple_of(10)
 }
 
 fn is_isbn(s: &str, version: u32) -> bool {
@@ -620,10 +620,10 @@ fn parse_host(host: &str) -> bool {
                 && unescape(&host[zone..i], Mode::Zone)
                 && unescape(&host[i..], Mode::Host);
         }
-    } else if let Some(i) = host.rfind(':') {
-        if !valid_optional_port(&host[i..]) {
-            return false;
-        }
+    } else if let Some(i) = host.rfind(':')
+        && !valid_optional_port(&host[i..])
+    {
+        return false;
     }
     unescape(host, Mode::Host)
 }
@@ -1075,7 +1075,7 @@ fn is_mac(s: &str) -> bool {
     }
     let hex2 = |i: usize| b[i].is_ascii_hexdigit() && b[i + 1].is_ascii_hexdigit();
     if b[2] == b':' || b[2] == b'-' {
-        if (b.len() + 1) % 3 != 0 {
+        if !(b.len() + 1).is_multiple_of(3) {
             return false;
         }
         let n = (b.len() + 1) / 3;
@@ -1087,7 +1087,7 @@ fn is_mac(s: &str) -> bool {
             hex2(x) && (i == n - 1 || b[x + 2] == b[2])
         })
     } else if b[4] == b'.' {
-        if (b.len() + 1) % 5 != 0 {
+        if !(b.len() + 1).is_multiple_of(5) {
             return false;
         }
         let n = 2 * (b.len() + 1) / 5;

@@ -154,14 +154,14 @@ fn value_validation(
     if let Some(not) = &s.not {
         errs.extend(nested(not, false, &path.child("not")));
     }
-    if !s.pattern.is_empty() {
-        if let Err(e) = regex::compile(&s.pattern) {
-            errs.push(FieldError::invalid(
-                &path.child("pattern"),
-                s.pattern.as_str(),
-                format!("must be a valid regular expression, but isn't: {e}"),
-            ));
-        }
+    if !s.pattern.is_empty()
+        && let Err(e) = regex::compile(&s.pattern)
+    {
+        errs.push(FieldError::invalid(
+            &path.child("pattern"),
+            s.pattern.as_str(),
+            format!("must be a valid regular expression, but isn't: {e}"),
+        ));
     }
     errs
 }
@@ -482,14 +482,14 @@ fn rule_errors(rule: &ValidationRule, s: &Schema, path: &Path) -> Vec<FieldError
             "fieldPath must not contain line breaks",
         ));
     }
-    if !rule.field_path.is_empty() {
-        if let Err(e) = valid_field_path(&rule.field_path, s) {
-            errs.push(FieldError::invalid(
-                &path.child("fieldPath"),
-                rule.field_path.as_str(),
-                format!("fieldPath must be a valid path: {e}"),
-            ));
-        }
+    if !rule.field_path.is_empty()
+        && let Err(e) = valid_field_path(&rule.field_path, s)
+    {
+        errs.push(FieldError::invalid(
+            &path.child("fieldPath"),
+            rule.field_path.as_str(),
+            format!("fieldPath must be a valid path: {e}"),
+        ));
     }
     errs
 }

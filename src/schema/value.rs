@@ -475,16 +475,14 @@ fn type_check(types: &[&str], format: &str, path: &str, data: &Value) -> Res {
         && types.contains(&"integer");
     let is_int_float = sch_type == "integer" && types.contains(&"number");
     let string_or_slice = matches!(data, Value::String(_) | Value::Array(_));
-    if !string_or_slice
-        && !format.is_empty()
-        && !(types.contains(&sch_type) || data_format == format || is_float_int || is_int_float)
-    {
+    // Not a string or list, a format is set, and neither the type nor the format fits.
+    let fits = types.contains(&sch_type) || data_format == format || is_float_int || is_int_float;
+    if !(string_or_slice || format.is_empty() || fits) {
         return Res::err(invalid_type(path, format, data_format));
     }
-    if !(types.contains(&"number") || types.contains(&"integer"))
-        && !format.is_empty()
-        && string_or_slice
-    {
+    // A formatted string (or list) under a non-numeric type passes here.
+    let numeric = types.contains(&"number") || types.contains(&"integer");
+    if string_or_slice && !(numeric || format.is_empty()) {
         return Res {
             errors: Vec::new(),
             matches: 1,
@@ -588,14 +586,14 @@ fn junctors(s: &Schema, mode: Mode, path: &str, data: &Value) -> Res {
             ));
         }
     }
-    if let Some(not) = &s.not {
-        if node(not, mode, path, data).valid() {
-            main.add(OpenApiError::new(
-                Code::Composite,
-                "",
-                format!("{q} must not validate the schema (not)"),
-            ));
-        }
+    if let Some(not) = &s.not
+        && node(not, mode, path, data).valid()
+    {
+        main.add(OpenApiError::new(
+            Code::Composite,
+            "",
+            format!("{q} must not validate the schema (not)"),
+        ));
     }
     main.matches += 1;
     main
@@ -605,31 +603,31 @@ fn junctors(s: &Schema, mode: Mode, path: &str, data: &Value) -> Res {
 fn string_check(s: &Schema, path: &str, data: &str) -> Res {
     let runes = data.chars().count() as i64;
     let value = Some(ErrValue::Str(data.to_string()));
-    if let Some(max) = s.max_length {
-        if runes > max {
-            return Res::err(
-                OpenApiError::new(
-                    Code::TooLong,
-                    path,
-                    format!("{path} in body should be at most {max} chars long"),
-                )
-                .with_value(value)
-                .with_valid(max),
-            );
-        }
+    if let Some(max) = s.max_length
+        && runes > max
+    {
+        return Res::err(
+            OpenApiError::new(
+                Code::TooLong,
+                path,
+                format!("{path} in body should be at most {max} chars long"),
+            )
+            .with_value(value)
+            .with_valid(max),
+        );
     }
-    if let Some(min) = s.min_length {
-        if runes < min {
-            return Res::err(
-                OpenApiError::new(
-                    Code::TooShort,
-                    path,
-                    format!("{path} in body should be at least {min} chars long"),
-                )
-                .with_value(value)
-                .with_valid(min),
-            );
-        }
+    if let Some(min) = s.min_length
+        && runes < min
+    {
+        return Res::err(
+            OpenApiError::new(
+                Code::TooShort,
+                path,
+                format!("{path} in body should be at least {min} chars long"),
+            )
+            .with_value(value)
+            .with_valid(min),
+        );
     }
     if !s.pattern.is_empty() {
         let failed = match crate::gotemplate::sprig::regex::compile(&s.pattern) {
@@ -807,31 +805,31 @@ fn slice_check(s: &Schema, mode: Mode, path: &str, items: &[Value]) -> Res {
         }
     }
     let size = items.len() as i64;
-    if let Some(min) = s.min_items {
-        if size < min {
-            r.add(
-                OpenApiError::new(
-                    Code::MinItems,
-                    path,
-                    format!("{path} in body should have at least {min} items"),
-                )
-                .with_value(Some(ErrValue::Int(size)))
-                .with_valid(min),
-            );
-        }
+    if let Some(min) = s.min_items
+        && size < min
+    {
+        r.add(
+            OpenApiError::new(
+                Code::MinItems,
+                path,
+                format!("{path} in body should have at least {min} items"),
+            )
+            .with_value(Some(ErrValue::Int(size)))
+            .with_valid(min),
+        );
     }
-    if let Some(max) = s.max_items {
-        if size > max {
-            r.add(
-                OpenApiError::new(
-                    Code::MaxItems,
-                    path,
-                    format!("{path} in body should have at most {max} items"),
-                )
-                .with_value(Some(ErrValue::Int(size)))
-                .with_valid(max),
-            );
-        }
+    if let Some(max) = s.max_items
+        && size > max
+    {
+        r.add(
+            OpenApiError::new(
+                Code::MaxItems,
+                path,
+                format!("{path} in body should have at most {max} items"),
+            )
+            .with_value(Some(ErrValue::Int(size)))
+            .with_valid(max),
+        );
     }
     if s.unique_items == Some(true) {
         let dup = items
@@ -905,31 +903,31 @@ fn enum_check(s: &Schema, path: &str, data: &Value) -> Res {
 fn object_check(s: &Schema, mode: Mode, path: &str, m: &Map<String, Value>) -> Res {
     let mut r = Res::default();
     let n = m.len() as i64;
-    if let Some(min) = s.min_properties {
-        if n < min {
-            r.add(
-                OpenApiError::new(
-                    Code::TooFewProperties,
-                    path,
-                    format!("{path} in body should have at least {min} properties"),
-                )
-                .with_value(Some(ErrValue::Int(n)))
-                .with_valid(min),
-            );
-        }
+    if let Some(min) = s.min_properties
+        && n < min
+    {
+        r.add(
+            OpenApiError::new(
+                Code::TooFewProperties,
+                path,
+                format!("{path} in body should have at least {min} properties"),
+            )
+            .with_value(Some(ErrValue::Int(n)))
+            .with_valid(min),
+        );
     }
-    if let Some(max) = s.max_properties {
-        if n > max {
-            r.add(
-                OpenApiError::new(
-                    Code::TooManyProperties,
-                    path,
-                    format!("{path} in body should have at most {max} properties"),
-                )
-                .with_value(Some(ErrValue::Int(n)))
-                .with_valid(max),
-            );
-        }
+    if let Some(max) = s.max_properties
+        && n > max
+    {
+        r.add(
+            OpenApiError::new(
+                Code::TooManyProperties,
+                path,
+                format!("{path} in body should have at most {max} properties"),
+            )
+            .with_value(Some(ErrValue::Int(n)))
+            .with_valid(max),
+        );
     }
     let mut keys: Vec<&String> = m.keys().collect();
     keys.sort();

@@ -197,15 +197,15 @@ fn validate_root_schema(
             );
         }
     };
-    if let Some(o) = old {
-        if let Err(errs) = Schema::parse(&o.schema, path) {
-            return prefixed(
-                errs,
-                &format!(
-                    "failed to convert old schema definition for variable {quoted}; ClusterClass should be checked: "
-                ),
-            );
-        }
+    if let Some(o) = old
+        && let Err(errs) = Schema::parse(&o.schema, path)
+    {
+        return prefixed(
+            errs,
+            &format!(
+                "failed to convert old schema definition for variable {quoted}; ClusterClass should be checked: "
+            ),
+        );
     }
     let errs = validate_structural(&s, path);
     if !errs.is_empty() {
@@ -286,15 +286,13 @@ impl StatusVariables {
                 definitions: vec![def],
             }),
             Some(existing) => {
-                if !existing.definitions_conflict {
-                    if let Some(first) = existing.definitions.first() {
-                        if first.required.unwrap_or(false) != def.required.unwrap_or(false)
-                            || !same_schema(&first.schema, &def.schema)
-                            || first.metadata != def.metadata
-                        {
-                            existing.definitions_conflict = true;
-                        }
-                    }
+                if !existing.definitions_conflict
+                    && let Some(first) = existing.definitions.first()
+                    && (first.required.unwrap_or(false) != def.required.unwrap_or(false)
+                        || !same_schema(&first.schema, &def.schema)
+                        || first.metadata != def.metadata)
+                {
+                    existing.definitions_conflict = true;
                 }
                 existing.definitions.push(def);
             }
