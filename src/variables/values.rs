@@ -835,4 +835,213 @@ mod tests {
             ""
         );
     }
+
+    /// Cases from Cluster API's `cluster_variable_defaulting_test.go`, as (schema, value or
+    /// absent, create, expected raw or absent).
+    #[test]
+    fn defaulting_table() {
+        let url = json!({"type": "string", "default": "https://example.com"});
+        let proxy =
+            json!({"type": "object", "properties": {"enabled": {"type": "boolean"}, "url": url}});
+        let cases: Vec<(Value, Option<Value>, bool, Option<&str>)> = vec![
+            (
+                json!({"type": "integer", "default": 1}),
+                None,
+                true,
+                Some("1"),
+            ),
+            (json!({"type": "integer", "default": 1}), None, false, None),
+            (
+                json!({"type": "integer", "default": 1}),
+                Some(json!(2)),
+                true,
+                Some("2"),
+            ),
+            (
+                json!({"type": "string", "default": "us-east"}),
+                None,
+                true,
+                Some("\"us-east\""),
+            ),
+            (
+                json!({"type": "number", "default": 0.1}),
+                None,
+                true,
+                Some("0.1"),
+            ),
+            (
+                json!({"type": "number", "default": 0.1}),
+                Some(json!(2.1)),
+                true,
+                Some("2.1"),
+            ),
+            (
+                json!({"type": "boolean", "default": true}),
+                Some(json!(false)),
+                true,
+                Some("false"),
+            ),
+            (
+                json!({"type": "object", "default": {"enabled": false}, "properties": {"enabled": {"type": "boolean"}}}),
+                None,
+                true,
+                Some("{\"enabled\":false}"),
+            ),
+            (
+                json!({"type": "object", "properties": {"enabled": {"type": "boolean", "default": false}}}),
+                None,
+                true,
+                None,
+            ),
+            (
+                json!({"type": "object", "default": {"url": "test-url"}, "properties": {
+                "enabled": {"type": "boolean", "default": false}, "url": {"type": "string"}}}),
+                None,
+                true,
+                Some("{\"enabled\":false,\"url\":\"test-url\"}"),
+            ),
+            (
+                json!({"type": "object", "default": {}, "properties": {"enabled": {"type": "boolean", "default": false}}}),
+                None,
+                true,
+                Some("{\"enabled\":false}"),
+            ),
+            (
+                json!({"type": "object", "default": {"enabled": true}, "properties": {"enabled": {"type": "boolean"}, "url": {"type": "string"}}}),
+                Some(json!({"enabled": false, "url": "https://example.com"})),
+                true,
+                Some("{\"enabled\":false,\"url\":\"https://example.com\"}"),
+            ),
+            (
+                json!({"type": "object", "default": {"enabled": false}, "properties": {"enabled": {"type": "boolean"}, "url": url}}),
+                Some(json!({"enabled": false})),
+                true,
+                Some("{\"enabled\":false,\"url\":\"https://example.com\"}"),
+            ),
+            (
+                json!({"type": "object", "default": {"proxy": {"enabled": false}}, "additionalProperties": proxy}),
+                None,
+                true,
+                Some("{\"proxy\":{\"enabled\":false,\"url\":\"https://example.com\"}}"),
+            ),
+            (
+                json!({"type": "object", "additionalProperties": proxy}),
+                Some(json!({"proxy1": {"enabled": false}, "proxy2": {"enabled": false}})),
+                false,
+                Some(
+                    "{\"proxy1\":{\"enabled\":false,\"url\":\"https://example.com\"},\"proxy2\":{\"enabled\":false,\"url\":\"https://example.com\"}}",
+                ),
+            ),
+            (
+                json!({"type": "array", "items": proxy, "default": [{"enabled": false, "url": "123"}, {"enabled": false, "url": "456"}]}),
+                None,
+                true,
+                Some("[{\"enabled\":false,\"url\":\"123\"},{\"enabled\":false,\"url\":\"456\"}]"),
+            ),
+            (
+                json!({"type": "array", "items": proxy, "default": [{"enabled": false, "url": "123"}]}),
+                Some(json!([])),
+                true,
+                Some("[]"),
+            ),
+        ];
+        for (i, (schema, value, create, want)) in cases.into_iter().enumerate() {
+            let d = defs(json!([{"name": "v", "schema": {"openAPIV3Schema": schema}}]));
+            let values: Vec<ClusterVariable> = value
+                .map(|v| ClusterVariable {
+                    name: "v".into(),
+                    value: Some(v),
+                })
+                .into_iter()
+                .collect();
+            let got = if create {
+                default_cluster_variables(&values, &d, &path())
+            } else {
+                default_machine_variables(&values, &d, &path())
+            };
+            let got = got.unwrap_or_else(|e| panic!("case {i}: {e:?}"));
+            assert_eq!(
+                got.first().map(ClusterVariable::raw).as_deref(),
+                want,
+                "case {i}"
+            );
+        }
+    }
+
+    /// Cases from Cluster API's `cluster_variable_validation_test.go`.
+    #[test]
+    fn validation_table() {
+        let cases: Vec<(Value, Value, Vec<&str>)> = vec![
+            (
+                json!({"x-kubernetes-int-or-string": true}),
+                json!("1"),
+                vec![],
+            ),
+            (
+                json!({"x-kubernetes-int-or-string": true}),
+                json!(1),
+                vec![],
+            ),
+            (
+                json!({"x-kubernetes-int-or-string": true}),
+                json!(1.5),
+                vec![
+                    "spec.topology.variables[v].value: Invalid value: \"1.5\": must be of type integer,string: \"number\"",
+                ],
+            ),
+            (
+                json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true}),
+                json!({"a": {"b": 1}}),
+                vec![],
+            ),
+            (
+                json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true, "properties": {"a": {"type": "object"}}}),
+                json!({"a": {"b": 1}}),
+                vec![
+                    "spec.topology.variables[v]: Invalid value: \"{\\\"a\\\":{\\\"b\\\":1}}\": failed validation: \"a.b\" field(s) are not specified in the variable schema of variable \"v\"",
+                ],
+            ),
+            (
+                json!({"type": "array", "items": {"type": "object", "properties": {"n": {"type": "string"}}}}),
+                json!([{"n": "x", "m": 1}]),
+                vec![
+                    "spec.topology.variables[v]: Invalid value: \"[{\\\"m\\\":1,\\\"n\\\":\\\"x\\\"}]\": failed validation: \"variableValue[0].m\" field(s) are not specified in the variable schema of variable \"v\"",
+                ],
+            ),
+            (
+                json!({"type": "array", "items": {"type": "string", "format": "uri"}}),
+                json!(["ok:x", "not a URI"]),
+                vec![
+                    "spec.topology.variables[v].value.[1]: Invalid value: \"[\\\"ok:x\\\",\\\"not a URI\\\"]\": [1] in body must be of type uri: \"not a URI\"",
+                ],
+            ),
+            (
+                json!({"type": "string", "minLength": 3}),
+                json!("ab"),
+                vec![
+                    "spec.topology.variables[v].value: Invalid value: \"\\\"ab\\\"\": should be at least 3 chars long",
+                ],
+            ),
+            (
+                json!({"type": "object", "maxProperties": 1}),
+                json!({"a": 1, "b": 2}),
+                vec![
+                    "spec.topology.variables[v].value: Too many: \"{\\\"a\\\":1,\\\"b\\\":2}\": must have at most 1 item",
+                ],
+            ),
+            (
+                json!({"type": "string", "maxLength": 1}),
+                json!("ab"),
+                vec!["spec.topology.variables[v].value: Too long: may not be more than 1 byte"],
+            ),
+        ];
+        for (i, (schema, value, want)) in cases.into_iter().enumerate() {
+            let d = defs(json!([{"name": "v", "schema": {"openAPIV3Schema": schema}}]));
+            assert_eq!(
+                validate(json!([{"name": "v", "value": value}]), &d),
+                want,
+                "case {i}"
+            );
+        }
+    }
 }
