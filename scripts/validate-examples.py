@@ -39,7 +39,8 @@ CLASS = {
 
 # (name, example, other files, file to change, old text, new text, expected message)
 # The expected message is Cluster API's text for the field error (as in `kubectl apply`'s
-# `... is invalid: <message>`); the line is the line where `new` lands.
+# `... is invalid: <message>`), None where only the location is checked; the expected line is
+# given as (anchor, delta): the line of `anchor` in the changed file, plus delta.
 QS = "dev-quick-start"
 QS_CLUSTER = ["cluster-template-development.yaml"]
 SDK = "e2e-quick-start-runtimesdk"
@@ -49,44 +50,44 @@ VARIANTS = [
         "missing required variable", SDK, SDK_CLUSTER, "cluster-runtimesdk.yaml",
         "      - name: imageRepository\n        value: \"kindest\"\n", "",
         'spec.topology.variables: Required value: required variable "imageRepository" must be set',
-        "    variables:",
+        ("    variables:\n      - name: kubeadmControlPlaneMaxSurge", 0),
     ),
     (
         "wrong type", QS, QS_CLUSTER, "cluster-template-development.yaml",
         "        enforce: \"baseline\"", "        enforce: 3",
         'spec.topology.variables[podSecurityStandard].value.enforce: Invalid value: "{\\"audit\\":\\"restricted\\",\\"enabled\\":true,\\"enforce\\":3,\\"warn\\":\\"restricted\\"}": enforce in body must be of type string: "integer"',
-        None,
+        ("enforce: 3", 0),
     ),
     (
         "bad semver", QS, QS_CLUSTER, "cluster-template-development.yaml",
         "    version: ${KUBERNETES_VERSION}", "    version: v1.34",
         'spec.topology.version: Invalid value: "v1.34": version must be a valid semantic version',
-        None,
+        ("version: v1.34", 0),
     ),
     (
         "unknown MachineDeployment class", QS, QS_CLUSTER, "cluster-template-development.yaml",
         "      - class: default-worker", "      - class: gpu-worker",
         'spec.topology.workers.machineDeployments[0].class: Invalid value: "gpu-worker": MachineDeploymentClass with name "gpu-worker" does not exist in ClusterClass "quick-start"',
-        None,
+        ("class: gpu-worker", 0),
     ),
     (
         "duplicate MachineDeployment names", QS, QS_CLUSTER, "cluster-template-development.yaml",
         "        replicas: ${WORKER_MACHINE_COUNT}",
         "        replicas: ${WORKER_MACHINE_COUNT}\n      - class: default-worker\n        name: md-0",
         'spec.topology.workers.machineDeployments[1].name: Invalid value: "md-0": name must be unique. MachineDeployment with name "md-0" is defined more than once',
-        "        name: md-0\n",
+        ("replicas: ${WORKER_MACHINE_COUNT}\n      - class: default-worker", 2),
     ),
     (
         "undeclared variable", QS, QS_CLUSTER, "cluster-template-development.yaml",
         "    - name: etcdImageTag\n", "    - name: etcdImageTagg\n",
         'spec.topology.variables[etcdImageTagg]: Invalid value: "\\"\\"": variable is not defined',
-        None,
+        ("name: etcdImageTagg", 0),
     ),
     (
         "builtin as a variable name", QS, [], "clusterclass-quick-start.yaml",
         "  - name: coreDNSImageTag\n    required: true", "  - name: builtin\n    required: true",
         'spec.variables[builtin].name: Invalid value: "builtin": "builtin" is a reserved variable name',
-        None,
+        ("name: builtin", 0),
     ),
     (
         "patch path outside /spec", QS, [], "clusterclass-quick-start.yaml",
@@ -97,14 +98,14 @@ VARIANTS = [
         + json.dumps(json.dumps({"op": "add", "path": "/metadata/labels/imageRepository",
                                  "valueFrom": {"variable": "imageRepository"}}, indent=2))
         + ': jsonPatch path must start with "/spec"',
-        None,
+        ('"/metadata/labels/imageRepository"', 0),
     ),
     (
         "unsupported op", QS, [], "clusterclass-quick-start.yaml",
         '      - op: add\n        path: "/spec/template/spec/kubeadmConfigSpec/clusterConfiguration/imageRepository"',
         '      - op: move\n        path: "/spec/template/spec/kubeadmConfigSpec/clusterConfiguration/imageRepository"',
         None,
-        "      - op: move\n",
+        ("op: move", 0),
     ),
     (
         "bad schema type", QS, [], "clusterclass-quick-start.yaml",
@@ -117,13 +118,13 @@ VARIANTS = [
         "unparsable template", QS, [], "clusterclass-quick-start.yaml",
         "              imageTag: {{ .etcdImageTag }}", "              imageTag: {{ .etcdImageTag }",
         None,
-        "            local:\n",
+        ("imageTag: {{ .etcdImageTag }\n", -1),
     ),
     (
         "unparsable enabledIf", QS, [], "clusterclass-quick-start.yaml",
         "    enabledIf: '{{ ne .etcdImageTag \"\" }}'", "    enabledIf: '{{ ne .etcdImageTag \"\" '",
         None,
-        None,
+        ("enabledIf: '{{ ne .etcdImageTag", 0),
     ),
 ]
 
@@ -166,9 +167,8 @@ def main():
             failures += 1
             continue
         changed = text.replace(old, new, 1)
-        mark = marker if marker is not None else new
-        at = changed.index(new) if new else 0
-        line = changed[: changed.index(mark, at)].count("\n") + 1 if mark else None
+        anchor, delta = marker
+        line = changed[: changed.index(anchor)].count("\n") + 1 + delta
         p = run(example, files, (target, changed))
         doc = json.loads(p.stdout) if p.stdout else {}
         errs = [f for f in doc.get("findings", []) if f["severity"] == "error"]

@@ -27,7 +27,6 @@ ClusterClass variable definitions (the class webhook's step 7) and the defaultin
 of a Cluster's variable values (the Cluster `Default` webhook's last step).
 */
 
-mod hooks;
 pub mod run;
 pub mod stored;
 

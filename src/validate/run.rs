@@ -18,7 +18,11 @@ use crate::load::Object;
 use crate::load::source::Origin;
 use crate::schema::field::FieldError;
 
-use super::{Outcome, hooks, stored};
+use super::{Options, Outcome, stored};
+use crate::schema::field::Path;
+use crate::variables::definitions::validate_cluster_class_variables;
+use crate::variables::status::{NotReconciled, status_variables};
+use crate::variables::values::default_and_validate;
 
 /// Whether the run serves `validate` or `plan`: a class whose templates are missing from the
 /// input is fine for the webhook (it never reads them) but cannot be planned.
@@ -182,7 +186,15 @@ pub fn validate_objects(
                 using.push(c);
             }
         }
-        let outcome = hooks::cluster_class(settings, class, old_class, &using);
+        let check = |old: Option<&[Value]>, new: &[Value], path: &Path| {
+            validate_cluster_class_variables(old.unwrap_or(&[]), new, path)
+        };
+        let opts = Options {
+            gates: settings.gates,
+            class_variables: Some(&check),
+            cluster_variables: None,
+        };
+        let outcome = super::cluster_class_with(&opts, class, old_class, &using);
         let before = findings.len();
         push_outcome(&mut findings, &class.object, class.api, outcome);
         class_ok.insert(
@@ -194,11 +206,11 @@ pub fn validate_objects(
         if mode == Mode::Validate {
             findings.extend(missing_templates(class, objects));
         }
-        match hooks::status_variables(class, runtime_messages) {
+        match status_variables(class, runtime_messages) {
             Ok(sv) => {
                 status_vars.insert(k.clone(), sv);
             }
-            Err(d) => findings.push(plain(&class.object, d)),
+            Err(NotReconciled(d)) => findings.push(plain(&class.object, d)),
         }
     }
 
@@ -213,10 +225,26 @@ pub fn validate_objects(
             let ok = c.class_key();
             old_classes.get(&ok).or_else(|| classes.get(&ok))
         });
-        let vars = class
-            .filter(|_| class_ok.get(&class_key).copied().unwrap_or(false))
-            .and_then(|_| status_vars.get(&class_key));
-        let outcome = hooks::cluster(settings, cluster, old_cluster, class, old_class, vars);
+        let class_admitted = class_ok.get(&class_key).copied().unwrap_or(false);
+        let vars = status_vars.get(&class_key).filter(|_| class_admitted);
+        let check = |spec: &mut Value, old: Option<&Value>, _: &ClusterClass| match vars {
+            Some(sv) => default_and_validate(spec, sv, old),
+            None => Vec::new(),
+        };
+        let opts = Options {
+            gates: settings.gates,
+            class_variables: None,
+            cluster_variables: Some(&check),
+        };
+        let mut outcome = super::cluster_with(&opts, cluster, old_cluster, class, old_class);
+        if class.is_some() && class_admitted && vars.is_none() && cluster.spec.topology.is_some() {
+            // Cluster API's warning for a class whose variables did not reconcile.
+            outcome.warnings.push(format!(
+                "Cluster refers to ClusterClass {}/{}, but this ClusterClass hasn't been successfully reconciled. \
+                 Cluster topology has not been fully validated. Please take a look at the ClusterClass status",
+                class_key.0, class_key.1
+            ));
+        }
         if let Some(spec) = &outcome.defaulted
             && let Some(v) = stored::cluster(&cluster.object.value, cluster.api, spec)
         {

@@ -1,0 +1,153 @@
+/*!
+A ClusterClass's `status.variables` as Cluster API's ClusterClass controller would compute it:
+the inline definitions, plus the definitions each patch with a `discoverVariablesExtension`
+discovers.
+
+Until topoplan calls extensions itself, discovered definitions come from a recorded
+`DiscoverVariablesResponse` in the input (a Runtime SDK wire document). When the class needs
+discovery and none is available, or discovery fails, the class is "not reconciled": Cluster API
+then neither defaults nor validates the variables of Clusters using it, and neither does
+topoplan — it says so instead.
+*/
+
+use serde_json::Value;
+
+use super::definitions::{
+    ClusterClassVariable, StatusVariableDefinition, StatusVariables,
+    validate_cluster_class_variables,
+};
+use crate::api::ClusterClass;
+use crate::diag::Diagnostic;
+use crate::load::source::Origin;
+use crate::schema::field::{Path, aggregate};
+
+/// Why a class's variables could not be reconciled: a warning for the class, and the reason
+/// Clusters of the class are not checked.
+#[derive(Debug, Clone)]
+pub struct NotReconciled(pub Diagnostic);
+
+/// Build `status.variables` for `class`; `runtime_messages` are the Runtime SDK documents of the
+/// input.
+pub fn status_variables(
+    class: &ClusterClass,
+    runtime_messages: &[(Value, Origin)],
+) -> Result<StatusVariables, NotReconciled> {
+    let mut status = StatusVariables::from_inline(&class.spec.variables);
+    let patches: Vec<(usize, &Value)> = class
+        .spec_value
+        .get("patches")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| {
+            p.pointer("/external/discoverVariablesExtension")
+                .and_then(Value::as_str)
+                .is_some_and(|s| !s.is_empty())
+        })
+        .collect();
+    if patches.is_empty() {
+        return Ok(status);
+    }
+    let responses: Vec<&(Value, Origin)> = runtime_messages
+        .iter()
+        .filter(|(v, _)| v.get("kind").and_then(Value::as_str) == Some("DiscoverVariablesResponse"))
+        .collect();
+    let (first_index, first_patch) = patches[0];
+    let first_name = first_patch
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let pointer = format!("/spec/patches/{first_index}/external/discoverVariablesExtension");
+    let response = match responses.as_slice() {
+        [one] => &one.0,
+        [] => {
+            return Err(NotReconciled(
+                Diagnostic::warning(format!(
+                    "ClusterClass {}: patch {first_name:?} discovers its variables from an extension, and the input holds no DiscoverVariablesResponse: variables of Clusters using this class are neither defaulted nor validated",
+                    class.key()
+                ))
+                .at(&class.object.origin, &pointer, "variables come from here")
+                .with_help("add the extension's DiscoverVariablesResponse (kind: DiscoverVariablesResponse, apiVersion: hooks.runtime.cluster.x-k8s.io/v1alpha1) to the input"),
+            ));
+        }
+        many => {
+            return Err(NotReconciled(
+                Diagnostic::warning(format!(
+                    "ClusterClass {}: the input holds {} DiscoverVariablesResponse documents; topoplan cannot tell which extension each came from, so variables of Clusters using this class are neither defaulted nor validated",
+                    class.key(),
+                    many.len()
+                ))
+                .at(&class.object.origin, &pointer, "variables come from here")
+                .with_help("pass one DiscoverVariablesResponse per run"),
+            ));
+        }
+    };
+
+    // The ClusterClass controller's loop: every discovery patch in spec order gets the response.
+    let mut errors: Vec<String> = Vec::new();
+    for (_, patch) in &patches {
+        let name = patch.get("name").and_then(Value::as_str).unwrap_or("");
+        let st = response.get("status").and_then(Value::as_str).unwrap_or("");
+        if st != "Success" {
+            let message = response
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            errors.push(format!(
+                "patch {name} returned status {st:?} with message {message:?}"
+            ));
+            continue;
+        }
+        let vars = response
+            .get("variables")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        if vars.is_empty() || !errors.is_empty() {
+            continue;
+        }
+        let errs = validate_cluster_class_variables(&[], vars, &Path::new(name).child("variables"));
+        if !errs.is_empty() {
+            errors.push(aggregate(&errs));
+            continue;
+        }
+        for v in vars.iter().map(ClusterClassVariable::from_json) {
+            status.add(
+                &v.name.clone(),
+                StatusVariableDefinition {
+                    from: name.to_string(),
+                    required: v.required,
+                    metadata: v.metadata,
+                    schema: v.schema,
+                },
+            );
+        }
+    }
+    let fail = |reason: String| {
+        NotReconciled(
+            Diagnostic::warning(format!(
+                "ClusterClass {}: failed to discover variables for ClusterClass {}: VariableDiscovery failed: {reason}; variables of Clusters using this class are neither defaulted nor validated",
+                class.key(),
+                class.object.name
+            ))
+            .at(&class.object.origin, &pointer, "variables come from here"),
+        )
+    };
+    if !errors.is_empty() {
+        let reason = if errors.len() == 1 {
+            errors.remove(0)
+        } else {
+            format!("[{}]", errors.join(", "))
+        };
+        return Err(fail(reason));
+    }
+    status.sort();
+    let conflicts = status.conflicting();
+    if !conflicts.is_empty() {
+        return Err(fail(format!(
+            "the following variables have conflicting schemas: {}",
+            conflicts.join(",")
+        )));
+    }
+    Ok(status)
+}
