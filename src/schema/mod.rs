@@ -8,4 +8,5 @@ against it, evaluating its CEL rules, and the Kubernetes field-error shape every
 [`crate::validate`] call in with values and paths.
 */
 
+pub mod cel;
 pub mod field;
