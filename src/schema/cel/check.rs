@@ -313,22 +313,26 @@ const NAMESPACES: &[&str] = &["sets", "strings", "optional", "format", "lists", 
 
 /// Type-check `parsed`, with `self` (and `oldSelf`) of type `self_decl` (`None`: dyn).
 /// Returns the expression's type, or the issues found.
+/// With `optional_old_self`, `oldSelf` is an optional (typed `dyn` here).
 pub(crate) fn check<'d>(
     parsed: &Parsed,
     src: &str,
     self_decl: Option<&'d Decl>,
+    optional_old_self: bool,
     env: Env,
 ) -> Result<Ty<'d>, Vec<Issue>> {
     let self_ty = self_decl.map_or(Ty::Dyn, Ty::of_decl);
+    let old_ty = if optional_old_self {
+        Ty::Dyn
+    } else {
+        self_ty.clone()
+    };
     let mut c = Checker {
         src,
         offsets: &parsed.offsets,
         env,
         issues: Vec::new(),
-        scopes: vec![
-            ("self".into(), self_ty.clone()),
-            ("oldSelf".into(), self_ty),
-        ],
+        scopes: vec![("self".into(), self_ty), ("oldSelf".into(), old_ty)],
     };
     let t = c.expr(parsed.expr());
     if c.issues.is_empty() {
@@ -383,7 +387,8 @@ impl<'d> Checker<'_, 'd> {
                     return self.expr(&s.operand);
                 }
                 let operand = self.expr(&s.operand);
-                self.select(e.id, &operand, &s.field)
+                let t = self.select(e.id, &operand, &s.field);
+                if s.test { Ty::Bool } else { t }
             }
             Expr::Call(call) => self.call(e, call),
             Expr::List(l) => {
@@ -546,6 +551,9 @@ impl<'d> Checker<'_, 'd> {
                 }
             }
             let recv = self.expr(target);
+            if let Some(t) = self.unexpanded_macro(name, &recv, &call.args) {
+                return t;
+            }
             let args: Vec<Ty> = call.args.iter().map(|a| self.expr(a)).collect();
             let Some((kind, ret)) = lookup(name, self.env).filter(|(k, _)| *k != Recv::Global)
             else {
@@ -592,6 +600,47 @@ impl<'d> Checker<'_, 'd> {
         }
         let _ = kind;
         self.ret(ret, None, &args)
+    }
+
+    /// Macros of the Kubernetes environment the `cel` crate leaves as plain calls (`sortBy`,
+    /// the two-variable comprehensions): their leading identifiers are variables of the last
+    /// argument. They fail when run.
+    fn unexpanded_macro(&mut self, name: &str, recv: &Ty<'d>, args: &[IdedExpr]) -> Option<Ty<'d>> {
+        let vars = match (name, args.len()) {
+            ("sortBy", 2) => 1,
+            (
+                "all" | "exists" | "existsOne" | "exists_one" | "transformList" | "transformMap",
+                3,
+            ) => 2,
+            ("transformList" | "transformMap", 4) => 2,
+            ("transformMapEntry", 3) => 2,
+            ("transformMapEntry", 4) => 2,
+            _ => return None,
+        };
+        let names: Vec<String> = args[..vars]
+            .iter()
+            .filter_map(|a| match &a.expr {
+                Expr::Ident(n) => Some(n.clone()),
+                _ => None,
+            })
+            .collect();
+        if names.len() != vars {
+            return None;
+        }
+        for n in &names {
+            self.scopes.push((n.clone(), Ty::Dyn));
+        }
+        for a in &args[vars..] {
+            self.expr(a);
+        }
+        for _ in &names {
+            self.scopes.pop();
+        }
+        Some(match name {
+            "sortBy" => recv.clone(),
+            "all" | "exists" | "existsOne" | "exists_one" => Ty::Bool,
+            _ => Ty::Dyn,
+        })
     }
 
     fn ret(&self, ret: Ret, recv: Option<&Ty<'d>>, _args: &[Ty<'d>]) -> Ty<'d> {

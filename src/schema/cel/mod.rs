@@ -137,10 +137,12 @@ struct Compiled {
 fn compile_expr<'d>(
     src: &str,
     decl: Option<&'d Decl>,
+    optional_old_self: bool,
     env: Env,
 ) -> Result<(Parsed, Ty<'d>), String> {
     let parsed = parse::parse(src).map_err(|i| parse::render(src, &i))?;
-    let ty = check::check(&parsed, src, decl, env).map_err(|i| parse::render(src, &i))?;
+    let ty = check::check(&parsed, src, decl, optional_old_self, env)
+        .map_err(|i| parse::render(src, &i))?;
     Ok((parsed, ty))
 }
 
@@ -150,7 +152,7 @@ fn compile_rule(
     rule_env: Env,
     msg_env: Env,
 ) -> Result<Compiled, String> {
-    let (parsed, ty) = compile_expr(&r.rule, decl, rule_env)
+    let (parsed, ty) = compile_expr(&r.rule, decl, r.optional_old_self, rule_env)
         .map_err(|issues| format!("compilation failed: {issues}"))?;
     if ty != Ty::Bool && ty != Ty::Dyn {
         return Err("cel expression must evaluate to a bool".into());
@@ -158,7 +160,7 @@ fn compile_rule(
     let uses_old_self = parsed.program.references().has_variable("oldSelf");
     let cost = cost::estimate(parsed.expr(), decl);
     let message = (!r.message_expression.is_empty()).then(|| {
-        match compile_expr(&r.message_expression, decl, msg_env) {
+        match compile_expr(&r.message_expression, decl, r.optional_old_self, msg_env) {
             Err(issues) => Err(format!("messageExpression compilation failed: {issues}")),
             Ok((_, t)) if t != Ty::Str && t != Ty::Dyn => {
                 Err("messageExpression must evaluate to a string".into())
