@@ -576,7 +576,13 @@ impl<'d> Checker<'_, 'd> {
                 }
                 _ => true,
             };
-            if !ok {
+            // Functions whose arguments are all strings.
+            let string_args = matches!(
+                name,
+                "contains" | "startsWith" | "endsWith" | "matches" | "find" | "findAll"
+            );
+            let args_ok = !string_args || args.iter().all(|a| !a.is_concrete() || *a == Ty::Str);
+            if !ok || !args_ok {
                 self.overload_error(e.id, name, Some(&recv), &args);
                 return Ty::Dyn;
             }

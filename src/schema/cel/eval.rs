@@ -23,12 +23,26 @@ pub(crate) fn base_context() -> Context<'static> {
     let mut ctx = Context::default().with_all();
     ctx.add_function("size", size);
     ctx.add_function("dyn", dyn_fn);
+    ctx.add_function("bool", bool_fn);
     ctx
 }
 
 /// `dyn(x)`: `x`.
 fn dyn_fn(_ftx: &FunctionContext, This(v): This<Cel>) -> Result<Cel, ExecutionError> {
     Ok(v)
+}
+
+/// cel-go's `bool()`: booleans, and the strings `strconv.ParseBool` accepts.
+fn bool_fn(ftx: &FunctionContext, This(v): This<Cel>) -> Result<Cel, ExecutionError> {
+    match v {
+        Cel::Bool(b) => Ok(Cel::Bool(b)),
+        Cel::String(s) => match s.as_str() {
+            "1" | "t" | "T" | "TRUE" | "true" | "True" => Ok(Cel::Bool(true)),
+            "0" | "f" | "F" | "FALSE" | "false" | "False" => Ok(Cel::Bool(false)),
+            _ => Err(ftx.error("type conversion error from 'string' to 'bool'")),
+        },
+        _ => Err(ftx.error("no such overload")),
+    }
 }
 
 /// cel-go's `size`: code points for strings.
@@ -121,8 +135,25 @@ fn function_error_text(function: &str, message: &str) -> String {
             format!("type conversion error from 'string' to '{function}'")
         }
         "uint" if message.contains("overflow") => "unsigned integer overflow".into(),
+        "duration" => "type conversion error from 'string' to 'google.protobuf.Duration'".into(),
+        "timestamp" => "type conversion error from 'string' to 'google.protobuf.Timestamp'".into(),
+        "charAt" | "substring" if message.contains("out of range for string") => {
+            // `index 6 out of range for string of length 5`, `start index 9 …`
+            let n = message
+                .split_whitespace()
+                .find(|w| w.chars().all(|c| c.is_ascii_digit()))
+                .unwrap_or("");
+            format!("index out of range: {n}")
+        }
         "int" if message.contains("overflow") || message.contains("range") => {
             "integer overflow".into()
+        }
+        _ if message.contains("regex parse error") => {
+            let last = message.lines().last().unwrap_or("").trim();
+            format!(
+                "error parsing regexp: {}",
+                last.strip_prefix("error: ").unwrap_or(last)
+            )
         }
         _ if message == "no such overload" => message.into(),
         _ => message.to_string(),

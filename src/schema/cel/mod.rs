@@ -768,4 +768,6 @@ impl Walker {
 }
 
 #[cfg(test)]
+mod golden;
+#[cfg(test)]
 mod tests;
