@@ -797,9 +797,7 @@ impl<'d> Checker<'_, 'd> {
                 if all_concrete && !ok {
                     self.overload_error(e.id, name, None, &args);
                     Ty::Dyn
-                } else if all_concrete {
-                    a.clone()
-                } else if a.is_concrete() {
+                } else if all_concrete || a.is_concrete() {
                     a.clone()
                 } else {
                     b.clone()

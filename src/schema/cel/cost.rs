@@ -100,7 +100,7 @@ fn actual_decl(value: &Value, decl: Option<&Decl>) -> Decl {
                 .iter()
                 .map(|v| actual_decl(v, elem_decl))
                 .reduce(merge)
-                .unwrap_or_else(|| Decl {
+                .unwrap_or(Decl {
                     kind: Kind::Dyn,
                     max_elements: 0,
                     min_size: 1,
@@ -131,7 +131,7 @@ fn actual_decl(value: &Value, decl: Option<&Decl>) -> Decl {
                     .values()
                     .map(|v| actual_decl(v, elem_decl))
                     .reduce(merge)
-                    .unwrap_or_else(|| Decl {
+                    .unwrap_or(Decl {
                         kind: Kind::Dyn,
                         max_elements: 0,
                         min_size: 1,

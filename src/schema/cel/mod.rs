@@ -233,7 +233,7 @@ impl CheckCtx {
             return;
         }
         self.most_expensive.push((path, cost));
-        self.most_expensive.sort_by(|a, b| b.1.cmp(&a.1));
+        self.most_expensive.sort_by_key(|e| std::cmp::Reverse(e.1));
         self.most_expensive.truncate(4);
     }
 }
@@ -261,11 +261,9 @@ pub fn check_rules(schema: &Value, path: &Path, old_schema: Option<&Value>) -> V
             total: 0,
             most_expensive: Vec::new(),
         };
-        let has_old = old_schema.is_some();
         if let Some(old) = old_schema {
             expressions(old, &mut ctx.old_rules, &mut ctx.old_messages);
         }
-        let _ = has_old;
         let (schema_errs, cel_errs) = check_node(schema, path, Some(1), None, true, &mut ctx);
         let mut all: Vec<FieldError> = schema_errs;
         all.extend(cel_errs);

@@ -485,3 +485,96 @@ fn deep_rules_do_not_crash() {
     );
     assert_eq!(errs.len(), 1, "{errs:?}");
 }
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn json_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(|i| json!(i)),
+            (-1e6f64..1e6).prop_map(|f| json!(f)),
+            "[a-z\\-é]{0,6}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::btree_map("[a-z]{1,3}", inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// Fragments that make up plausible (and implausible) rules.
+    fn rule() -> impl Strategy<Value = String> {
+        let atoms = prop_oneof![
+            Just("self".to_string()),
+            Just("oldSelf".to_string()),
+            Just("self.a".to_string()),
+            Just("self[0]".to_string()),
+            Just("1".to_string()),
+            Just("-9223372036854775808".to_string()),
+            Just("1.5".to_string()),
+            Just("'s'".to_string()),
+            Just("[1, 2]".to_string()),
+            Just("{'a': 1}".to_string()),
+            Just("null".to_string()),
+            Just("size(self)".to_string()),
+            Just("self.all(x, x)".to_string()),
+            Just("self.map(x, x + 1)".to_string()),
+            Just("'abc'.substring(1)".to_string()),
+            Just("self.matches('[')".to_string()),
+            "[a-z(\\[{'\".!?:+*/%<>=&| -]{0,12}".prop_map(|s| s),
+        ];
+        let ops = prop_oneof![
+            Just(" + "),
+            Just(" - "),
+            Just(" * "),
+            Just(" / "),
+            Just(" % "),
+            Just(" == "),
+            Just(" < "),
+            Just(" && "),
+            Just(" || "),
+            Just(" in "),
+            Just(""),
+        ];
+        (
+            prop::collection::vec((atoms, ops), 1..6),
+            0usize..120,
+            any::<bool>(),
+        )
+            .prop_map(|(parts, depth, unary)| {
+                let body: String = parts.into_iter().map(|(a, o)| format!("{a}{o}")).collect();
+                let (open, close) = if unary { ("-", "") } else { ("(", ")") };
+                format!("{}{body}{}", open.repeat(depth), close.repeat(depth))
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        #[test]
+        fn arbitrary_rules_and_values(rule in rule(), v in json_value(), old in json_value(),
+                                      typed in any::<bool>()) {
+            let schema = if typed {
+                json!({"type": "object", "properties": {"a": {"type": "integer"}},
+                       "x-kubernetes-validations": [{"rule": rule, "messageExpression": rule}]})
+            } else {
+                json!({"x-kubernetes-int-or-string": true,
+                       "x-kubernetes-validations": [{"rule": rule}]})
+            };
+            let _ = check_rules(&schema, &base(), Some(&schema));
+            let _ = validate(&schema, &v, Some(&old), &value_path(), RUNTIME_CEL_COST_BUDGET);
+        }
+
+        #[test]
+        fn arbitrary_text(rule in "\\PC{0,200}") {
+            let schema = json!({"type": "string", "x-kubernetes-validations": [{"rule": rule}]});
+            let _ = check_rules(&schema, &base(), None);
+            let _ = validate(&schema, &json!("x"), None, &value_path(), RUNTIME_CEL_COST_BUDGET);
+        }
+    }
+}
