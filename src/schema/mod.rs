@@ -18,10 +18,7 @@ pub mod prune;
 pub mod structural;
 pub mod value;
 
-/// `PerCallLimit`: the CEL runtime cost limit per expression evaluation.
-pub const PER_CALL_LIMIT: u64 = 1_000_000;
-/// `RuntimeCELCostBudget`: the CEL runtime cost budget for one variable value.
-pub const RUNTIME_CEL_COST_BUDGET: u64 = 10_000_000;
+pub use cel::{PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET};
 
 /// Random schemas and values never make any stage panic.
 #[cfg(test)]

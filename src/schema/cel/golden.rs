@@ -1,0 +1,120 @@
+//! Replays testdata/golden/cel/*.jsonl (real cel-go output, see scripts/gen-golden-cel.py)
+//! through the parser, checker and evaluator, comparing results and error texts exactly.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use kube_cel::cel::Value as Cel;
+use kube_cel::cel::objects::{Key, Map};
+use serde_json::Value;
+
+use super::{Env, check, eval, parse, with_big_stack};
+
+/// `self` decoded as Go's json.Unmarshal does: every number a double.
+fn plain(v: &Value) -> Cel {
+    match v {
+        Value::Null => Cel::Null,
+        Value::Bool(b) => Cel::Bool(*b),
+        Value::Number(n) => Cel::Float(n.as_f64().unwrap_or(0.0)),
+        Value::String(s) => Cel::String(Arc::new(s.clone())),
+        Value::Array(a) => Cel::List(Arc::new(a.iter().map(plain).collect())),
+        Value::Object(o) => {
+            let map: HashMap<Key, Cel> = o
+                .iter()
+                .map(|(k, v)| (Key::String(Arc::new(k.clone())), plain(v)))
+                .collect();
+            Cel::Map(Map { map: Arc::new(map) })
+        }
+    }
+}
+
+/// A value as Go's fmt prints a cel-go `ref.Val`.
+fn go_format(v: &Cel) -> String {
+    match v {
+        Cel::Bool(b) => b.to_string(),
+        Cel::Int(i) => i.to_string(),
+        Cel::UInt(u) => u.to_string(),
+        Cel::Float(f) => crate::gotemplate::strconv::format_float(*f, b'g', -1),
+        Cel::String(s) => s.to_string(),
+        Cel::Bytes(b) => format!(
+            "[{}]",
+            b.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
+        ),
+        Cel::Null => "NULL_VALUE".into(),
+        Cel::List(l) => format!(
+            "[{}]",
+            l.iter().map(go_format).collect::<Vec<_>>().join(", ")
+        ),
+        Cel::Map(m) => {
+            let mut entries: Vec<String> = m
+                .map
+                .iter()
+                .map(|(k, v)| {
+                    let key = match k {
+                        Key::String(s) => s.to_string(),
+                        Key::Int(i) => i.to_string(),
+                        Key::Uint(u) => u.to_string(),
+                        Key::Bool(b) => b.to_string(),
+                    };
+                    format!("{key}: {}", go_format(v))
+                })
+                .collect();
+            entries.sort();
+            format!("{{{}}}", entries.join(", "))
+        }
+        other => format!("{other:?}"),
+    }
+}
+
+/// What the oracle would print for `rule` on `this`.
+fn replay(rule: &str, this: &Value) -> String {
+    let parsed = match parse::parse(rule) {
+        Ok(p) => p,
+        Err(issues) => return format!("compile error: {}", parse::render(rule, &issues)),
+    };
+    if let Err(issues) = check::check(&parsed, rule, None, false, Env::StoredExpressions) {
+        return format!("compile error: {}", parse::render(rule, &issues));
+    }
+    let base = eval::base_context();
+    match eval::run(&base, &parsed.program, &plain(this), None) {
+        Ok(v) => format!("result: {}", go_format(&v)),
+        Err(e) => format!("eval error: {e}"),
+    }
+}
+
+#[test]
+fn golden_cel_go_vectors() {
+    let data = include_str!("../../../testdata/golden/cel/core.jsonl");
+    let failures = with_big_stack(|| {
+        let mut failures = Vec::new();
+        let mut count = 0;
+        for line in data.lines().filter(|l| !l.trim().is_empty()) {
+            let case: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+            let rule = case["rule"].as_str().unwrap_or_default();
+            let go = case["go"].as_str().unwrap_or_default();
+            let expected = match case.get("deviation") {
+                Some(d) => {
+                    assert!(
+                        d["reason"].as_str().is_some_and(|r| !r.is_empty()),
+                        "deviation without a reason: {rule}"
+                    );
+                    d["ours"].as_str().unwrap_or_default().to_string()
+                }
+                None => go.to_string(),
+            };
+            let ours = replay(rule, &case["self"]);
+            count += 1;
+            if ours != expected {
+                failures.push(format!("rule: {rule}\n  want: {expected}\n  got:  {ours}"));
+            }
+        }
+        assert!(count > 200, "only {count} golden cases");
+        failures
+    });
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
