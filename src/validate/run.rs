@@ -268,8 +268,13 @@ pub fn validate_objects(
 }
 
 fn push_outcome(findings: &mut Vec<Finding>, object: &Object, api: ApiVersion, outcome: Outcome) {
+    // The API server's aggregate drops repeated messages (defaulting and validation of the
+    // same variable can report the same error); so do we.
+    let mut seen = std::collections::HashSet::new();
     for e in &outcome.errors {
-        findings.push(field_finding(object, api, e));
+        if seen.insert(e.to_string()) {
+            findings.push(field_finding(object, api, e));
+        }
     }
     for w in outcome.warnings {
         let d = Diagnostic::warning(format!("{} {}: {w}", object.kind, object.key())).at_key(

@@ -489,6 +489,16 @@ fn old_values(old: Option<&Value>, site: &Site) -> Vec<ClusterVariable> {
 
 /// Write a list back at `pointer` (relative to the spec), creating parents as needed.
 fn write_back(spec: &mut Value, pointer: &str, values: &[ClusterVariable]) {
+    if values.is_empty() {
+        // The Go field is `omitempty`: an empty list is not written (and an empty one that was
+        // written is dropped).
+        if let Some((parent, key)) = pointer.rsplit_once('/')
+            && let Some(m) = spec.pointer_mut(parent).and_then(Value::as_object_mut)
+        {
+            m.remove(key);
+        }
+        return;
+    }
     let mut cur = spec;
     for token in pointer.trim_start_matches('/').split('/') {
         if !cur.is_object() && !cur.is_array() {
@@ -833,6 +843,18 @@ mod tests {
         assert_eq!(
             FieldError::invalid(&Path::root(), "", "").path.pointer(),
             ""
+        );
+    }
+
+    #[test]
+    fn an_empty_defaulted_list_is_not_written() {
+        // `variables` is omitempty in Go: a class without variables must not add `variables: []`.
+        let d = defs(json!([]));
+        let mut spec = json!({"topology": {"classRef": {"name": "c"}, "version": "v1.30.0"}});
+        assert!(default_and_validate(&mut spec, &d, None).is_empty());
+        assert_eq!(
+            spec,
+            json!({"topology": {"classRef": {"name": "c"}, "version": "v1.30.0"}})
         );
     }
 
