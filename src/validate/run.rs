@@ -307,8 +307,17 @@ pub fn field_finding(object: &Object, api: ApiVersion, e: &FieldError) -> Findin
         group,
         &object.name,
         std::slice::from_ref(e),
-    ))
-    .at(&object.origin, &source, label(e));
+    ));
+    // A whole list or mapping is pointed at by its key; a scalar by its value.
+    let container = object
+        .value
+        .pointer(&source)
+        .is_some_and(|v| v.is_array() || v.is_object());
+    let d = if container {
+        d.at_key(&object.origin, &source, label(e))
+    } else {
+        d.at(&object.origin, &source, label(e))
+    };
     Finding {
         kind: object.kind.clone(),
         namespace: object.namespace.clone(),
