@@ -254,6 +254,10 @@ impl CheckCtx {
 /// its own old value and, if that passes, without one). Rules inside `allOf`/`anyOf`/`oneOf`/`not`
 /// get the field checks only; the structural checks reject them anyway.
 pub fn check_rules(schema: &Value, path: &Path, old_schema: Option<&Value>) -> Vec<FieldError> {
+    // Most schemas have no rules: skip the evaluation thread for them.
+    if !has_rules(schema) {
+        return Vec::new();
+    }
     with_big_stack(|| {
         let mut ctx = CheckCtx {
             old_rules: BTreeSet::new(),
@@ -531,7 +535,19 @@ pub fn validate(
     path: &Path,
     budget: u64,
 ) -> Vec<FieldError> {
+    if !has_rules(schema) {
+        return Vec::new();
+    }
     with_big_stack(|| validate_inner(schema, value, old, path, budget))
+}
+
+/// Whether any node of `schema` carries `x-kubernetes-validations`.
+fn has_rules(schema: &Value) -> bool {
+    match schema {
+        Value::Object(m) => m.contains_key("x-kubernetes-validations") || m.values().any(has_rules),
+        Value::Array(a) => a.iter().any(has_rules),
+        _ => false,
+    }
 }
 
 fn validate_inner(
