@@ -587,3 +587,79 @@ fn discovered_variables_are_validated() {
         ]
     );
 }
+
+// ---- the CRD's own schema ----
+
+/// A CustomResourceDefinition for ClusterClass written for this test (not Cluster API's): just
+/// the two enums the API server would check before the webhook.
+const CLASS_CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: clusterclasses.cluster.x-k8s.io}
+spec:
+  group: cluster.x-k8s.io
+  names: {kind: ClusterClass}
+  versions:
+  - name: v1beta2
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-preserve-unknown-fields: true
+            properties:
+              patches:
+                type: array
+                items:
+                  type: object
+                  x-kubernetes-preserve-unknown-fields: true
+                  properties:
+                    definitions:
+                      type: array
+                      items:
+                        type: object
+                        x-kubernetes-preserve-unknown-fields: true
+                        properties:
+                          jsonPatches:
+                            type: array
+                            items:
+                              type: object
+                              x-kubernetes-preserve-unknown-fields: true
+                              properties:
+                                op: {type: string, enum: [add, replace, remove]}
+";
+
+#[test]
+fn with_the_crd_its_schema_rejects_first() {
+    // The API server checks the CRD's schema before any webhook: the enum's message (in the
+    // CRD's order, at the list index) is what `kubectl apply` shows.
+    let t = Test::new().fixture(VARS, "in").file("crd.yaml", CLASS_CRD);
+    let p = t.path().join("in/clusterclass.yaml");
+    let text = std::fs::read_to_string(&p).expect("fixture");
+    std::fs::write(
+        &p,
+        text.replacen(
+            "      - op: add\n        path: /spec/template/spec/kubeadmConfigSpec/clusterConfiguration/etcd",
+            "      - op: copy\n        path: /spec/template/spec/kubeadmConfigSpec/clusterConfiguration/etcd",
+            1,
+        ),
+    )
+    .expect("write");
+    let out = t
+        .args(["validate", "-f", "in", "-f", "crd.yaml", "-o", "json"])
+        .run();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap_or_default();
+    assert_eq!(
+        messages(&doc),
+        vec![
+            "spec.patches[1].definitions[0].jsonPatches[0].op: Unsupported value: \"copy\": supported values: \"add\", \"replace\", \"remove\""
+        ]
+    );
+    // And a valid class passes the CRD too.
+    let out = Test::new()
+        .fixture(VARS, "in")
+        .file("crd.yaml", CLASS_CRD)
+        .args(["validate", "-f", "in", "-f", "crd.yaml"])
+        .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}

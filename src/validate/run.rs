@@ -18,7 +18,7 @@ use crate::load::Object;
 use crate::load::source::Origin;
 use crate::schema::field::FieldError;
 
-use super::{Options, Outcome, stored};
+use super::{Options, Outcome, crd, stored};
 use crate::schema::field::Path;
 use crate::variables::definitions::validate_cluster_class_variables;
 use crate::variables::status::{NotReconciled, status_variables};
@@ -170,6 +170,16 @@ pub fn validate_objects(
     let mut status_vars = BTreeMap::new();
     for (k, class) in &classes {
         let old_class = old_classes.get(k);
+        // The CRD's own schema first: the API server rejects there before any webhook runs.
+        if let Some(schema) = crd::spec_schema(objects, "ClusterClass", &class.object.api_version) {
+            let old_spec = old_class.and_then(|o| o.object.value.get("spec"));
+            let errs = crd::validate(schema, &class.object, old_spec);
+            if !errs.is_empty() {
+                push_written(&mut findings, &class.object, errs);
+                class_ok.insert(k.clone(), false);
+                continue;
+            }
+        }
         // Clusters that use the class: the new input's, plus old ones the input does not replace.
         let mut using: Vec<&Cluster> = clusters
             .iter()
@@ -218,6 +228,14 @@ pub fn validate_objects(
     for (i, cluster) in &clusters {
         let k = (cluster.namespace().to_string(), cluster.name().to_string());
         let old_cluster = old_clusters.get(&k);
+        if let Some(schema) = crd::spec_schema(objects, "Cluster", &cluster.object.api_version) {
+            let old_spec = old_cluster.and_then(|o| o.object.value.get("spec"));
+            let errs = crd::validate(schema, &cluster.object, old_spec);
+            if !errs.is_empty() {
+                push_written(&mut findings, &cluster.object, errs);
+                continue;
+            }
+        }
         let class_key = cluster.class_key();
         let class = classes.get(&class_key);
         // The class the Cluster used before: only consulted when the reference changes.
@@ -293,13 +311,29 @@ fn push_outcome(findings: &mut Vec<Finding>, object: &Object, api: ApiVersion, o
     }
 }
 
-/// A field error as the API server reports it, located at the field in the user's file.
+/// Errors found on the object as written (its own version's field names, no conversion).
+fn push_written(findings: &mut Vec<Finding>, object: &Object, errors: Vec<FieldError>) {
+    let mut seen = std::collections::HashSet::new();
+    for e in &errors {
+        if seen.insert(e.to_string()) {
+            findings.push(located(object, e, e.path.pointer()));
+        }
+    }
+}
+
+/// A field error as the API server reports it, located at the field in the user's file. The
+/// rules read the v1beta2 form of the spec; for a v1beta1 object the path is mapped back to
+/// the field the user wrote.
 pub fn field_finding(object: &Object, api: ApiVersion, e: &FieldError) -> Finding {
     let pointer = e.path.pointer();
     let source = match api {
         ApiVersion::V1Beta2 => pointer,
         ApiVersion::V1Beta1 => api::convert::v1beta1_source_pointer(&pointer),
     };
+    located(object, e, source)
+}
+
+fn located(object: &Object, e: &FieldError, source: String) -> Finding {
     let message = e.to_string();
     let group = object.group();
     let d = Diagnostic::error(crate::schema::field::invalid_object(
