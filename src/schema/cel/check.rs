@@ -44,7 +44,8 @@ pub(crate) enum Ty<'d> {
     Bytes,
     Duration,
     Timestamp,
-    Type,
+    /// A type value: `type(int)` for `int` or `type(1)`; `None` for the type of types.
+    Type(Option<Box<Ty<'d>>>),
     List(Box<Ty<'d>>),
     Map(Box<Ty<'d>>, Box<Ty<'d>>),
     /// A schema object: its fields.
@@ -85,7 +86,13 @@ impl<'d> Ty<'d> {
             Ty::Bytes => "bytes".into(),
             Ty::Duration => "google.protobuf.Duration".into(),
             Ty::Timestamp => "google.protobuf.Timestamp".into(),
-            Ty::Type => "type".into(),
+            Ty::Type(None) => "type".into(),
+            Ty::Type(Some(t)) => match **t {
+                // cel-go's short names inside a type's parameter.
+                Ty::Timestamp => "type(timestamp)".into(),
+                Ty::Duration => "type(duration)".into(),
+                ref t => format!("type({})", t.name()?),
+            },
             Ty::List(e) => format!("list({})", e.name()?),
             Ty::Map(k, v) => format!("map({}, {})", k.name()?, v.name()?),
             Ty::Object(_) => return None,
@@ -113,7 +120,7 @@ impl<'d> Ty<'d> {
             (Ty::Dyn, _) | (_, Ty::Dyn) => true,
             (Ty::List(a), Ty::List(b)) => a.assignable(b),
             (Ty::Map(a, b), Ty::Map(c, d)) => a.assignable(c) && b.assignable(d),
-            (Ty::Object(_), Ty::Object(_)) => true,
+            (Ty::Object(_), Ty::Object(_)) | (Ty::Type(_), Ty::Type(_)) => true,
             (a, b) => a == b,
         }
     }
@@ -382,9 +389,16 @@ impl<'d> Checker<'_, 'd> {
                 if let Some(name) = qualified_name(e)
                     && self.lookup_var(root_ident(e)).is_none()
                 {
+                    if !s.test
+                        && let Some(t) = type_ident(&name)
+                    {
+                        return t;
+                    }
                     // `a.b` with `a` undeclared: cel-go names the root.
-                    let _ = name;
-                    return self.expr(&s.operand);
+                    if type_ident(root_ident(e)).is_none() && qualified_type_prefix(&name).is_none()
+                    {
+                        return self.expr(&s.operand);
+                    }
                 }
                 let operand = self.expr(&s.operand);
                 let t = self.select(e.id, &operand, &s.field);
@@ -475,10 +489,9 @@ impl<'d> Checker<'_, 'd> {
         if let Some(t) = self.lookup_var(name) {
             return t;
         }
-        match name {
-            "int" | "uint" | "double" | "string" | "bytes" | "bool" | "list" | "map"
-            | "null_type" | "type" => Ty::Type,
-            _ => {
+        match type_ident(name) {
+            Some(t) => t,
+            None => {
                 self.report(
                     id,
                     format!("undeclared reference to '{name}' (in container '')"),
@@ -555,6 +568,11 @@ impl<'d> Checker<'_, 'd> {
                 return t;
             }
             let args: Vec<Ty> = call.args.iter().map(|a| self.expr(a)).collect();
+            if let Some((Recv::Global, _)) = lookup(name, self.env) {
+                // A global function called as a method: no overload takes a receiver.
+                self.overload_error(e.id, name, Some(&recv), &args);
+                return Ty::Dyn;
+            }
             let Some((kind, ret)) = lookup(name, self.env).filter(|(k, _)| *k != Recv::Global)
             else {
                 self.report(
@@ -603,6 +621,18 @@ impl<'d> Checker<'_, 'd> {
         {
             self.overload_error(e.id, name, None, &args);
             return Ty::Int;
+        }
+        let bad_args = match (name, args.as_slice()) {
+            ("type", [_]) => false,
+            ("type", _) => true,
+            ("string", [a]) => {
+                a.is_concrete() && matches!(a, Ty::Type(_) | Ty::List(_) | Ty::Map(..))
+            }
+            _ => false,
+        };
+        if bad_args {
+            self.overload_error(e.id, name, None, &args);
+            return Ty::Dyn;
         }
         let _ = kind;
         self.ret(ret, None, &args)
@@ -660,7 +690,7 @@ impl<'d> Checker<'_, 'd> {
             Ret::Bytes => Ty::Bytes,
             Ret::Duration => Ty::Duration,
             Ret::Timestamp => Ty::Timestamp,
-            Ret::Type => Ty::Type,
+            Ret::Type => Ty::Type(Some(Box::new(_args.first().cloned().unwrap_or(Ty::Dyn)))),
             Ret::ListStr => Ty::List(Box::new(Ty::Str)),
             Ret::Same => recv.cloned().unwrap_or(Ty::Dyn),
             Ret::Elem => match recv {
@@ -861,6 +891,27 @@ impl<'d> Checker<'_, 'd> {
     }
 }
 
+/// The type of a type identifier (`int`: `type(int)`), when `name` is one.
+fn type_ident<'d>(name: &str) -> Option<Ty<'d>> {
+    let of = |t: Ty<'d>| Some(Ty::Type(Some(Box::new(t))));
+    match name {
+        "int" => of(Ty::Int),
+        "uint" => of(Ty::Uint),
+        "double" => of(Ty::Double),
+        "string" => of(Ty::Str),
+        "bytes" => of(Ty::Bytes),
+        "bool" => of(Ty::Bool),
+        "list" => of(Ty::List(Box::new(Ty::Dyn))),
+        "map" => of(Ty::Map(Box::new(Ty::Dyn), Box::new(Ty::Dyn))),
+        "null_type" => of(Ty::Null),
+        "type" => of(Ty::Type(None)),
+        "optional_type" => of(Ty::Opaque("optional_type")),
+        "google.protobuf.Timestamp" => of(Ty::Timestamp),
+        "google.protobuf.Duration" => of(Ty::Duration),
+        _ => None,
+    }
+}
+
 fn string_literal(e: &IdedExpr) -> Option<String> {
     match &e.expr {
         Expr::Literal(LiteralValue::String(s)) => Some(s.inner().to_string()),
@@ -875,6 +926,14 @@ fn qualified_name(e: &IdedExpr) -> Option<String> {
         Expr::Select(s) if !s.test => Some(format!("{}.{}", qualified_name(&s.operand)?, s.field)),
         _ => None,
     }
+}
+
+/// The longest prefix of the dotted `name` that is a qualified type name.
+fn qualified_type_prefix(name: &str) -> Option<&'static str> {
+    super::rewrite::QUALIFIED_TYPE_NAMES
+        .iter()
+        .find(|q| name.starts_with(*q) && name[q.len()..].starts_with('.'))
+        .copied()
 }
 
 fn root_ident(e: &IdedExpr) -> &str {

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use kube_cel::KubeCelExt;
 use kube_cel::cel::extractors::This;
-use kube_cel::cel::{Context, ExecutionError, FunctionContext, Program, Value as Cel};
+use kube_cel::cel::{Context, ExecutionError, FunctionContext, IdedExpr, Program, Value as Cel};
 
 /// The base context: every function, no variables.
 pub(crate) fn base_context() -> Context<'static> {
@@ -24,6 +24,7 @@ pub(crate) fn base_context() -> Context<'static> {
     ctx.add_function("size", size);
     ctx.add_function("dyn", dyn_fn);
     ctx.add_function("bool", bool_fn);
+    super::ops::register(&mut ctx);
     ctx
 }
 
@@ -57,10 +58,11 @@ fn size(ftx: &FunctionContext, This(this): This<Cel>) -> Result<i64, ExecutionEr
     Ok(i64::try_from(n).unwrap_or(i64::MAX))
 }
 
-/// Evaluate `program` with `self` (and `oldSelf`, when given) bound.
+/// Evaluate `expr` (a [`super::parse::Parsed::run`] tree) with `self` (and `oldSelf`, when
+/// given) bound.
 pub(crate) fn run(
     base: &Context<'static>,
-    program: &Program,
+    expr: &IdedExpr,
     this: &Cel,
     old: Option<&Cel>,
 ) -> Result<Cel, String> {
@@ -69,7 +71,7 @@ pub(crate) fn run(
     if let Some(o) = old {
         ctx.add_variable_from_value("oldSelf", o.clone());
     }
-    match catch_unwind(AssertUnwindSafe(|| program.execute(&ctx))) {
+    match catch_unwind(AssertUnwindSafe(|| ctx.resolve(expr))) {
         Ok(Ok(v)) => Ok(v),
         Ok(Err(e)) => Err(error_text(&e)),
         Err(_) => Err("internal error evaluating expression".to_string()),
@@ -174,8 +176,8 @@ mod tests {
 
     fn eval(src: &str) -> Result<Cel, String> {
         let ctx = base_context();
-        let p = Program::compile(src).map_err(|e| e.to_string())?;
-        run(&ctx, &p, &Cel::Null, None)
+        let p = super::super::parse::parse(src).map_err(|e| format!("{e:?}"))?;
+        run(&ctx, p.run(), &Cel::Null, None)
     }
 
     #[test]
@@ -212,7 +214,8 @@ mod tests {
         let p = Program::compile("oldSelf.hasValue()").unwrap_or_else(|e| panic!("{e}"));
         let none = optional(&ctx, None);
         let some = optional(&ctx, Some(&Cel::Int(1)));
-        assert_eq!(run(&ctx, &p, &Cel::Null, Some(&none)), Ok(Cel::Bool(false)));
-        assert_eq!(run(&ctx, &p, &Cel::Null, Some(&some)), Ok(Cel::Bool(true)));
+        let e = p.expression();
+        assert_eq!(run(&ctx, e, &Cel::Null, Some(&none)), Ok(Cel::Bool(false)));
+        assert_eq!(run(&ctx, e, &Cel::Null, Some(&some)), Ok(Cel::Bool(true)));
     }
 }

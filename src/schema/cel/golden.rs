@@ -62,7 +62,13 @@ fn go_format(v: &Cel) -> String {
             entries.sort();
             format!("{{{}}}", entries.join(", "))
         }
-        other => format!("{other:?}"),
+        other => match super::ops::as_type(other) {
+            // cel-go prints the list and map types with their (empty) parameters.
+            Some("list") => "list()".into(),
+            Some("map") => "map(, )".into(),
+            Some(t) => t.to_string(),
+            None => format!("{other:?}"),
+        },
     }
 }
 
@@ -76,7 +82,7 @@ fn replay(rule: &str, this: &Value) -> String {
         return format!("compile error: {}", parse::render(rule, &issues));
     }
     let base = eval::base_context();
-    match eval::run(&base, &parsed.program, &plain(this), None) {
+    match eval::run(&base, parsed.run(), &plain(this), None) {
         Ok(v) => format!("result: {}", go_format(&v)),
         Err(e) => format!("eval error: {e}"),
     }

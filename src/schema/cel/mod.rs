@@ -6,7 +6,14 @@ when a ClusterClass is written ([`check_rules`]) and evaluating them against var
 Evaluation is kube-cel (the Kubernetes libraries) on the `cel` crate (the interpreter). The `cel`
 crate only parses and interprets, so the API server's compile-time work is redone here: a
 conservative type checker ([`check`]), a lower-bound static cost estimate ([`cost`]), and the
-parse screening that keeps deep input off the parser's stack ([`parse`]).
+parse screening that keeps deep input off the parser's stack ([`parse`]). Where the `cel` crate's
+parser or interpreter differs from cel-go, the parse tree is corrected and the operators are
+routed to functions of our own ([`rewrite`], [`ops`]): even runs of `!`/`-` fold away,
+equality is heterogeneous (`dyn(1) == 1.0`, also in `in`, lists, maps and map keys), ordering
+compares numbers across `int`/`uint`/`double` (Kubernetes' `CrossTypeNumericComparisons`, on
+since 1.28, also accepted by the checker), `&&`/`||`/`all`/`exists` absorb an error when another
+term decides the result, `-` reports overflow, selecting a field of a non-map fails (`no such
+key`), `type()` and the type identifiers are values, and `string()` formats as Go does.
 
 # Kubernetes CEL libraries
 
@@ -22,7 +29,7 @@ parse screening that keeps deep input off the parser's stack ([`parse`]).
 | ext.Lists v3 (`slice`, `flatten`, `distinct`, `reverse`, `sort`, `first`, `last`, `lists.range`) | yes |
 | optional values (`optional.of`, `optional.none`, `.hasValue()`, `.value()`, `.orValue()`) | functions yes; the `.?`/`[?` syntax no (compile error `unsupported syntax '.?'`) |
 | `sortBy`, two-variable comprehensions (`all(k, v, …)`, `transformList`, `transformMap`, `transformMapEntry`) | no: accepted by the checker (the API server knows them) and fail when run: `no such attribute: '<f>' is not supported by topoplan's CEL evaluator evaluating rule: …` |
-| `type()` and type identifiers as values (`type(x) == int`) | no: `type()` fails when run |
+| `type()` and type identifiers as values (`type(x) == int`, `null_type`, `type`, `google.protobuf.Timestamp`, …) | yes (see [`ops`]) |
 | authz (`authorizer`) | no (no `authorizer` variable in CRD rules anyway) |
 
 kube-cel's extra functions that Kubernetes lacks (`isIPv4`, `isCIDRv6`, …) are rejected by the
@@ -51,9 +58,10 @@ today both environments declare the same functions.
   rule's fields in key order; Go prints them in declaration order (`rule` first).
 - Objects are walked in key order; the API server walks Go maps in random order, so the order of
   several errors can differ.
-- `string(double)` formats like Rust (`string(1e100)` gives 1 followed by 100 zeros, not
-  `1e+100`); `1 == 1.0`-style comparisons of literals are compile errors as in cel-go, but at run
-  time an `int` never equals a `double` (cel-go: heterogeneous equality).
+- Left to the `cel` crate and still differing from cel-go: `substring` errors do not name the
+  start index; a type value cannot be a map literal's key (`{int: 1}` fails with `no such
+  overload`); comprehensions other than `all`/`exists` (`exists_one`, `map`, `filter`) are
+  strict over errors, as in cel-go, but run by the `cel` crate.
 - Errors that cel-go words with more detail (`no such overload: _+_`, regex compile errors)
   read as the `cel` crate words them, reduced to `no such overload` where that is the cel-go
   prefix.
@@ -62,7 +70,9 @@ today both environments declare the same functions.
 mod check;
 mod cost;
 mod eval;
+mod ops;
 mod parse;
+mod rewrite;
 mod rule;
 mod types;
 mod value;
@@ -157,7 +167,7 @@ fn compile_rule(
     if ty != Ty::Bool && ty != Ty::Dyn {
         return Err("cel expression must evaluate to a bool".into());
     }
-    let uses_old_self = parsed.program.references().has_variable("oldSelf");
+    let uses_old_self = parsed.expr().references().has_variable("oldSelf");
     let cost = cost::estimate(parsed.expr(), decl);
     let message = (!r.message_expression.is_empty()).then(|| {
         match compile_expr(&r.message_expression, decl, r.optional_old_self, msg_env) {
@@ -717,7 +727,7 @@ impl Walker {
                 return self.out_of_budget(s, path);
             }
             self.remaining -= i64::try_from(rt).unwrap_or(i64::MAX);
-            let result = eval::run(&self.base, &c.parsed.program, &this, old_binding.as_ref());
+            let result = eval::run(&self.base, c.parsed.run(), &this, old_binding.as_ref());
             match result {
                 Ok(Cel::Bool(true)) => continue,
                 Err(e) => {
@@ -754,7 +764,7 @@ impl Walker {
                     return false;
                 }
                 self.remaining -= i64::try_from(mrt).unwrap_or(i64::MAX);
-                if let Ok(m) = eval::run(&self.base, &mp.program, &this, old_binding.as_ref())
+                if let Ok(m) = eval::run(&self.base, mp.run(), &this, old_binding.as_ref())
                     && let Some(text) = eval::as_str(&m)
                 {
                     let t = text.trim();

@@ -36,14 +36,22 @@ pub(crate) struct Issue {
 
 /// A parsed expression and the source offset of each node id.
 pub(crate) struct Parsed {
-    pub program: Program,
+    /// The expression as cel-go parses it (see [`super::rewrite::fold_unary`]).
+    expr: IdedExpr,
+    /// The expression the evaluator runs (see [`super::rewrite::for_eval`]).
+    run: IdedExpr,
     pub offsets: BTreeMap<u64, usize>,
 }
 
 impl Parsed {
     /// The root expression.
     pub(crate) fn expr(&self) -> &IdedExpr {
-        self.program.expression()
+        &self.expr
+    }
+
+    /// The root of the expression to evaluate.
+    pub(crate) fn run(&self) -> &IdedExpr {
+        &self.run
     }
 }
 
@@ -200,7 +208,9 @@ pub(crate) fn parse(src: &str) -> Result<Parsed, Vec<Issue>> {
     {
         collect_offsets(program.expression(), &info, &mut offsets);
     }
-    Ok(Parsed { program, offsets })
+    let expr = super::rewrite::fold_unary(program.expression().clone(), src, &offsets);
+    let run = super::rewrite::for_eval(expr.clone());
+    Ok(Parsed { expr, run, offsets })
 }
 
 fn collect_offsets(

@@ -578,3 +578,155 @@ mod never_panics {
         }
     }
 }
+
+#[test]
+fn type_values_and_the_int_or_string_idiom() {
+    let ios = json!({"x-kubernetes-int-or-string": true, "x-kubernetes-validations": [
+        {"rule": "type(self) == int ? self >= 0 : self.endsWith('%')"},
+        {"rule": "type(self) != string || string(type(self)) == 'x'"}]});
+    let p = "spec.variables[x].schema.openAPIV3Schema.x-kubernetes-validations";
+    assert_eq!(
+        check(ios.clone()),
+        [format!(
+            "{p}[1].rule: Invalid value: {{\"rule\":\"type(self) != string || string(type(self)) == 'x'\"}}: compilation failed: ERROR: <input>:1:31: found no matching overload for 'string' applied to '(type(dyn))'\n | type(self) != string || string(type(self)) == 'x'\n | ..............................^"
+        )]
+    );
+    let idiom = json!({"x-kubernetes-int-or-string": true, "x-kubernetes-validations": [
+        {"rule": "type(self) == int ? self >= 0 : self.endsWith('%')"}]});
+    assert!(check(idiom.clone()).is_empty());
+    assert!(run(idiom.clone(), json!(5), None).is_empty());
+    assert!(run(idiom.clone(), json!("50%"), None).is_empty());
+    assert_eq!(
+        run(idiom.clone(), json!(-1), None),
+        [
+            "spec.topology.variables[x].value: Invalid value: -1: failed rule: type(self) == int ? self >= 0 : self.endsWith('%')"
+        ]
+    );
+    assert_eq!(
+        run(idiom, json!("50"), None),
+        [
+            "spec.topology.variables[x].value: Invalid value: \"50\": failed rule: type(self) == int ? self >= 0 : self.endsWith('%')"
+        ]
+    );
+    // Every type identifier, for values typed by the schema.
+    let s = json!({"type": "object", "properties": {
+            "i": {"type": "integer"}, "n": {"type": "number"}, "s": {"type": "string"},
+            "b": {"type": "boolean"}, "l": {"type": "array", "items": {"type": "string"}},
+            "m": {"type": "object", "additionalProperties": {"type": "string"}},
+            "d": {"type": "string", "format": "duration"},
+            "t": {"type": "string", "format": "date-time"},
+            "y": {"type": "string", "format": "byte"}},
+        "x-kubernetes-validations": [
+            {"rule": "type(self.i) == int && type(self.n) == double && type(self.s) == string"},
+            {"rule": "type(self.b) == bool && type(self.l) == list && type(self.m) == map"},
+            {"rule": "type(self) == map && type(self.y) == bytes && type(1u) == uint"},
+            {"rule": "type(self.d) == google.protobuf.Duration"},
+            {"rule": "type(self.t) == google.protobuf.Timestamp"},
+            {"rule": "type(null) == null_type && type(type(1)) == type && type(int) == type"},
+            {"rule": "type(self.i) != string && [int, string].exists(t, t == type(self.s))"},
+            {"rule": "type(self.i) == type(self.n)", "message": "int is not double"}]});
+    assert!(check(s.clone()).is_empty());
+    assert_eq!(
+        run(
+            s,
+            json!({"i": 1, "n": 1.5, "s": "a", "b": true, "l": ["x"], "m": {"k": "v"},
+                "d": "1m", "t": "2024-01-02T03:04:05Z", "y": "aGk="}),
+            None
+        ),
+        ["spec.topology.variables[x].value: Invalid value: int is not double"]
+    );
+    // Type values are not numbers, and have no fields.
+    let bad = rules(json!([{"rule": "type(self) == 1"}, {"rule": "int.x == 1"}]));
+    let p = "spec.variables[x].schema.openAPIV3Schema.x-kubernetes-validations";
+    assert_eq!(
+        check(bad),
+        [
+            format!(
+                "{p}[0].rule: Invalid value: {{\"rule\":\"type(self) == 1\"}}: compilation failed: ERROR: <input>:1:12: found no matching overload for '_==_' applied to '(type(int), int)'\n | type(self) == 1\n | ...........^"
+            ),
+            format!(
+                "{p}[1].rule: Invalid value: {{\"rule\":\"int.x == 1\"}}: compilation failed: ERROR: <input>:1:4: type 'type(int)' does not support field selection\n | int.x == 1\n | ...^"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn cross_type_numeric_comparisons() {
+    // Ordering across int, uint and double compiles (Kubernetes 1.28+); equality of literals
+    // of different types does not, but runs as heterogeneous equality.
+    let s = rules(json!([
+        {"rule": "self < 1.5 && self > 0.5 && self >= 1u && self <= 1.0"},
+        {"rule": "dyn(self) == 1.0 && dyn(self) != 1.5 && dyn(self) in [1.0] && [dyn(self)] == [1u]"},
+        {"rule": "dyn({'a': self}) == {'a': 1.0} && dyn(self) in {1u: 'x'}"}]));
+    assert!(check(s.clone()).is_empty());
+    assert!(run(s.clone(), json!(1), None).is_empty());
+    assert_eq!(run(s, json!(2), None).len(), 3);
+    let num = json!({"type": "number", "x-kubernetes-validations": [
+        {"rule": "self > 1 && self < 2u"}]});
+    assert!(check(num.clone()).is_empty());
+    assert!(run(num.clone(), json!(1.5), None).is_empty());
+    assert_eq!(
+        run(num, json!(2), None),
+        ["spec.topology.variables[x].value: Invalid value: 2: failed rule: self > 1 && self < 2u"]
+    );
+    let p = "spec.variables[x].schema.openAPIV3Schema.x-kubernetes-validations";
+    assert_eq!(
+        check(rules(json!([{"rule": "self == 1.0"}]))),
+        [format!(
+            "{p}[0].rule: Invalid value: {{\"rule\":\"self == 1.0\"}}: compilation failed: ERROR: <input>:1:6: found no matching overload for '_==_' applied to '(int, double)'\n | self == 1.0\n | .....^"
+        )]
+    );
+    // NaN cannot be ordered.
+    let nan = json!({"type": "number", "x-kubernetes-validations": [{"rule": "self < 0.0 / 0.0"}]});
+    assert_eq!(
+        run(nan, json!(1), None),
+        [
+            "spec.topology.variables[x].value: Invalid value: \"number\": NaN values cannot be ordered evaluating rule: self < 0.0 / 0.0"
+        ]
+    );
+}
+
+#[test]
+fn errors_are_absorbed_where_cel_go_absorbs_them() {
+    let s = json!({"type": "array", "items": {"type": "integer"}, "x-kubernetes-validations": [
+        {"rule": "self.exists(x, 10 / x > 1)"},
+        {"rule": "self.all(x, 10 / x > 1)", "message": "all"},
+        {"rule": "10 / self[0] == 1 || size(self) == 2"},
+        {"rule": "10 / self[0] == 1 && size(self) == 3"},
+        {"rule": "self.all(x, 10 / x == 1)", "message": "error"}]});
+    assert_eq!(
+        run(s, json!([0, 5]), None),
+        [
+            // An error and a true: the error.
+            "spec.topology.variables[x].value: Invalid value: \"array\": division by zero evaluating rule: all",
+            // An error and a false: false.
+            "spec.topology.variables[x].value: Invalid value: failed rule: 10 / self[0] == 1 && size(self) == 3",
+            "spec.topology.variables[x].value: Invalid value: error",
+        ]
+    );
+}
+
+#[test]
+fn cel_crate_bugs_are_corrected() {
+    let s = rules(json!([
+        {"rule": "!!(self == 1)", "message": "double negation"},
+        {"rule": "- -self == self && -(-self) == self"},
+        {"rule": "-(-9223372036854775808) < self"},
+        {"rule": "string(1e100) == '1e+100' && string(true) == 'true' && string(1.0) == '1'"},
+        {"rule": "string(duration('1.5s')) == '1.5s'"},
+        {"rule": "string(timestamp('2024-01-02T03:04:05.5Z')) == '2024-01-02T03:04:05.5Z'"},
+        {"rule": "dyn(self).x == 1"},
+        {"rule": "!has(dyn(self).x)"},
+        {"rule": "dyn(self).all(x, true)"}]));
+    assert!(check(s.clone()).is_empty());
+    assert_eq!(
+        run(s, json!(2), None),
+        [
+            "spec.topology.variables[x].value: Invalid value: 2: double negation",
+            "spec.topology.variables[x].value: Invalid value: \"integer\": integer overflow evaluating rule: -(-9223372036854775808) < self",
+            "spec.topology.variables[x].value: Invalid value: \"integer\": no such key: x evaluating rule: dyn(self).x == 1",
+            "spec.topology.variables[x].value: Invalid value: \"integer\": got 'types.Int', expected iterable type evaluating rule: dyn(self).all(x, true)",
+        ]
+    );
+}
