@@ -116,7 +116,8 @@ fn golden_cel_go_vectors() {
         }
         assert!(count > 200, "only {count} golden cases");
         failures
-    });
+    })
+    .unwrap_or_else(|e| vec![e]);
     assert!(
         failures.is_empty(),
         "{} mismatches:\n{}",

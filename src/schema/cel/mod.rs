@@ -120,19 +120,29 @@ const MAX_MESSAGE_EXPRESSION_BYTES: usize = 5 * 1024;
 
 /// Run `f` on a thread with a stack large enough for the `cel` crate's recursive parser and
 /// interpreter on any input [`parse`] lets through.
-fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, String> {
     std::thread::scope(|s| {
         let handle = std::thread::Builder::new()
             .stack_size(256 << 20)
             .spawn_scoped(s, f);
         match handle {
-            Ok(h) => match h.join() {
-                Ok(v) => v,
-                Err(p) => std::panic::resume_unwind(p),
-            },
-            Err(e) => panic!("cannot start the CEL thread: {e}"),
+            Ok(h) => h.join().map_err(|p| {
+                let what = p
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_string())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                format!("the CEL evaluator failed: {what}")
+            }),
+            Err(e) => Err(format!("cannot start the CEL thread: {e}")),
         }
     })
+}
+
+/// A failure of the evaluator itself (not of a rule) as an internal error at `path`: the
+/// input is reported, never the process aborted.
+fn evaluator_failure(path: &Path, e: String) -> Vec<FieldError> {
+    vec![FieldError::internal(path, e)]
 }
 
 /// A compiled rule.
@@ -268,7 +278,7 @@ pub fn check_rules(schema: &Value, path: &Path, old_schema: Option<&Value>) -> V
     if !has_rules(schema) {
         return Vec::new();
     }
-    with_big_stack(|| {
+    let result = with_big_stack(|| {
         let mut ctx = CheckCtx {
             old_rules: BTreeSet::new(),
             old_messages: BTreeSet::new(),
@@ -298,7 +308,8 @@ pub fn check_rules(schema: &Value, path: &Path, old_schema: Option<&Value>) -> V
             ));
         }
         all
-    })
+    });
+    result.unwrap_or_else(|e| evaluator_failure(path, e))
 }
 
 /// Most elements a node's value can have, for cardinality (`extractMaxElements`).
@@ -549,6 +560,7 @@ pub fn validate(
         return Vec::new();
     }
     with_big_stack(|| validate_inner(schema, value, old, path, budget))
+        .unwrap_or_else(|e| evaluator_failure(path, e))
 }
 
 /// Whether any node of `schema` carries `x-kubernetes-validations`.

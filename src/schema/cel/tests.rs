@@ -730,3 +730,11 @@ fn cel_crate_bugs_are_corrected() {
         ]
     );
 }
+
+#[test]
+fn a_failing_evaluator_is_an_error_not_a_crash() {
+    // A panic inside the evaluation thread used to be re-raised and abort the process.
+    let r = super::with_big_stack(|| -> u8 { panic!("boom") });
+    assert_eq!(r.err().as_deref(), Some("the CEL evaluator failed: boom"));
+    assert_eq!(super::with_big_stack(|| 7).ok(), Some(7));
+}
