@@ -663,3 +663,24 @@ fn with_the_crd_its_schema_rejects_first() {
         .run();
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
+
+// ---- v1beta1 input ----
+
+#[test]
+fn v1beta1_errors_point_at_the_v1beta1_fields() {
+    // The rules read the v1beta2 form (`rollout.strategy`, `templateRef`); the diagnostics point
+    // at the v1beta1 field the user wrote (`strategy`, `template.bootstrap.ref`).
+    let t = Test::new().fixture("testdata/examples/quick-start-v1beta1", "in");
+    let p = t.path().join("in/clusterclass.yaml");
+    let text = std::fs::read_to_string(&p).expect("fixture");
+    let text = text
+        .replacen("          maxSurge: 1\n", "          maxSurge: 1x\n", 1)
+        .replacen(
+            "            kind: KubeadmConfigTemplate\n",
+            "            kind: KubeadmConfig\n",
+            1,
+        );
+    std::fs::write(&p, text).expect("write");
+    let out = t.args(["validate", "-f", "in"]).run();
+    insta::assert_snapshot!("v1beta1_locations", out.fails());
+}
