@@ -29,6 +29,7 @@ use super::{
     machines, str_at,
 };
 use crate::api::{Cluster, ClusterClass};
+use crate::k8s::validation::label_value;
 use crate::schema::field::{BadValue, FieldError, Path, go_quote};
 
 const UPGRADE_CONCURRENCY: &str = "topology.cluster.x-k8s.io/upgrade-concurrency";
@@ -163,7 +164,7 @@ fn validate(
 ) -> (Vec<String>, Vec<FieldError>) {
     let mut errs = Vec::new();
     let mut warnings = Vec::new();
-    for msg in k8s::label_value(new.name) {
+    for msg in label_value(new.name) {
         errs.push(FieldError::invalid(
             &Path::of(&["metadata", "name"]),
             new.name,
