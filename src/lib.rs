@@ -16,7 +16,7 @@ exit code. Modules follow the pipeline in reading order:
 - [`diag`]: diagnostics, rendered by miette.
 
 Shared below them: [`k8s`] (apimachinery's string checks: label keys and values, DNS names,
-label and annotation maps).
+label and annotation maps) and [`go`] (Go standard-library behaviour several stages need).
 */
 
 // Diagnostics are the error path of every stage and carry spans, help and related entries;
@@ -26,6 +26,7 @@ label and annotation maps).
 pub mod api;
 pub mod cli;
 pub mod diag;
+pub mod go;
 pub mod gotemplate;
 pub mod k8s;
 pub mod load;

@@ -2,7 +2,7 @@
 Kubernetes value helpers of the admission rules: the `{labels, annotations}` metadata of a class
 or topology read from JSON and checked as `ObjectMeta.Validate` does (the checks themselves are
 [`crate::k8s::validation`]'s), int-or-percent values (`intstr.GetScaledValueFromIntOrPercent`),
-`strconv.Atoi`, `schema.ParseGroupVersion` and `net.ParseCIDR`.
+`strconv.Atoi` and `schema.ParseGroupVersion`.
 */
 
 use std::collections::BTreeMap;
@@ -113,36 +113,10 @@ pub fn group_of(api_version: &str) -> &str {
     parse_group_version(api_version).map_or("", |(g, _)| g)
 }
 
-/// `net.ParseCIDR`: `Err` carries Go's text, `invalid CIDR address: <s>`.
-pub fn parse_cidr(s: &str) -> Result<(), String> {
-    let err = || Err(format!("invalid CIDR address: {s}"));
-    let Some((addr, mask)) = s.split_once('/') else {
-        return err();
-    };
-    let bits = if addr.parse::<std::net::Ipv4Addr>().is_ok() {
-        32
-    } else if addr.parse::<std::net::Ipv6Addr>().is_ok() {
-        128
-    } else {
-        return err();
-    };
-    // Go's dtoi: decimal digits only, at least one, giving up at 0xFFFFFF.
-    if mask.is_empty() || !mask.bytes().all(|b| b.is_ascii_digit()) {
-        return err();
-    }
-    let mut n: u32 = 0;
-    for b in mask.bytes() {
-        n = n * 10 + u32::from(b - b'0');
-        if n >= 0x00FF_FFFF {
-            return err();
-        }
-    }
-    if n <= bits { Ok(()) } else { err() }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::go::ip::parse_cidr;
     use serde_json::json;
 
     #[test]

@@ -1,0 +1,7 @@
+/*!
+Parts of Go's standard library (and of k8s.io/utils' copies of them) whose exact behaviour more
+than one stage needs: [`ip`] (`net.ParseIP`, `net.ParseCIDR` and the Kubernetes "sloppy"
+variants).
+*/
+
+pub mod ip;
