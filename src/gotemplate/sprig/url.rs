@@ -5,9 +5,6 @@ fragment), `URL.String` with its escaping rules, `Hostname`, and `Userinfo.Strin
 `url` crate normalises differently (it lowercases hosts, adds `/` paths, rejects other
 inputs), so these rules are written out here after Go's.
 
-Also home of [`go_quote`] (Go's `strconv.Quote`), which Go's error texts use for URLs and
-regular expressions.
-
 Difference: Go strings may hold invalid UTF-8 after percent-decoding (`%ff`); here such bytes
 become U+FFFD.
 */
@@ -15,6 +12,7 @@ become U+FFFD.
 use std::collections::BTreeMap;
 
 use crate::gotemplate::func::{Func, Param};
+use crate::gotemplate::strconv::{quote, quote_bytes};
 use crate::gotemplate::value::Value;
 
 /// The functions of this group.
@@ -242,7 +240,7 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
                 if matches!(mode, Mode::Host | Mode::Zone) && c < 0x80 && should_escape(c, mode) {
                     return Err(format!(
                         "invalid character {} in host name",
-                        go_quote(&String::from_utf8_lossy(&[c]))
+                        quote(&String::from_utf8_lossy(&[c]), false)
                     ));
                 }
                 out.push(c);
@@ -257,16 +255,16 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
 fn escape_error(rest: &[u8]) -> String {
     // Three bytes, which may cut a character in half: Go quotes the stray bytes as `\xNN`.
     let cut = &rest[..rest.len().min(3)];
-    format!("invalid URL escape {}", go_quote_bytes(cut))
+    format!("invalid URL escape {}", quote_bytes(cut))
 }
 
 /// Go's `url.Parse`, with the `*url.Error` text (`parse "…": reason`).
 fn parse(raw: &str) -> Result<Url, String> {
     let (u, frag) = raw.split_once('#').unwrap_or((raw, ""));
-    let mut url = parse_no_fragment(u).map_err(|e| format!("parse {}: {e}", go_quote(u)))?;
+    let mut url = parse_no_fragment(u).map_err(|e| format!("parse {}: {e}", quote(u, false)))?;
     if !frag.is_empty() {
-        url.fragment =
-            unescape(frag, Mode::Fragment).map_err(|e| format!("parse {}: {e}", go_quote(raw)))?;
+        url.fragment = unescape(frag, Mode::Fragment)
+            .map_err(|e| format!("parse {}: {e}", quote(raw, false)))?;
         url.raw_fragment = if escape(&url.fragment, Mode::Fragment) == frag {
             String::new()
         } else {
@@ -413,7 +411,10 @@ fn parse_host(host: &str) -> Result<String, String> {
         };
         let colon_port = &host[i + 1..];
         if !valid_optional_port(colon_port) {
-            return Err(format!("invalid port {} after host", go_quote(colon_port)));
+            return Err(format!(
+                "invalid port {} after host",
+                quote(colon_port, false)
+            ));
         }
         if let Some(zone) = host[..i].find("%25") {
             let h1 = unescape(&host[..zone], Mode::Host)?;
@@ -424,7 +425,10 @@ fn parse_host(host: &str) -> Result<String, String> {
     } else if let Some(i) = host.rfind(':') {
         let colon_port = &host[i..];
         if !valid_optional_port(colon_port) {
-            return Err(format!("invalid port {} after host", go_quote(colon_port)));
+            return Err(format!(
+                "invalid port {} after host",
+                quote(colon_port, false)
+            ));
         }
     }
     unescape(host, Mode::Host)
@@ -542,64 +546,6 @@ fn valid_encoded(s: &str, mode: Mode) -> bool {
                 | b'%'
         ) || !should_escape(b, mode)
     })
-}
-
-/// Go's `strconv.Quote`: a double-quoted Go string literal, printable characters kept, the rest
-/// escaped (`\n`, `\x01`, `\u00a0`, `\U0001f600`).
-pub(crate) fn go_quote(s: &str) -> String {
-    go_quote_bytes(s.as_bytes())
-}
-
-/// [`go_quote`] of arbitrary bytes: bytes that are not valid UTF-8 print as `\xNN`.
-pub(crate) fn go_quote_bytes(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len() + 2);
-    out.push('"');
-    for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            push_quoted_char(&mut out, c);
-        }
-        for b in chunk.invalid() {
-            out.push_str(&format!("\\x{b:02x}"));
-        }
-    }
-    out.push('"');
-    out
-}
-
-fn push_quoted_char(out: &mut String, c: char) {
-    match c {
-        '"' | '\\' => {
-            out.push('\\');
-            out.push(c);
-        }
-        c if is_go_printable(c) => out.push(c),
-        '\u{7}' => out.push_str("\\a"),
-        '\u{8}' => out.push_str("\\b"),
-        '\u{c}' => out.push_str("\\f"),
-        '\n' => out.push_str("\\n"),
-        '\r' => out.push_str("\\r"),
-        '\t' => out.push_str("\\t"),
-        '\u{b}' => out.push_str("\\v"),
-        c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-            out.push_str(&format!("\\x{:02x}", c as u32));
-        }
-        c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
-        c => out.push_str(&format!("\\U{:08x}", c as u32)),
-    }
-}
-
-/// Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space
-/// (the tables are the `regex` crate's, a newer Unicode version than Go 1.24's 15.0).
-pub(crate) fn is_go_printable(c: char) -> bool {
-    use std::sync::OnceLock;
-    static PRINTABLE: OnceLock<Option<::regex::Regex>> = OnceLock::new();
-    if c.is_ascii() {
-        return (' '..='~').contains(&c);
-    }
-    PRINTABLE
-        .get_or_init(|| ::regex::Regex::new(r"\A[\p{L}\p{M}\p{N}\p{P}\p{S}]\z").ok())
-        .as_ref()
-        .is_some_and(|re| re.is_match(c.encode_utf8(&mut [0; 4])))
 }
 
 #[cfg(test)]
@@ -747,15 +693,5 @@ mod tests {
             join(&[("userinfo", s("a b"))]).unwrap_err(),
             "unable to parse userinfo in dict: parse \"proto://a b@host\": net/url: invalid userinfo"
         );
-    }
-
-    #[test]
-    fn quote_like_strconv() {
-        assert_eq!(go_quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
-        assert_eq!(go_quote("\n\t\u{1}\u{7f}"), "\"\\n\\t\\x01\\x7f\"");
-        assert_eq!(go_quote("é\u{a0}\u{feff}"), "\"é\\u00a0\\ufeff\"");
-        assert_eq!(go_quote("\u{10ffff}"), "\"\\U0010ffff\"");
-        assert_eq!(go_quote("\u{378}\u{2028}ẞ"), "\"\\u0378\\u2028ẞ\"");
-        assert_eq!(go_quote_bytes(b"%\xc3"), "\"%\\xc3\"");
     }
 }
