@@ -7,15 +7,16 @@ Owns two things: which `format` survives the API server's conversion for a given
 valid for a registered format ([`validates`]). Format names are compared with dashes removed, as
 the registry normalises them, so `date-time` is `datetime`.
 
-Each check follows the Go function the registry calls: `url.ParseRequestURI` (uri),
-`mail.ParseAddress` (email), `net.ParseIP` / the pre-1.17 "sloppy" parser of [`crate::go::ip`]
-(ipv4, ipv6, cidr), `net.ParseMAC`, `time.Parse("2006-01-02")`, strfmt's own date-time and
+Each check follows the Go function the registry calls: `url.ParseRequestURI` (uri) of
+[`crate::go::url`], `mail.ParseAddress` (email), `net.ParseIP` / the pre-1.17 "sloppy" parser of
+[`crate::go::ip`] (ipv4, ipv6, cidr), `net.ParseMAC`, `time.Parse("2006-01-02")`, strfmt's own date-time and
 duration rules, and the govalidator regular expressions (compiled with Go's RE2 syntax). Deviation:
 RFC 2047 encoded words in an email display name are only checked for a supported charset, not
 decoded.
 */
 
 use crate::go::ip::{parse_cidr_sloppy, parse_ip, parse_ip_sloppy};
+use crate::go::url::parse_request_uri;
 use crate::gotemplate::sprig::regex;
 
 /// Formats of the registry, normalised (dashes removed).
@@ -109,7 +110,7 @@ pub fn validates(name: &str, s: &str) -> bool {
         "date" => is_date(s),
         "datetime" => is_date_time(s),
         "duration" => is_duration(s),
-        "uri" => is_request_uri(s),
+        "uri" => parse_request_uri(s).is_ok(),
         "email" => is_email(s),
         "hostname" => is_hostname(s),
         "ipv4" => parse_ip_sloppy(s).is_some() && s.contains('.'),
@@ -425,209 +426,6 @@ fn go_parse_duration(s: &str) -> bool {
         }
     }
     total <= (1u128 << 63)
-}
-
-/// Go's `url.ParseRequestURI(s) == nil error`.
-fn is_request_uri(s: &str) -> bool {
-    if s.bytes().any(|b| b < b' ' || b == 0x7f) || s.is_empty() {
-        return false;
-    }
-    if s == "*" {
-        return true;
-    }
-    // getScheme.
-    let mut scheme = "";
-    let mut rest = s;
-    for (i, c) in s.bytes().enumerate() {
-        match c {
-            b'a'..=b'z' | b'A'..=b'Z' => {}
-            b'0'..=b'9' | b'+' | b'-' | b'.' if i > 0 => {}
-            b':' => {
-                if i == 0 {
-                    return false;
-                }
-                scheme = &s[..i];
-                rest = &s[i + 1..];
-                break;
-            }
-            _ => break,
-        }
-    }
-    if rest.ends_with('?') && rest.matches('?').count() == 1 {
-        rest = &rest[..rest.len() - 1];
-    } else if let Some((r, _)) = rest.split_once('?') {
-        rest = r;
-    }
-    if !rest.starts_with('/') {
-        return !scheme.is_empty();
-    }
-    if !scheme.is_empty() && rest.starts_with("//") {
-        let auth_and_path = &rest[2..];
-        let (authority, path) = match auth_and_path.find('/') {
-            Some(i) => (&auth_and_path[..i], &auth_and_path[i..]),
-            None => (auth_and_path, ""),
-        };
-        if !parse_authority(authority) {
-            return false;
-        }
-        rest = path;
-    }
-    unescape(rest, Mode::Path)
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Path,
-    Host,
-    Zone,
-    UserPassword,
-}
-
-fn should_escape(c: u8, mode: Mode) -> bool {
-    if c.is_ascii_alphanumeric() {
-        return false;
-    }
-    if matches!(mode, Mode::Host | Mode::Zone)
-        && matches!(
-            c,
-            b'!' | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-                | b':'
-                | b'['
-                | b']'
-                | b'<'
-                | b'>'
-                | b'"'
-        )
-    {
-        return false;
-    }
-    match c {
-        b'-' | b'_' | b'.' | b'~' => false,
-        b'$' | b'&' | b'+' | b',' | b'/' | b':' | b';' | b'=' | b'?' | b'@' => match mode {
-            Mode::Path => c == b'?',
-            Mode::UserPassword => matches!(c, b'@' | b'/' | b'?' | b':'),
-            Mode::Host | Mode::Zone => true,
-        },
-        _ => true,
-    }
-}
-
-/// Whether Go's `url.unescape(s, mode)` succeeds.
-fn unescape(s: &str, mode: Mode) -> bool {
-    let b = s.as_bytes();
-    let hex = |c: u8| -> Option<u8> {
-        match c {
-            b'0'..=b'9' => Some(c - b'0'),
-            b'a'..=b'f' => Some(c - b'a' + 10),
-            b'A'..=b'F' => Some(c - b'A' + 10),
-            _ => None,
-        }
-    };
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            if i + 2 >= b.len() {
-                return false;
-            }
-            let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) else {
-                return false;
-            };
-            let is25 = &b[i..i + 3] == b"%25";
-            if mode == Mode::Host && h < 8 && !is25 {
-                return false;
-            }
-            if mode == Mode::Zone {
-                let v = (h << 4) | l;
-                if !is25 && v != b' ' && should_escape(v, Mode::Host) {
-                    return false;
-                }
-            }
-            i += 3;
-        } else {
-            if matches!(mode, Mode::Host | Mode::Zone) && b[i] < 0x80 && should_escape(b[i], mode) {
-                return false;
-            }
-            i += 1;
-        }
-    }
-    true
-}
-
-fn valid_optional_port(port: &str) -> bool {
-    port.is_empty() || (port.starts_with(':') && port[1..].bytes().all(|b| b.is_ascii_digit()))
-}
-
-fn parse_authority(authority: &str) -> bool {
-    let (userinfo, host) = match authority.rfind('@') {
-        Some(i) => (Some(&authority[..i]), &authority[i + 1..]),
-        None => (None, authority),
-    };
-    if !parse_host(host) {
-        return false;
-    }
-    let Some(userinfo) = userinfo else {
-        return true;
-    };
-    let valid = userinfo.chars().all(|r| {
-        r.is_ascii_alphanumeric()
-            || matches!(
-                r,
-                '-' | '.'
-                    | '_'
-                    | ':'
-                    | '~'
-                    | '!'
-                    | '$'
-                    | '&'
-                    | '\''
-                    | '('
-                    | ')'
-                    | '*'
-                    | '+'
-                    | ','
-                    | ';'
-                    | '='
-                    | '%'
-                    | '@'
-            )
-    });
-    if !valid {
-        return false;
-    }
-    match userinfo.split_once(':') {
-        None => unescape(userinfo, Mode::UserPassword),
-        Some((u, p)) => unescape(u, Mode::UserPassword) && unescape(p, Mode::UserPassword),
-    }
-}
-
-fn parse_host(host: &str) -> bool {
-    if host.starts_with('[') {
-        let Some(i) = host.rfind(']') else {
-            return false;
-        };
-        if !valid_optional_port(&host[i + 1..]) {
-            return false;
-        }
-        if let Some(zone) = host[..i].find("%25") {
-            return unescape(&host[..zone], Mode::Host)
-                && unescape(&host[zone..i], Mode::Zone)
-                && unescape(&host[i..], Mode::Host);
-        }
-    } else if let Some(i) = host.rfind(':')
-        && !valid_optional_port(&host[i..])
-    {
-        return false;
-    }
-    unescape(host, Mode::Host)
 }
 
 /// Go's `mail.ParseAddress(s)` succeeds with a non-empty address.
