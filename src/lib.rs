@@ -14,6 +14,9 @@ exit code. Modules follow the pipeline in reading order:
 - [`output`]: table, files and the JSON/YAML plan document;
 - [`cli`]: the command line, resolved into options the library takes;
 - [`diag`]: diagnostics, rendered by miette.
+
+Shared below them: [`k8s`] (apimachinery's string checks: label keys and values, DNS names,
+label and annotation maps) and [`go`] (Go standard-library behaviour several stages need).
 */
 
 // Diagnostics are the error path of every stage and carry spans, help and related entries;
@@ -23,7 +26,9 @@ exit code. Modules follow the pipeline in reading order:
 pub mod api;
 pub mod cli;
 pub mod diag;
+pub mod go;
 pub mod gotemplate;
+pub mod k8s;
 pub mod load;
 pub mod output;
 pub mod plan;

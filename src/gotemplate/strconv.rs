@@ -72,6 +72,24 @@ pub fn quote(s: &str, ascii_only: bool) -> String {
     out
 }
 
+/// `strconv.Quote` of bytes that need not be UTF-8: each byte of an invalid sequence prints as
+/// `\xNN`, as Go does for a string holding them.
+pub fn quote_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 2);
+    out.push('"');
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            append_escaped_rune(&mut out, c as u32, '"', false);
+        }
+        for b in chunk.invalid() {
+            out.push_str("\\x");
+            push_hex(&mut out, u32::from(*b), 2);
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// Append `s` quoted with `quote` (`"` or `'`).
 pub fn append_quoted(out: &mut String, s: &str, quote: char, ascii_only: bool) {
     out.push(quote);
@@ -970,6 +988,18 @@ fn fmt_x(out: &mut String, v: f64, prec: i64, fmtc: u8) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quote_like_strconv() {
+        let go_quote = |s: &str| quote(s, false);
+        assert_eq!(go_quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
+        assert_eq!(go_quote("\n\t\u{1}\u{7f}"), "\"\\n\\t\\x01\\x7f\"");
+        assert_eq!(go_quote("é\u{a0}\u{feff}"), "\"é\\u00a0\\ufeff\"");
+        assert_eq!(go_quote("\u{10ffff}"), "\"\\U0010ffff\"");
+        assert_eq!(go_quote("\u{378}\u{2028}ẞ"), "\"\\u0378\\u2028ẞ\"");
+        assert_eq!(quote_bytes(b"%\xc3"), "\"%\\xc3\"");
+        assert_eq!(quote_bytes("é".as_bytes()), quote("é", false));
+    }
 
     #[test]
     fn shortest_g() {

@@ -7,13 +7,16 @@ Owns two things: which `format` survives the API server's conversion for a given
 valid for a registered format ([`validates`]). Format names are compared with dashes removed, as
 the registry normalises them, so `date-time` is `datetime`.
 
-Each check follows the Go function the registry calls: `url.ParseRequestURI` (uri),
-`mail.ParseAddress` (email), `net.ParseIP` / the pre-1.17 "sloppy" parser (ipv4, ipv6, cidr),
-`net.ParseMAC`, `time.Parse("2006-01-02")`, strfmt's own date-time and duration rules, and the
-govalidator regular expressions (compiled with Go's RE2 syntax). Deviation: RFC 2047 encoded words
-in an email display name are only checked for a supported charset, not decoded.
+Each check follows the Go function the registry calls: `url.ParseRequestURI` (uri) of
+[`crate::go::url`], `mail.ParseAddress` (email), `net.ParseIP` / the pre-1.17 "sloppy" parser of
+[`crate::go::ip`] (ipv4, ipv6, cidr), `net.ParseMAC`, `time.Parse("2006-01-02")`, strfmt's own date-time and
+duration rules, and the govalidator regular expressions (compiled with Go's RE2 syntax). Deviation:
+RFC 2047 encoded words in an email display name are only checked for a supported charset, not
+decoded.
 */
 
+use crate::go::ip::{parse_cidr_sloppy, parse_ip, parse_ip_sloppy};
+use crate::go::url::parse_request_uri;
 use crate::gotemplate::sprig::regex;
 
 /// Formats of the registry, normalised (dashes removed).
@@ -107,12 +110,12 @@ pub fn validates(name: &str, s: &str) -> bool {
         "date" => is_date(s),
         "datetime" => is_date_time(s),
         "duration" => is_duration(s),
-        "uri" => is_request_uri(s),
+        "uri" => parse_request_uri(s).is_ok(),
         "email" => is_email(s),
         "hostname" => is_hostname(s),
-        "ipv4" => parse_ip(s, true).is_some() && s.contains('.'),
-        "ipv6" => parse_ip(s, false).is_some() && s.contains(':'),
-        "cidr" => is_cidr_sloppy(s),
+        "ipv4" => parse_ip_sloppy(s).is_some() && s.contains('.'),
+        "ipv6" => parse_ip(s).is_some() && s.contains(':'),
+        "cidr" => parse_cidr_sloppy(s).is_ok(),
         "mac" => is_mac(s),
         "uuid" => go_match(UUID, s),
         "uuid3" => go_match(UUID3, s),
@@ -425,209 +428,6 @@ fn go_parse_duration(s: &str) -> bool {
     total <= (1u128 << 63)
 }
 
-/// Go's `url.ParseRequestURI(s) == nil error`.
-fn is_request_uri(s: &str) -> bool {
-    if s.bytes().any(|b| b < b' ' || b == 0x7f) || s.is_empty() {
-        return false;
-    }
-    if s == "*" {
-        return true;
-    }
-    // getScheme.
-    let mut scheme = "";
-    let mut rest = s;
-    for (i, c) in s.bytes().enumerate() {
-        match c {
-            b'a'..=b'z' | b'A'..=b'Z' => {}
-            b'0'..=b'9' | b'+' | b'-' | b'.' if i > 0 => {}
-            b':' => {
-                if i == 0 {
-                    return false;
-                }
-                scheme = &s[..i];
-                rest = &s[i + 1..];
-                break;
-            }
-            _ => break,
-        }
-    }
-    if rest.ends_with('?') && rest.matches('?').count() == 1 {
-        rest = &rest[..rest.len() - 1];
-    } else if let Some((r, _)) = rest.split_once('?') {
-        rest = r;
-    }
-    if !rest.starts_with('/') {
-        return !scheme.is_empty();
-    }
-    if !scheme.is_empty() && rest.starts_with("//") {
-        let auth_and_path = &rest[2..];
-        let (authority, path) = match auth_and_path.find('/') {
-            Some(i) => (&auth_and_path[..i], &auth_and_path[i..]),
-            None => (auth_and_path, ""),
-        };
-        if !parse_authority(authority) {
-            return false;
-        }
-        rest = path;
-    }
-    unescape(rest, Mode::Path)
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Path,
-    Host,
-    Zone,
-    UserPassword,
-}
-
-fn should_escape(c: u8, mode: Mode) -> bool {
-    if c.is_ascii_alphanumeric() {
-        return false;
-    }
-    if matches!(mode, Mode::Host | Mode::Zone)
-        && matches!(
-            c,
-            b'!' | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-                | b':'
-                | b'['
-                | b']'
-                | b'<'
-                | b'>'
-                | b'"'
-        )
-    {
-        return false;
-    }
-    match c {
-        b'-' | b'_' | b'.' | b'~' => false,
-        b'$' | b'&' | b'+' | b',' | b'/' | b':' | b';' | b'=' | b'?' | b'@' => match mode {
-            Mode::Path => c == b'?',
-            Mode::UserPassword => matches!(c, b'@' | b'/' | b'?' | b':'),
-            Mode::Host | Mode::Zone => true,
-        },
-        _ => true,
-    }
-}
-
-/// Whether Go's `url.unescape(s, mode)` succeeds.
-fn unescape(s: &str, mode: Mode) -> bool {
-    let b = s.as_bytes();
-    let hex = |c: u8| -> Option<u8> {
-        match c {
-            b'0'..=b'9' => Some(c - b'0'),
-            b'a'..=b'f' => Some(c - b'a' + 10),
-            b'A'..=b'F' => Some(c - b'A' + 10),
-            _ => None,
-        }
-    };
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            if i + 2 >= b.len() {
-                return false;
-            }
-            let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) else {
-                return false;
-            };
-            let is25 = &b[i..i + 3] == b"%25";
-            if mode == Mode::Host && h < 8 && !is25 {
-                return false;
-            }
-            if mode == Mode::Zone {
-                let v = (h << 4) | l;
-                if !is25 && v != b' ' && should_escape(v, Mode::Host) {
-                    return false;
-                }
-            }
-            i += 3;
-        } else {
-            if matches!(mode, Mode::Host | Mode::Zone) && b[i] < 0x80 && should_escape(b[i], mode) {
-                return false;
-            }
-            i += 1;
-        }
-    }
-    true
-}
-
-fn valid_optional_port(port: &str) -> bool {
-    port.is_empty() || (port.starts_with(':') && port[1..].bytes().all(|b| b.is_ascii_digit()))
-}
-
-fn parse_authority(authority: &str) -> bool {
-    let (userinfo, host) = match authority.rfind('@') {
-        Some(i) => (Some(&authority[..i]), &authority[i + 1..]),
-        None => (None, authority),
-    };
-    if !parse_host(host) {
-        return false;
-    }
-    let Some(userinfo) = userinfo else {
-        return true;
-    };
-    let valid = userinfo.chars().all(|r| {
-        r.is_ascii_alphanumeric()
-            || matches!(
-                r,
-                '-' | '.'
-                    | '_'
-                    | ':'
-                    | '~'
-                    | '!'
-                    | '$'
-                    | '&'
-                    | '\''
-                    | '('
-                    | ')'
-                    | '*'
-                    | '+'
-                    | ','
-                    | ';'
-                    | '='
-                    | '%'
-                    | '@'
-            )
-    });
-    if !valid {
-        return false;
-    }
-    match userinfo.split_once(':') {
-        None => unescape(userinfo, Mode::UserPassword),
-        Some((u, p)) => unescape(u, Mode::UserPassword) && unescape(p, Mode::UserPassword),
-    }
-}
-
-fn parse_host(host: &str) -> bool {
-    if host.starts_with('[') {
-        let Some(i) = host.rfind(']') else {
-            return false;
-        };
-        if !valid_optional_port(&host[i + 1..]) {
-            return false;
-        }
-        if let Some(zone) = host[..i].find("%25") {
-            return unescape(&host[..zone], Mode::Host)
-                && unescape(&host[zone..i], Mode::Zone)
-                && unescape(&host[i..], Mode::Host);
-        }
-    } else if let Some(i) = host.rfind(':')
-        && !valid_optional_port(&host[i..])
-    {
-        return false;
-    }
-    unescape(host, Mode::Host)
-}
-
 /// Go's `mail.ParseAddress(s)` succeeds with a non-empty address.
 fn is_email(s: &str) -> bool {
     let mut p = MailParser { s };
@@ -883,7 +683,7 @@ impl MailParser<'_> {
             return None;
         }
         self.s = &self.s[end + 1..];
-        parse_ip(dtext, false)?;
+        parse_ip(dtext)?;
         Some(format!("[{dtext}]"))
     }
 }
@@ -929,142 +729,6 @@ fn unsupported_encoded_word(w: &str) -> bool {
     };
     let cs = parts[0].to_ascii_lowercase();
     text_ok && !matches!(cs.as_str(), "utf-8" | "us-ascii" | "iso-8859-1")
-}
-
-/// Parse an IP address: Go's `net.ParseIP` (strict: no leading zeros in IPv4 parts, at most four
-/// hex digits per IPv6 group) or, with `sloppy`, k8s.io/utils' `ParseIPSloppy` (Go ≤ 1.16 rules).
-/// Returns the 16-byte form.
-pub fn parse_ip(s: &str, sloppy: bool) -> Option<[u8; 16]> {
-    if s.contains(':') {
-        parse_ipv6(s, sloppy)
-    } else {
-        let v4 = parse_ipv4(s, sloppy)?;
-        let mut out = [0u8; 16];
-        out[10] = 0xff;
-        out[11] = 0xff;
-        out[12..].copy_from_slice(&v4);
-        Some(out)
-    }
-}
-
-fn parse_ipv4(s: &str, sloppy: bool) -> Option<[u8; 4]> {
-    let parts: Vec<&str> = s.split('.').collect();
-    if parts.len() != 4 {
-        return None;
-    }
-    let mut out = [0u8; 4];
-    for (i, p) in parts.iter().enumerate() {
-        if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        if !sloppy && (p.len() > 3 || (p.len() > 1 && p.starts_with('0'))) {
-            return None;
-        }
-        let trimmed = p.trim_start_matches('0');
-        if trimmed.len() > 3 {
-            return None;
-        }
-        let v: u32 = if trimmed.is_empty() {
-            0
-        } else {
-            trimmed.parse().ok()?
-        };
-        out[i] = u8::try_from(v).ok()?;
-    }
-    Some(out)
-}
-
-fn parse_ipv6(s: &str, sloppy: bool) -> Option<[u8; 16]> {
-    let mut ip = [0u8; 16];
-    let mut ellipsis: Option<usize> = None;
-    let mut rest = s;
-    if let Some(r) = rest.strip_prefix("::") {
-        ellipsis = Some(0);
-        rest = r;
-        if rest.is_empty() {
-            return Some(ip);
-        }
-    }
-    let mut j = 0;
-    while j < 16 {
-        let n = rest.bytes().take_while(u8::is_ascii_hexdigit).count();
-        if n == 0 || (!sloppy && n > 4) {
-            return None;
-        }
-        let digits = rest[..n].trim_start_matches('0');
-        if digits.len() > 4 {
-            return None;
-        }
-        let v = if digits.is_empty() {
-            0
-        } else {
-            u32::from_str_radix(digits, 16).ok()?
-        };
-        if rest.as_bytes().get(n) == Some(&b'.') {
-            if (ellipsis.is_none() && j != 12) || j + 4 > 16 {
-                return None;
-            }
-            let v4 = parse_ipv4(rest, sloppy)?;
-            ip[j..j + 4].copy_from_slice(&v4);
-            j += 4;
-            rest = "";
-            break;
-        }
-        ip[j] = (v >> 8) as u8;
-        ip[j + 1] = v as u8;
-        j += 2;
-        rest = &rest[n..];
-        if rest.is_empty() {
-            break;
-        }
-        rest = rest.strip_prefix(':')?;
-        if rest.is_empty() {
-            return None;
-        }
-        if let Some(r) = rest.strip_prefix(':') {
-            if ellipsis.is_some() {
-                return None;
-            }
-            ellipsis = Some(j);
-            rest = r;
-            if rest.is_empty() {
-                break;
-            }
-        }
-    }
-    if !rest.is_empty() {
-        return None;
-    }
-    if j < 16 {
-        let e = ellipsis?;
-        let n = 16 - j;
-        for k in (e..j).rev() {
-            ip[k + n] = ip[k];
-        }
-        for b in ip.iter_mut().skip(e).take(n) {
-            *b = 0;
-        }
-    } else if ellipsis.is_some() {
-        return None;
-    }
-    Some(ip)
-}
-
-/// k8s.io/utils `ParseCIDRSloppy`.
-fn is_cidr_sloppy(s: &str) -> bool {
-    let Some((addr, mask)) = s.split_once('/') else {
-        return false;
-    };
-    let bits = if addr.contains(':') { 128 } else { 32 };
-    if parse_ip(addr, true).is_none() {
-        return false;
-    }
-    // dtoi: decimal digits, value < 0xFFFFFF, all of the rest consumed.
-    if mask.is_empty() || !mask.bytes().all(|b| b.is_ascii_digit()) {
-        return false;
-    }
-    let trimmed = mask.trim_start_matches('0');
-    trimmed.len() <= 3 && trimmed.parse::<u32>().unwrap_or(0) <= bits
 }
 
 /// Go's `net.ParseMAC`.

@@ -22,13 +22,15 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::k8s::{self, atoi, parse_cidr};
+use super::k8s::{self, atoi};
 use super::version::{Version, compare_without_pre};
 use super::{
     Options, Outcome, TemplateRef, classes, compatibility, get, health_check_defined, list_at,
     machines, str_at,
 };
 use crate::api::{Cluster, ClusterClass};
+use crate::go::ip::parse_cidr;
+use crate::k8s::validation::label_value;
 use crate::schema::field::{BadValue, FieldError, Path, go_quote};
 
 const UPGRADE_CONCURRENCY: &str = "topology.cluster.x-k8s.io/upgrade-concurrency";
@@ -163,7 +165,7 @@ fn validate(
 ) -> (Vec<String>, Vec<FieldError>) {
     let mut errs = Vec::new();
     let mut warnings = Vec::new();
-    for msg in k8s::label_value(new.name) {
+    for msg in label_value(new.name) {
         errs.push(FieldError::invalid(
             &Path::of(&["metadata", "name"]),
             new.name,

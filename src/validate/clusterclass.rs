@@ -29,6 +29,7 @@ use super::{
     machines, patches, str_at,
 };
 use crate::api::{Cluster, ClusterClass};
+use crate::k8s::validation::dns1123_subdomain;
 use crate::schema::field::{FieldError, Path, go_quote};
 use crate::topology::names::{NameTarget, from_template};
 
@@ -204,7 +205,7 @@ fn naming_template(
             template,
             format!("invalid {kind} name template: {e}"),
         )],
-        Ok(name) => k8s::dns1123_subdomain(&name)
+        Ok(name) => dns1123_subdomain(&name)
             .into_iter()
             .map(|m| FieldError::invalid(&path, template, m))
             .collect(),

@@ -9,8 +9,9 @@ Callers pass the JSON of the class or topology entry and the path it is reported
 
 use serde_json::Value;
 
-use super::k8s::{IntOrString, qualified_name};
+use super::k8s::IntOrString;
 use super::{get, list_at, str_at};
+use crate::k8s::validation::qualified_name;
 use crate::schema::field::{BadValue, FieldError, Path};
 
 /// `nodeStartupTimeoutSeconds` of 0 disables the check.

@@ -14,10 +14,11 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use super::gostruct::{Fields, GoValue};
-use super::k8s::{atoi, qualified_name};
+use super::k8s::atoi;
 use super::{TemplateRef, bool_at, get, list_at, str_at};
 use crate::api::ClusterClass;
 use crate::gotemplate::{MissingKey, Options as TplOptions, parse, sprig};
+use crate::k8s::validation::qualified_name;
 use crate::schema::field::{BadValue, FieldError, Path};
 use crate::variables::builtins::is_builtin_path;
 

@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
-use super::metadata::{validate_annotations, validate_labels};
+use crate::k8s::validation::{validate_annotations, validate_labels};
 use crate::schema::default::validate_defaults;
 use crate::schema::field::{FieldError, Path};
 use crate::schema::props::{Schema, VariableMetadata};

@@ -6,6 +6,5 @@ defaulting and validation, and the builtin variables each template holder sees.
 pub mod builtins;
 pub mod definitions;
 pub mod ip_family;
-pub mod metadata;
 pub mod status;
 pub mod values;

@@ -261,26 +261,8 @@ pub fn validate_cluster_variables(
     validate_variables(values, old, defs, true, path)
 }
 
-/// `ValidateControlPlaneVariables`: control plane overrides.
-pub fn validate_control_plane_variables(
-    values: &[ClusterVariable],
-    old: &[ClusterVariable],
-    defs: &StatusVariables,
-    path: &Path,
-) -> Vec<FieldError> {
-    validate_variables(values, old, defs, false, path)
-}
-
-/// `ValidateMachineVariables`: MachineDeployment and MachinePool overrides.
-pub fn validate_machine_variables(
-    values: &[ClusterVariable],
-    old: &[ClusterVariable],
-    defs: &StatusVariables,
-    path: &Path,
-) -> Vec<FieldError> {
-    validate_variables(values, old, defs, false, path)
-}
-
+/// `validateClusterVariables`, shared by `ValidateClusterVariables` (`required`) and, for override
+/// lists, `ValidateControlPlaneVariables` and `ValidateMachineVariables` (not `required`).
 fn validate_variables(
     values: &[ClusterVariable],
     old: &[ClusterVariable],

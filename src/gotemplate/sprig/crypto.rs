@@ -1067,19 +1067,12 @@ fn time_der(unix: i64) -> Result<Vec<u8>, String> {
     }
 }
 
-/// Go's `net.ParseIP`: dotted IPv4 (no leading zeros) or IPv6; IPv4 goes into certificates as
-/// 4 bytes, IPv6 as 16.
+/// Go's `net.ParseIP`, in the form the certificate gets: IPv4 text as 4 bytes, IPv6 as 16.
 fn parse_ip(s: &str) -> Option<Vec<u8>> {
-    if s.contains(':') {
-        return s
-            .parse::<std::net::Ipv6Addr>()
-            .ok()
-            .map(|ip| ip.octets().to_vec());
-    }
-    // Rust refuses leading zeros in IPv4 as Go does.
-    s.parse::<std::net::Ipv4Addr>()
-        .ok()
-        .map(|ip| ip.octets().to_vec())
+    Some(match crate::go::ip::parse_ip(s)? {
+        std::net::IpAddr::V4(v4) => v4.octets().to_vec(),
+        std::net::IpAddr::V6(v6) => v6.octets().to_vec(),
+    })
 }
 
 /// The `[]interface{}` arguments of the certificate functions: nil is "none".

@@ -249,7 +249,7 @@ fn go_backquote(s: &str) -> String {
     if can {
         format!("`{s}`")
     } else {
-        super::url::go_quote(s)
+        crate::gotemplate::strconv::quote(s, false)
     }
 }
 
@@ -2197,7 +2197,7 @@ pub(crate) mod golden {
         match v {
             Value::Nil | Value::Invalid if top => "<nil>".into(),
             Value::Nil | Value::Invalid => "interface {}(nil)".into(),
-            Value::String(s) => super::super::url::go_quote(s),
+            Value::String(s) => crate::gotemplate::strconv::quote(s, false),
             Value::Bool(b) => b.to_string(),
             Value::Int(i) | Value::Int64(i) => i.to_string(),
             Value::Float(f) => go_float(*f),
@@ -2210,7 +2210,11 @@ pub(crate) mod golden {
                     .entries
                     .iter()
                     .map(|(k, v)| {
-                        format!("{}:{}", super::super::url::go_quote(k), sharp_v(v, false))
+                        format!(
+                            "{}:{}",
+                            crate::gotemplate::strconv::quote(k, false),
+                            sharp_v(v, false)
+                        )
                     })
                     .collect();
                 format!("map[string]{}{{{}}}", m.elem.name(), items.join(", "))
