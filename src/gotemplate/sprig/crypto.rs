@@ -1067,11 +1067,16 @@ fn time_der(unix: i64) -> Result<Vec<u8>, String> {
     }
 }
 
-/// Go's `net.ParseIP`, in the form the certificate gets: IPv4 text as 4 bytes, IPv6 as 16.
+/// Go's `net.ParseIP`, in the form the certificate gets: x509's `marshalSANs` writes every
+/// address that has an IPv4 form (`To4`, which includes IPv4-mapped IPv6) as 4 bytes, others
+/// as 16.
 fn parse_ip(s: &str) -> Option<Vec<u8>> {
     Some(match crate::go::ip::parse_ip(s)? {
         std::net::IpAddr::V4(v4) => v4.octets().to_vec(),
-        std::net::IpAddr::V6(v6) => v6.octets().to_vec(),
+        std::net::IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.octets().to_vec(),
+            None => v6.octets().to_vec(),
+        },
     })
 }
 
@@ -1948,7 +1953,9 @@ mod cert_tests {
         assert_eq!(der(4, &[0; 200])[..3], [4, 0x81, 200]);
         assert_eq!(parse_ip("1.2.3.4"), Some(vec![1, 2, 3, 4]));
         assert_eq!(parse_ip("01.2.3.4"), None);
-        assert_eq!(parse_ip("::ffff:1.2.3.4").map(|v| v.len()), Some(16));
+        // x509 writes IPv4-mapped addresses in their 4-byte form (`To4`).
+        assert_eq!(parse_ip("::ffff:1.2.3.4"), Some(vec![1, 2, 3, 4]));
+        assert_eq!(parse_ip("::1").map(|v| v.len()), Some(16));
     }
 
     #[test]
