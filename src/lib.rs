@@ -11,6 +11,7 @@ exit code. Modules follow the pipeline in reading order:
 - [`variables`]: variable definitions, values, defaulting and builtins;
 - [`validate`]: Cluster API's admission rules for ClusterClass and Cluster;
 - [`plan`]: the per-cluster plan (created / modified / unchanged / deleted);
+- [`runtime`]: the Runtime SDK client for external patch and validation extensions;
 - [`output`]: table, files and the JSON/YAML plan document;
 - [`cli`]: the command line, resolved into options the library takes;
 - [`diag`]: diagnostics, rendered by miette.
@@ -32,6 +33,7 @@ pub mod k8s;
 pub mod load;
 pub mod output;
 pub mod plan;
+pub mod runtime;
 pub mod schema;
 pub mod topology;
 pub mod validate;

@@ -113,3 +113,77 @@ impl AdmissionArgs {
         }
     }
 }
+
+/// Runtime extensions (`plan`).
+#[derive(Debug, Args, Default)]
+pub struct ExtensionArgs {
+    /// A Runtime extension serving external patches: NAME is the ExtensionConfig name the
+    /// ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL;
+    /// repeatable. Overrides the URL of an ExtensionConfig of that name in the input.
+    #[arg(long = "extension", value_name = "NAME=URL")]
+    pub extensions: Vec<String>,
+
+    /// PEM file of the CA(s) that signed the extensions' serving certificates (instead of the
+    /// system roots; an ExtensionConfig's caBundle still wins for its extension).
+    #[arg(long = "ca-file", value_name = "PATH")]
+    pub ca_file: Option<std::path::PathBuf>,
+
+    /// Do not verify the extensions' TLS certificates.
+    #[arg(long = "insecure-skip-tls-verify")]
+    pub insecure_skip_tls_verify: bool,
+}
+
+impl ExtensionArgs {
+    /// The extension options (flags only; ExtensionConfig objects of the input are added by
+    /// the plan), or every problem with the flags.
+    pub fn resolve(&self) -> Result<crate::runtime::ExtensionOptions, Vec<Diagnostic>> {
+        let mut errors = Vec::new();
+        let mut opts = crate::runtime::ExtensionOptions {
+            insecure_skip_tls_verify: self.insecure_skip_tls_verify,
+            ..Default::default()
+        };
+        for e in &self.extensions {
+            match crate::runtime::parse_extension_flag(e) {
+                Ok(src) => {
+                    if opts.extensions.iter().any(|x| x.name == src.name) {
+                        errors.push(Diagnostic::error(format!(
+                            "--extension {e:?}: the extension {:?} is given twice",
+                            src.name
+                        )));
+                    } else {
+                        opts.extensions.push(src);
+                    }
+                }
+                Err(msg) => errors.push(
+                    Diagnostic::error(msg)
+                        .with_help("for example --extension my-extension=https://127.0.0.1:8443"),
+                ),
+            }
+        }
+        if let Some(path) = &self.ca_file {
+            if self.insecure_skip_tls_verify {
+                errors.push(Diagnostic::error(
+                    "--ca-file and --insecure-skip-tls-verify cannot be used together",
+                ));
+            }
+            match std::fs::read(path) {
+                Ok(pem) => match crate::runtime::tls::parse_ca_bundle(&pem) {
+                    Ok(_) => opts.ca_pem = Some(pem),
+                    Err(e) => errors.push(
+                        Diagnostic::error(format!("--ca-file {}: {e}", path.display()))
+                            .with_help("expected one or more PEM CERTIFICATE blocks"),
+                    ),
+                },
+                Err(e) => errors.push(Diagnostic::error(format!(
+                    "--ca-file {}: {e}",
+                    path.display()
+                ))),
+            }
+        }
+        if errors.is_empty() {
+            Ok(opts)
+        } else {
+            Err(errors)
+        }
+    }
+}

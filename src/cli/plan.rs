@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use super::input::{AdmissionArgs, InputArgs};
+use super::input::{AdmissionArgs, ExtensionArgs, InputArgs};
 use super::{Failure, report, stdout_color, write_stdout, write_stdout_with};
 use crate::diag::Diagnostic;
 use crate::output;
@@ -21,6 +21,10 @@ pub struct PlanArgs {
     /// Admission.
     #[command(flatten)]
     pub admission: AdmissionArgs,
+
+    /// Runtime extensions.
+    #[command(flatten)]
+    pub extensions: ExtensionArgs,
 
     /// Plan only this Cluster (NAMESPACE/NAME); repeatable.
     #[arg(long = "cluster", value_name = "NAMESPACE/NAME")]
@@ -86,6 +90,13 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
             crate::validate::Gates::default()
         }
     };
+    let extensions = match args.extensions.resolve() {
+        Ok(x) => x,
+        Err(mut e) => {
+            errors.append(&mut e);
+            Default::default()
+        }
+    };
     let Some(load) = load.filter(|_| errors.is_empty()) else {
         return Err(errors);
     };
@@ -94,6 +105,7 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
             load,
             clusters,
             gates,
+            extensions,
         },
         OutputOptions {
             format: args.format,

@@ -28,6 +28,8 @@ pub struct PlanOptions {
     pub clusters: Vec<(String, String)>,
     /// Feature gates for admission.
     pub gates: crate::validate::Gates,
+    /// Runtime extensions from the command line (resolved, not yet contacted).
+    pub extensions: crate::runtime::ExtensionOptions,
 }
 
 /// What happens to an object.

@@ -785,7 +785,7 @@ fn b64_value(c: u8) -> Option<u8> {
 
 /// `base64.StdEncoding.DecodeString`, with Go's error offsets: newlines are skipped, a quantum
 /// cut short by the end of input or by bad padding is an error.
-fn base64_decode(src: &[u8]) -> Result<Vec<u8>, usize> {
+pub(crate) fn base64_decode(src: &[u8]) -> Result<Vec<u8>, usize> {
     let mut out = Vec::with_capacity(src.len() / 4 * 3);
     let mut si = 0;
     let is_nl = |c: u8| c == b'\n' || c == b'\r';

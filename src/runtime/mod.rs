@@ -1,0 +1,33 @@
+/*!
+The Runtime SDK client: calling external patch and validation extensions
+(`hooks.runtime.cluster.x-k8s.io/v1alpha1`) the way Cluster API's controllers call them.
+
+- [`types`]: the wire types and Go-compatible decoding;
+- [`client`]: HTTP mechanics, hook URLs, Discovery;
+- [`tls`]: certificate verification (rustls on `ring`);
+- [`extension`]: extension sources (flags, ExtensionConfig objects) and the [`Registry`] the
+  patch engine calls;
+- [`error`]: errors in Cluster API's wording.
+
+Only the topology hooks (GeneratePatches, ValidateTopology, DiscoverVariables) and Discovery are
+ever called; lifecycle hooks are not callable through this API.
+*/
+
+pub mod client;
+pub mod error;
+pub mod extension;
+pub mod tls;
+pub mod types;
+
+pub use error::{CallError, Error};
+pub use extension::{
+    ExtensionOptions, ExtensionSource, Registry, TopologyHook, from_extension_config,
+    parse_extension_flag,
+};
+pub use tls::TlsVerify;
+pub use types::{
+    DiscoverVariablesRequest, DiscoverVariablesResponse, FailurePolicy, GeneratePatchesRequest,
+    GeneratePatchesRequestItem, GeneratePatchesResponse, GeneratePatchesResponseItem,
+    HolderReference, PatchType, ResponseStatus, ValidateTopologyRequest,
+    ValidateTopologyRequestItem, ValidateTopologyResponse, Variable,
+};

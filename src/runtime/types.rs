@@ -1,0 +1,536 @@
+/*!
+The Runtime SDK wire types of `hooks.runtime.cluster.x-k8s.io/v1alpha1` that a plan uses:
+Discovery, GeneratePatches, ValidateTopology and DiscoverVariables, requests and responses,
+encoded and decoded as Cluster API's Go types are.
+
+Encoding follows the Go field tags: `omitempty` fields are skipped when empty, `status` and the
+five `holderReference` fields are always written, `items` of a request is always written (`null`
+when nil is never produced: an empty list is `[]`), `patch` is base64 (Go's `[]byte`).
+
+Decoding follows `encoding/json` as the Cluster API client uses it ([`decode_response`]): only
+the first JSON value of the body is read (trailing bytes are ignored), object keys match field
+names case-insensitively (Go's folding, including `ſ`→`s` and the Kelvin sign →`k`), a later key
+wins over an earlier one that folds to the same field, unknown keys are ignored, and `null` leaves
+a field at its zero value. Free-form values (`object`, variable values, the variable schemas
+returned by DiscoverVariables) are kept as they are.
+
+Difference: Go keeps the items it decoded before a type error; here a type error rejects the
+whole body.
+*/
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::Value;
+
+use crate::gotemplate::sprig::encoding::{base64_decode, base64_encode};
+
+/// The group and version of every hook.
+pub const API_VERSION: &str = "hooks.runtime.cluster.x-k8s.io/v1alpha1";
+/// The hook group.
+pub const GROUP: &str = "hooks.runtime.cluster.x-k8s.io";
+/// The hook version.
+pub const VERSION: &str = "v1alpha1";
+
+/// `status` of a response.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ResponseStatus(pub String);
+
+impl ResponseStatus {
+    /// `Success`.
+    pub fn success() -> Self {
+        ResponseStatus("Success".into())
+    }
+    /// `Failure`.
+    pub fn failure() -> Self {
+        ResponseStatus("Failure".into())
+    }
+    /// Whether this is `Success`.
+    pub fn is_success(&self) -> bool {
+        self.0 == "Success"
+    }
+    /// Whether this is `Failure`.
+    pub fn is_failure(&self) -> bool {
+        self.0 == "Failure"
+    }
+}
+
+/// A handler's failure policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum FailurePolicy {
+    /// Errors calling the handler are forgiven.
+    Ignore,
+    /// Errors calling the handler fail the call (the default).
+    #[default]
+    Fail,
+}
+
+/// A variable sent to an extension: `{"name", "value"}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Variable {
+    pub name: String,
+    pub value: Value,
+}
+
+/// Where a template sits in the topology; all five fields are always written.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HolderReference {
+    pub api_version: String,
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+    pub field_path: String,
+}
+
+fn is_empty_map(m: &BTreeMap<String, String>) -> bool {
+    m.is_empty()
+}
+
+/// `DiscoveryRequest`: only the type meta.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct DiscoveryRequest {
+    pub api_version: String,
+    pub kind: String,
+}
+
+/// `GroupVersionHook` of a discovered handler.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GroupVersionHook {
+    pub api_version: String,
+    pub hook: String,
+}
+
+/// A handler announced by Discovery (bare name).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ExtensionHandler {
+    pub name: String,
+    pub request_hook: GroupVersionHook,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout_seconds: Option<i32>,
+    /// Kept as text: an invalid value is reported by discovery validation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure_policy: Option<String>,
+}
+
+/// `DiscoveryResponse`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct DiscoveryResponse {
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub kind: String,
+    pub status: ResponseStatus,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub handlers: Vec<ExtensionHandler>,
+}
+
+/// One template sent to GeneratePatches.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GeneratePatchesRequestItem {
+    pub uid: String,
+    pub holder_reference: HolderReference,
+    pub object: Value,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variables: Vec<Variable>,
+}
+
+/// `GeneratePatchesRequest`. `api_version` and `kind` are filled in by the client.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GeneratePatchesRequest {
+    pub api_version: String,
+    pub kind: String,
+    #[serde(skip_serializing_if = "is_empty_map")]
+    pub settings: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variables: Vec<Variable>,
+    pub items: Vec<GeneratePatchesRequestItem>,
+}
+
+/// `patchType` of a generated patch; other values are kept as text for the engine to reject.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PatchType(pub String);
+
+impl PatchType {
+    /// `JSONPatch` (RFC 6902).
+    pub fn json_patch() -> Self {
+        PatchType("JSONPatch".into())
+    }
+    /// `JSONMergePatch` (RFC 7386).
+    pub fn json_merge_patch() -> Self {
+        PatchType("JSONMergePatch".into())
+    }
+}
+
+/// One generated patch.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GeneratePatchesResponseItem {
+    pub uid: String,
+    pub patch_type: PatchType,
+    /// The decoded patch document (base64 on the wire).
+    #[serde(with = "base64_bytes")]
+    pub patch: Vec<u8>,
+}
+
+/// `GeneratePatchesResponse`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GeneratePatchesResponse {
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub kind: String,
+    pub status: ResponseStatus,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<GeneratePatchesResponseItem>,
+}
+
+/// One object sent to ValidateTopology (no uid).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ValidateTopologyRequestItem {
+    pub holder_reference: HolderReference,
+    pub object: Value,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variables: Vec<Variable>,
+}
+
+/// `ValidateTopologyRequest`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ValidateTopologyRequest {
+    pub api_version: String,
+    pub kind: String,
+    #[serde(skip_serializing_if = "is_empty_map")]
+    pub settings: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variables: Vec<Variable>,
+    pub items: Vec<ValidateTopologyRequestItem>,
+}
+
+/// `ValidateTopologyResponse`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ValidateTopologyResponse {
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub kind: String,
+    pub status: ResponseStatus,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+}
+
+/// `DiscoverVariablesRequest`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct DiscoverVariablesRequest {
+    pub api_version: String,
+    pub kind: String,
+    #[serde(skip_serializing_if = "is_empty_map")]
+    pub settings: BTreeMap<String, String>,
+}
+
+/// `DiscoverVariablesResponse`. Each variable is a v1beta2 `ClusterClassVariable`
+/// (`{name, required?, deprecatedV1Beta1Metadata?, schema: {openAPIV3Schema}}`), with those
+/// top-level keys already folded to their canonical spelling; the schema itself is left to the
+/// variables module to decode.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct DiscoverVariablesResponse {
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub kind: String,
+    pub status: ResponseStatus,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variables: Vec<Value>,
+}
+
+/// The common part of every response.
+pub trait Response: DeserializeOwned + Default {
+    /// The shape used for case-insensitive decoding.
+    const SHAPE: Shape;
+    /// `status`.
+    fn status(&self) -> &ResponseStatus;
+    /// `message`.
+    fn message(&self) -> &str;
+    /// Set status and message (failurePolicy Ignore turns errors into Success).
+    fn set_status(&mut self, status: ResponseStatus, message: String);
+}
+
+macro_rules! response {
+    ($t:ty, $shape:expr) => {
+        impl Response for $t {
+            const SHAPE: Shape = $shape;
+            fn status(&self) -> &ResponseStatus {
+                &self.status
+            }
+            fn message(&self) -> &str {
+                &self.message
+            }
+            fn set_status(&mut self, status: ResponseStatus, message: String) {
+                self.status = status;
+                self.message = message;
+            }
+        }
+    };
+}
+
+const META: [(&str, Shape); 4] = [
+    ("apiVersion", Shape::Scalar),
+    ("kind", Shape::Scalar),
+    ("status", Shape::Scalar),
+    ("message", Shape::Scalar),
+];
+
+response!(
+    DiscoveryResponse,
+    Shape::Object(&[
+        META[0],
+        META[1],
+        META[2],
+        META[3],
+        (
+            "handlers",
+            Shape::Array(&Shape::Object(&[
+                ("name", Shape::Scalar),
+                (
+                    "requestHook",
+                    Shape::Object(&[("apiVersion", Shape::Scalar), ("hook", Shape::Scalar)]),
+                ),
+                ("timeoutSeconds", Shape::Scalar),
+                ("failurePolicy", Shape::Scalar),
+            ])),
+        ),
+    ])
+);
+response!(
+    GeneratePatchesResponse,
+    Shape::Object(&[
+        META[0],
+        META[1],
+        META[2],
+        META[3],
+        (
+            "items",
+            Shape::Array(&Shape::Object(&[
+                ("uid", Shape::Scalar),
+                ("patchType", Shape::Scalar),
+                ("patch", Shape::Scalar),
+            ])),
+        ),
+    ])
+);
+response!(
+    ValidateTopologyResponse,
+    Shape::Object(&[META[0], META[1], META[2], META[3]])
+);
+response!(
+    DiscoverVariablesResponse,
+    Shape::Object(&[
+        META[0],
+        META[1],
+        META[2],
+        META[3],
+        (
+            "variables",
+            Shape::Array(&Shape::Object(&[
+                ("name", Shape::Scalar),
+                ("required", Shape::Scalar),
+                ("deprecatedV1Beta1Metadata", Shape::Any),
+                ("schema", Shape::Object(&[("openAPIV3Schema", Shape::Any)]),),
+            ])),
+        ),
+    ])
+);
+
+/// The field layout of a Go struct, for case-insensitive key matching.
+#[derive(Debug, Clone, Copy)]
+pub enum Shape {
+    /// A string, number or bool field; `null` leaves it unset.
+    Scalar,
+    /// A free-form JSON value, kept as it is.
+    Any,
+    /// A struct with these fields.
+    Object(&'static [(&'static str, Shape)]),
+    /// A slice of elements.
+    Array(&'static Shape),
+}
+
+/// Decode a response body as Go's `json.NewDecoder(body).Decode(&resp)` would.
+pub fn decode_response<T: Response>(body: &[u8]) -> Result<T, String> {
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let raw = Ordered::deserialize(&mut de).map_err(|e| e.to_string())?;
+    let canonical = canonicalize(raw, &T::SHAPE).unwrap_or(Value::Null);
+    if canonical.is_null() {
+        // `null` decodes to the zero value.
+        return Ok(T::default());
+    }
+    serde_json::from_value(canonical).map_err(|e| e.to_string())
+}
+
+/// Go's case folding for ASCII field names: `ſ` is `s` and the Kelvin sign is `k`.
+fn fold(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '\u{17f}' => 's',
+            '\u{212a}' => 'k',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect()
+}
+
+/// Rename keys to their field names and drop unknown keys and `null` fields. `None` means "leave
+/// the field at its zero value".
+fn canonicalize(v: Ordered, shape: &Shape) -> Option<Value> {
+    match (v, shape) {
+        (Ordered::Null, Shape::Any) => Some(Value::Null),
+        (Ordered::Null, _) => None,
+        (v, Shape::Any | Shape::Scalar) => Some(v.into_value()),
+        (Ordered::Object(pairs), Shape::Object(fields)) => {
+            let mut out = serde_json::Map::new();
+            for (k, v) in pairs {
+                let field = fields.iter().find(|(name, _)| *name == k).or_else(|| {
+                    let f = fold(&k);
+                    fields
+                        .iter()
+                        .find(|(name, _)| name.to_ascii_lowercase() == f)
+                });
+                // `null` keeps what an earlier key set, as Go does.
+                if let Some((name, sub)) = field
+                    && let Some(v) = canonicalize(v, sub)
+                {
+                    out.insert((*name).to_string(), v);
+                }
+            }
+            Some(Value::Object(out))
+        }
+        (Ordered::Array(items), Shape::Array(elem)) => Some(Value::Array(
+            items
+                .into_iter()
+                .map(|i| canonicalize(i, elem).unwrap_or_else(|| zero(elem)))
+                .collect(),
+        )),
+        // A type mismatch: let serde report it.
+        (v, _) => Some(v.into_value()),
+    }
+}
+
+fn zero(shape: &Shape) -> Value {
+    match shape {
+        Shape::Object(_) => Value::Object(serde_json::Map::new()),
+        _ => Value::Null,
+    }
+}
+
+/// A JSON value whose objects keep their keys in document order, duplicates included.
+enum Ordered {
+    Null,
+    Scalar(Value),
+    Array(Vec<Ordered>),
+    Object(Vec<(String, Ordered)>),
+}
+
+impl Ordered {
+    fn into_value(self) -> Value {
+        match self {
+            Ordered::Null => Value::Null,
+            Ordered::Scalar(v) => v,
+            Ordered::Array(a) => Value::Array(a.into_iter().map(Ordered::into_value).collect()),
+            Ordered::Object(pairs) => {
+                let mut m = serde_json::Map::new();
+                for (k, v) in pairs {
+                    m.insert(k, v.into_value());
+                }
+                Value::Object(m)
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Ordered {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Ordered;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_unit<E>(self) -> Result<Ordered, E> {
+                Ok(Ordered::Null)
+            }
+            fn visit_none<E>(self) -> Result<Ordered, E> {
+                Ok(Ordered::Null)
+            }
+            fn visit_bool<E>(self, b: bool) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar(Value::Bool(b)))
+            }
+            fn visit_i64<E>(self, n: i64) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar(Value::from(n)))
+            }
+            fn visit_u64<E>(self, n: u64) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar(Value::from(n)))
+            }
+            fn visit_f64<E>(self, n: f64) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar(Value::from(n)))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar(Value::String(s.to_string())))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Ordered, E> {
+                Ok(Ordered::Scalar(Value::String(s)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Ordered, A::Error> {
+                let mut out = Vec::new();
+                while let Some(v) = seq.next_element()? {
+                    out.push(v);
+                }
+                Ok(Ordered::Array(out))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Ordered, A::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) = map.next_entry::<String, Ordered>()? {
+                    out.push((k, v));
+                }
+                Ok(Ordered::Object(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Go's `[]byte` JSON encoding: a standard, padded base64 string.
+mod base64_bytes {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&base64_encode(bytes))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        let s = Option::<String>::deserialize(d)?;
+        match s {
+            None => Ok(Vec::new()),
+            Some(s) => base64_decode(s.as_bytes())
+                .map_err(|at| de::Error::custom(format!("illegal base64 data at input byte {at}"))),
+        }
+    }
+}
