@@ -35,12 +35,15 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s f -l filename
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s n -l namespace -d 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl\'s target namespace; otherwise "default"]' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l env-file -d 'KEY=VALUE file of variables for --substitute; the environment overrides it' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l feature-gates -d 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API\'s default' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l extension -d 'A Runtime extension serving external patches: NAME is the ExtensionConfig name the ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL; repeatable. Overrides the URL of an ExtensionConfig of that name in the input' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l ca-file -d 'PEM file of the CA(s) that signed the extensions\' serving certificates (instead of the system roots; an ExtensionConfig\'s caBundle still wins for its extension)' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l cluster -d 'Plan only this Cluster (NAMESPACE/NAME); repeatable' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s o -l output-dir -d 'Write one YAML file per object under DIR (replaces a previous topoplan output there)' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l output -d 'What to print on stdout' -r -f -a "table\t'A table per Cluster'
 json\t'The plan document as JSON'
 yaml\t'The plan document as YAML'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l substitute -d 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s f -l filename -d 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin' -r -F

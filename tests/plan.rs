@@ -516,3 +516,43 @@ fn random_functions_in_patches_are_warned_about() {
         out.stderr
     );
 }
+
+#[test]
+fn extension_flags_are_validated() {
+    let input = format!("{CLASS}---\n{}", cluster("ext"));
+    let out = Test::new()
+        .file("in.yaml", &input)
+        .file("ca.pem", "not a certificate")
+        .args([
+            "plan",
+            "-f",
+            "in.yaml",
+            "--extension",
+            "my-ext",
+            "--extension",
+            "other=ftp://host",
+            "--ca-file",
+            "ca.pem",
+        ])
+        .run();
+    let err = out.fails();
+    assert!(err.contains("--extension \"my-ext\": expected NAME=URL"), "{err}");
+    assert!(
+        err.contains("expected http or https scheme, got ftp"),
+        "{err}"
+    );
+    assert!(err.contains("--ca-file ca.pem: unable to load root certificates"), "{err}");
+    // Valid flags are accepted; nothing is contacted until the engine calls an extension.
+    Test::new()
+        .file("in.yaml", &input)
+        .args([
+            "plan",
+            "-f",
+            "in.yaml",
+            "--extension",
+            "my-ext=https://127.0.0.1:9",
+            "--insecure-skip-tls-verify",
+        ])
+        .run()
+        .ok();
+}
