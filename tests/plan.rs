@@ -536,12 +536,18 @@ fn extension_flags_are_validated() {
         ])
         .run();
     let err = out.fails();
-    assert!(err.contains("--extension \"my-ext\": expected NAME=URL"), "{err}");
+    assert!(
+        err.contains("--extension \"my-ext\": expected NAME=URL"),
+        "{err}"
+    );
     assert!(
         err.contains("expected http or https scheme, got ftp"),
         "{err}"
     );
-    assert!(err.contains("--ca-file ca.pem: unable to load root certificates"), "{err}");
+    assert!(
+        err.contains("--ca-file ca.pem: unable to load root certificates"),
+        "{err}"
+    );
     // Valid flags are accepted; nothing is contacted until the engine calls an extension.
     Test::new()
         .file("in.yaml", &input)
