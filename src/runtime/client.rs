@@ -442,3 +442,67 @@ impl ClientCache {
         Ok(c)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url(raw: &str) -> Url {
+        crate::go::url::parse(raw).expect("url")
+    }
+
+    #[test]
+    fn hook_urls_follow_url_for_extension() {
+        let ten = Duration::from_secs(10);
+        assert_eq!(
+            hook_url(
+                &url("https://ext.example:8443"),
+                "GeneratePatches",
+                Some("Gen-Patches"),
+                ten
+            ),
+            "https://ext.example:8443/hooks.runtime.cluster.x-k8s.io/v1alpha1/generatepatches/gen-patches?timeout=10s"
+        );
+        assert_eq!(
+            hook_url(
+                &url("https://h/a/b/../c/?z=1&a=x+y&a=2&bad=%zz"),
+                "Discovery",
+                None,
+                ten
+            ),
+            "https://h/a/c/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery?a=x+y&a=2&timeout=10s&z=1"
+        );
+        assert_eq!(
+            hook_url(
+                &url("http://h/p%20q"),
+                "ValidateTopology",
+                Some("v"),
+                Duration::ZERO
+            ),
+            "http://h/p%20q/hooks.runtime.cluster.x-k8s.io/v1alpha1/validatetopology/v"
+        );
+    }
+
+    #[test]
+    fn durations_print_as_go_does() {
+        assert_eq!(go_duration(Duration::from_secs(0)), "0s");
+        assert_eq!(go_duration(Duration::from_secs(30)), "30s");
+        assert_eq!(go_duration(Duration::from_secs(90)), "1m30s");
+        assert_eq!(go_duration(Duration::from_secs(3600)), "1h0m0s");
+    }
+
+    #[test]
+    fn dns1123_labels() {
+        assert!(dns1123_label("generate-patches").is_empty());
+        assert_eq!(dns1123_label("Bad").len(), 1);
+        assert_eq!(dns1123_label(&"a".repeat(64)).len(), 1);
+        assert_eq!(dns1123_label("").len(), 1);
+    }
+
+    #[test]
+    fn group_versions_parse_as_apimachinery_does() {
+        assert_eq!(parse_group_version("v1"), Ok(("", "v1")));
+        assert_eq!(parse_group_version("a/b"), Ok(("a", "b")));
+        assert!(parse_group_version("a/b/c").is_err());
+    }
+}
