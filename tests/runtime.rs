@@ -687,3 +687,20 @@ fn bench_client_overhead_per_call() {
         );
     }
 }
+
+#[test]
+fn registry_can_be_shared_across_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Registry>();
+    let server = ExtensionServer::http();
+    let reg = registry(&server);
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| {
+                reg.generate_patches("generate-patches.test-ext", &patches_request())
+                    .expect("patches")
+            });
+        }
+    });
+    assert_eq!(server.requests().len(), 5);
+}
