@@ -31,6 +31,7 @@ pub mod gotemplate;
 pub mod k8s;
 pub mod load;
 pub mod output;
+pub mod patches;
 pub mod plan;
 pub mod schema;
 pub mod topology;

@@ -152,12 +152,12 @@ fn decode_key(k: &str) -> String {
     while let Some(i) = rest.find('~') {
         out.push_str(&rest[..i]);
         let tail = &rest[i..];
-        if tail.starts_with("~1") {
+        if let Some(t) = tail.strip_prefix("~1") {
             out.push('/');
-            rest = &tail[2..];
-        } else if tail.starts_with("~0") {
+            rest = t;
+        } else if let Some(t) = tail.strip_prefix("~0") {
             out.push('~');
-            rest = &tail[2..];
+            rest = t;
         } else {
             out.push('~');
             rest = &tail[1..];

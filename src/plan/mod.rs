@@ -258,19 +258,6 @@ pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Pla
         warnings.extend(class.warnings.iter().cloned());
         match Blueprint::resolve(class, &catalog) {
             Ok(bp) => {
-                let patches = class.patch_names();
-                if !patches.is_empty() {
-                    warnings.push(
-                        Diagnostic::warning(format!(
-                            "ClusterClass {}: {} patch(es) skipped: {}",
-                            class.key(),
-                            patches.len(),
-                            patches.join(", ")
-                        ))
-                        .at_key(&class.object.origin, "/spec/patches", "not applied yet")
-                        .with_help("this version of topoplan does not apply ClusterClass patches yet; the plan shows objects before patching"),
-                    );
-                }
                 warnings.extend(non_deterministic_templates(class));
                 blueprints.insert(key.clone(), bp);
             }
@@ -345,7 +332,8 @@ pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Pla
                     c.object.key()
                 ))]
             })?;
-            let desired = topology::compute(c, bp)?;
+            let mut desired = topology::compute(c, bp)?;
+            crate::patches::apply(c, bp.class, bp, &mut desired)?;
             let mut p = classify(c, desired);
             if ambiguous.contains(&(p.namespace.clone(), p.name.clone())) {
                 p.source = Some(c.object.origin.file.name.clone());
