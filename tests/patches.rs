@@ -189,3 +189,146 @@ fn external_patch_needs_extension() {
         out.stderr
     );
 }
+
+/// Plan `patches` on the quick start and return the plan document's objects by role.
+fn objects_by_role(patches: &str) -> std::collections::BTreeMap<String, serde_json::Value> {
+    let out = with_patches(patches)
+        .args(["plan", "-f", "ex", "--output", "json"])
+        .run();
+    let doc: serde_json::Value = serde_json::from_str(out.ok()).expect("plan JSON");
+    let mut by_role = std::collections::BTreeMap::new();
+    for o in doc["clusters"][0]["objects"].as_array().expect("objects") {
+        by_role.insert(
+            o["role"].as_str().unwrap_or("").to_string(),
+            o["object"].clone(),
+        );
+    }
+    by_role
+}
+
+#[test]
+fn enabled_if_per_item_and_builtins() {
+    let objs = objects_by_role(
+        r#"  - name: perClass
+    enabledIf: '{{ eq .builtin.machineDeployment.class "memory-heavy" }}'
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
+        kind: DockerMachineTemplate
+        matchResources:
+          machineDeploymentClass: {names: ["*"]}
+      jsonPatches:
+      - op: add
+        path: /spec/template/spec/customImage
+        valueFrom:
+          template: '{{ .builtin.machineDeployment.topologyName }}-{{ .builtin.cluster.name }}-{{ .imageRepository }}'
+"#,
+    );
+    let image = |role: &str| {
+        objs[role]
+            .pointer("/spec/template/spec/customImage")
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        image("MachineDeployment/md-1/InfrastructureMachineTemplate"),
+        "md-1-dev-registry.example.com"
+    );
+    assert_eq!(
+        image("MachineDeployment/md-0/InfrastructureMachineTemplate"),
+        "kindest/node:v1.34.1",
+        "enabledIf is false for md-0's class"
+    );
+}
+
+#[test]
+fn template_metadata_is_written_back_with_preserved_fields() {
+    let objs = objects_by_role(
+        r#"  - name: meta
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
+        kind: DockerClusterTemplate
+        matchResources: {infrastructureCluster: true}
+      jsonPatches:
+      - op: add
+        path: /spec/template/metadata
+        value: {labels: {patched: "yes"}, annotations: {a: b}}
+"#,
+    );
+    let infra = &objs["InfrastructureCluster"];
+    assert_eq!(
+        infra.pointer("/metadata/labels/patched"),
+        Some(&serde_json::json!("yes"))
+    );
+    // Replaced wholesale, but the preserved labels and annotations come back.
+    assert_eq!(
+        infra.pointer("/metadata/labels/cluster.x-k8s.io~1cluster-name"),
+        Some(&serde_json::json!("dev"))
+    );
+    assert_eq!(
+        infra.pointer("/metadata/annotations/cluster.x-k8s.io~1cloned-from-name"),
+        Some(&serde_json::json!("docker-small-cluster"))
+    );
+    assert_eq!(
+        infra.pointer("/metadata/annotations/a"),
+        Some(&serde_json::json!("b"))
+    );
+}
+
+#[test]
+fn patches_accumulate_in_order() {
+    let objs = objects_by_role(
+        r#"  - name: first
+    definitions:
+    - selector:
+        apiVersion: controlplane.cluster.x-k8s.io/v1beta2
+        kind: KubeadmControlPlaneTemplate
+        matchResources: {controlPlane: true}
+      jsonPatches:
+      - op: add
+        path: /spec/template/spec/kubeadmConfigSpec/files
+        value: []
+  - name: second
+    definitions:
+    - selector:
+        apiVersion: controlplane.cluster.x-k8s.io/v1beta2
+        kind: KubeadmControlPlaneTemplate
+        matchResources: {controlPlane: true}
+      jsonPatches:
+      - op: add
+        path: /spec/template/spec/kubeadmConfigSpec/files/-
+        valueFrom:
+          template: |
+            path: /etc/replicas
+            content: "{{ .builtin.controlPlane.replicas }}"
+"#,
+    );
+    assert_eq!(
+        objs["ControlPlane"].pointer("/spec/kubeadmConfigSpec/files"),
+        Some(&serde_json::json!([{"path": "/etc/replicas", "content": "3"}]))
+    );
+    assert_eq!(
+        objs["ControlPlane"].pointer("/spec/replicas"),
+        Some(&serde_json::json!(3))
+    );
+}
+
+#[test]
+fn patch_without_generator() {
+    let out = with_patches(
+        r#"  - name: validateOnly
+    external:
+      validateTopologyExtension: validate.my-ext
+"#,
+    )
+    .args(["plan", "-f", "ex"])
+    .run();
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("failed to create patch generator for patch \"validateOnly\""),
+        "{}",
+        out.stderr
+    );
+}

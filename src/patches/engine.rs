@@ -467,6 +467,76 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn request(object: Value) -> Request {
+        Request {
+            variables: Map::new(),
+            items: vec![super::super::request::RequestItem {
+                uid: "u".into(),
+                holder_ref: super::super::request::HolderRef {
+                    api_version: "cluster.x-k8s.io/v1beta2".into(),
+                    kind: "Cluster".into(),
+                    namespace: "ns".into(),
+                    name: "c".into(),
+                    field_path: "spec.infrastructureRef".into(),
+                },
+                holder: Holder::InfrastructureCluster,
+                role: Role::InfrastructureCluster,
+                object,
+                variables: Map::new(),
+            }],
+        }
+    }
+
+    #[test]
+    fn only_spec_labels_and_annotations_survive() {
+        let mut req = request(
+            json!({"kind": "K", "metadata": {"name": "n", "labels": {"a": "1"}}, "spec": {"x": 1}}),
+        );
+        let r = ResponseItem {
+            uid: "u".into(),
+            patch_type: PatchType::JsonPatch,
+            patch: json!([
+                {"op": "replace", "path": "/metadata/name", "value": "renamed"},
+                {"op": "add", "path": "/status", "value": {"ready": true}},
+                {"op": "remove", "path": "/metadata/labels"},
+                {"op": "replace", "path": "/spec/x", "value": 2},
+            ]),
+        };
+        assert_eq!(apply_response(&mut req, &[r]), Ok(()));
+        // The removed labels map is ignored (absent paths are skipped).
+        assert_eq!(
+            req.items[0].object,
+            json!({"kind": "K", "metadata": {"name": "n", "labels": {"a": "1"}}, "spec": {"x": 2}})
+        );
+    }
+
+    #[test]
+    fn merge_patch_and_unknown_uid() {
+        let mut req = request(json!({"kind": "K", "spec": {"x": 1, "y": 2}}));
+        let ok = ResponseItem {
+            uid: "u".into(),
+            patch_type: PatchType::JsonMergePatch,
+            patch: json!({"spec": {"y": null, "z": 3}}),
+        };
+        assert_eq!(apply_response(&mut req, &[ok]), Ok(()));
+        assert_eq!(
+            req.items[0].object,
+            json!({"kind": "K", "spec": {"x": 1, "z": 3}})
+        );
+        let bad = ResponseItem {
+            uid: "nope".into(),
+            patch_type: PatchType::JsonPatch,
+            patch: json!([]),
+        };
+        assert_eq!(
+            apply_response(&mut req, &[bad]),
+            Err((
+                "unable to find corresponding request item for patch".into(),
+                None
+            ))
+        );
+    }
+
     #[test]
     fn copy_fields_keeps_preserved() {
         let mut dest = json!({"metadata": {"labels": {"cluster.x-k8s.io/cluster-name": "c", "a": "1"}}, "spec": {"x": 1}});
