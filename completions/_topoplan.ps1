@@ -44,6 +44,7 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('--output-dir', '--output-dir', [CompletionResultType]::ParameterName, 'Write one YAML file per object under DIR (replaces a previous topoplan output there)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'What to print on stdout')
             [CompletionResult]::new('--substitute', '--substitute', [CompletionResultType]::ParameterName, 'Substitute clusterctl-style ${VAR} variables in the input before parsing')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Also show what each ClusterClass patch did to each template (after the table; on stderr with --output json/yaml)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

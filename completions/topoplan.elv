@@ -40,6 +40,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand --output-dir 'Write one YAML file per object under DIR (replaces a previous topoplan output there)'
             cand --output 'What to print on stdout'
             cand --substitute 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
+            cand --explain 'Also show what each ClusterClass patch did to each template (after the table; on stderr with --output json/yaml)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

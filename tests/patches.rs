@@ -332,3 +332,25 @@ fn patch_without_generator() {
         out.stderr
     );
 }
+
+#[test]
+fn explain_lists_applied_and_skipped_patches() {
+    let out = with_patches(
+        r#"  - name: perClass
+    enabledIf: '{{ eq .builtin.machineDeployment.class "memory-heavy" }}'
+    definitions:
+    - selector:
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
+        kind: DockerMachineTemplate
+        matchResources:
+          machineDeploymentClass: {names: ["*"]}
+      jsonPatches:
+      - op: add
+        path: /spec/template/spec/customImage
+        value: custom
+"#,
+    )
+    .args(["plan", "-f", "ex", "--explain"])
+    .run();
+    insta::assert_snapshot!("explain", out.ok());
+}

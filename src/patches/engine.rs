@@ -15,6 +15,7 @@ diagnostic that names the extension to pass.
 
 use serde_json::{Map, Value};
 
+use super::explain::{ItemTrace, Outcome, PatchTrace};
 use super::inline::{InlineGenerator, get_variable_value};
 use super::jsonpatch;
 use super::request::{self, Request};
@@ -124,16 +125,18 @@ fn filtered(list: Option<&Value>, allowed: &dyn Fn(&str) -> bool) -> Map<String,
     out
 }
 
-/// Apply the patches of `class` to `desired` (Cluster API's `engine.Apply`).
+/// Apply the patches of `class` to `desired` (Cluster API's `engine.Apply`); the result says
+/// what each patch did to each template.
 pub fn apply(
     cluster: &Cluster,
     class: &ClusterClass,
     bp: &Blueprint<'_>,
     desired: &mut DesiredState,
-) -> Result<(), Vec<Diagnostic>> {
+) -> Result<Vec<PatchTrace>, Vec<Diagnostic>> {
     let list = patches(class);
+    let mut traces = Vec::with_capacity(list.len());
     if list.is_empty() {
-        return Ok(());
+        return Ok(traces);
     }
     let mut req = request::create(cluster, bp, desired);
     let global_builtins = builtins::global(cluster, desired).map_err(|e| vec![e])?;
@@ -180,8 +183,9 @@ pub fn apply(
                 }
             };
         }
+        let generator = InlineGenerator::new(patch);
         let response = if inline {
-            InlineGenerator { patch }.generate(&req)
+            generator.generate(&req)
         } else {
             let ext = patch
                 .pointer("/external/generatePatchesExtension")
@@ -220,9 +224,68 @@ pub fn apply(
             }
             vec![d]
         })?;
+        traces.push(trace(
+            index,
+            name,
+            &req,
+            &response,
+            &generator.skipped.borrow(),
+        ));
     }
     update_desired_state(&req, cluster.api, desired);
-    Ok(())
+    Ok(traces)
+}
+
+/// What one patch did, per request item.
+fn trace(
+    index: usize,
+    name: &str,
+    req: &Request,
+    response: &[ResponseItem],
+    skipped: &[(String, String)],
+) -> PatchTrace {
+    let items = req
+        .items
+        .iter()
+        .map(|item| {
+            let mut ops = Vec::new();
+            for r in response.iter().filter(|r| r.uid == item.uid) {
+                match r.patch_type {
+                    PatchType::JsonPatch => {
+                        for op in r.patch.as_array().map_or(&[][..], Vec::as_slice) {
+                            let s = |k: &str| op.get(k).and_then(Value::as_str).unwrap_or("");
+                            ops.push(format!("{} {}", s("op"), s("path")));
+                        }
+                    }
+                    PatchType::JsonMergePatch => ops.push("merge patch".into()),
+                }
+            }
+            let outcome = if !ops.is_empty() || response.iter().any(|r| r.uid == item.uid) {
+                Outcome::Applied(ops)
+            } else {
+                let why = skipped
+                    .iter()
+                    .find(|(uid, _)| uid == &item.uid)
+                    .map_or("no patch generated", |(_, w)| w.as_str());
+                Outcome::Skipped(why.to_string())
+            };
+            ItemTrace {
+                object: item.role.id(),
+                kind: item
+                    .object
+                    .get("kind")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                outcome,
+            }
+        })
+        .collect();
+    PatchTrace {
+        index,
+        name: name.to_string(),
+        items,
+    }
 }
 
 fn worker_overrides<'t>(topo: &'t Value, list: &str, name: &str) -> Option<&'t Value> {

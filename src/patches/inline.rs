@@ -21,6 +21,24 @@ use crate::variables::builtins;
 pub struct InlineGenerator<'p> {
     /// The patch.
     pub patch: &'p Value,
+    /// Items the patch skipped (uid, reason), filled by `generate` for `--explain`.
+    pub skipped: std::cell::RefCell<Vec<(String, String)>>,
+}
+
+impl<'p> InlineGenerator<'p> {
+    /// The generator for `patch`.
+    pub fn new(patch: &'p Value) -> Self {
+        InlineGenerator {
+            patch,
+            skipped: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    fn skip(&self, uid: &str, why: &str) {
+        self.skipped
+            .borrow_mut()
+            .push((uid.to_string(), why.to_string()));
+    }
 }
 
 fn arr<'v>(v: &'v Value, key: &str) -> &'v [Value] {
@@ -32,7 +50,7 @@ fn arr<'v>(v: &'v Value, key: &str) -> &'v [Value] {
 impl PatchGenerator for InlineGenerator<'_> {
     fn generate(&self, req: &Request) -> Result<Vec<ResponseItem>, String> {
         let mut out = Vec::new();
-        let mut errors = Vec::new();
+        let mut errors: Vec<String> = Vec::new();
         let enabled_if = self
             .patch
             .get("enabledIf")
@@ -44,6 +62,7 @@ impl PatchGenerator for InlineGenerator<'_> {
                 .filter(|d| matches_selector(item, d.get("selector").unwrap_or(&Value::Null)))
                 .collect();
             if defs.is_empty() {
+                self.skip(&item.uid, "no definition selects it");
                 continue;
             }
             let vars = merge_variables(&req.variables, &item.variables);
@@ -51,7 +70,10 @@ impl PatchGenerator for InlineGenerator<'_> {
             if !enabled_if.is_empty() {
                 match capi::enabled_if(enabled_if, &data) {
                     Ok(true) => {}
-                    Ok(false) => continue,
+                    Ok(false) => {
+                        self.skip(&item.uid, "enabledIf is not true");
+                        continue;
+                    }
                     Err(e) => {
                         errors.push(format!(
                             "failed to calculate if patch is enabled for {:?}: failed to calculate value for enabledIf: {}",
@@ -76,10 +98,17 @@ impl PatchGenerator for InlineGenerator<'_> {
                 }
             }
         }
-        match errors.len() {
+        // `kerrors.NewAggregate(...).Error()`: identical messages once, brackets for several.
+        let mut seen: Vec<String> = Vec::new();
+        for e in errors {
+            if !seen.contains(&e) {
+                seen.push(e);
+            }
+        }
+        match seen.len() {
             0 => Ok(out),
-            1 => Err(errors.remove(0)),
-            _ => Err(format!("[{}]", errors.join(", "))),
+            1 => Err(seen.remove(0)),
+            _ => Err(format!("[{}]", seen.join(", "))),
         }
     }
 }

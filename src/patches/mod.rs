@@ -5,6 +5,7 @@ own file; this one only declares them.
 */
 
 pub mod engine;
+pub mod explain;
 pub mod inline;
 pub mod jsonpatch;
 pub mod request;

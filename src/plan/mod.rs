@@ -116,6 +116,8 @@ pub struct ClusterPlan {
     pub source: Option<String>,
     /// Objects in display order: created, modified, unchanged, deleted; then kind, then name.
     pub objects: Vec<PlannedObject>,
+    /// What each ClusterClass patch did to each template (for `--explain`).
+    pub patches: Vec<crate::patches::explain::PatchTrace>,
 }
 
 impl ClusterPlan {
@@ -333,8 +335,9 @@ pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Pla
                 ))]
             })?;
             let mut desired = topology::compute(c, bp)?;
-            crate::patches::apply(c, bp.class, bp, &mut desired)?;
+            let traces = crate::patches::apply(c, bp.class, bp, &mut desired)?;
             let mut p = classify(c, desired);
+            p.patches = traces;
             if ambiguous.contains(&(p.namespace.clone(), p.name.clone())) {
                 p.source = Some(c.object.origin.file.name.clone());
             }
@@ -448,5 +451,6 @@ fn classify(cluster: &Cluster, desired: topology::DesiredState) -> ClusterPlan {
         api: cluster.api,
         source: None,
         objects,
+        patches: Vec::new(),
     }
 }
