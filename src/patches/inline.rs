@@ -428,6 +428,76 @@ mod tests {
         );
     }
 
+    fn item(uid: &str, class: &str) -> RequestItem {
+        RequestItem {
+            uid: uid.into(),
+            holder_ref: crate::patches::request::HolderRef {
+                api_version: "cluster.x-k8s.io/v1beta2".into(),
+                kind: "MachineDeployment".into(),
+                namespace: "ns".into(),
+                name: uid.into(),
+                field_path: "spec.template.spec.infrastructureRef".into(),
+            },
+            holder: builtins::Holder::MachineDeployment {
+                topology_name: uid.into(),
+            },
+            role: crate::topology::Role::MachineDeploymentInfrastructureTemplate(uid.into()),
+            object: json!({"apiVersion": "infra/v1", "kind": "T", "spec": {}}),
+            variables: json!({"builtin": {"machineDeployment": {"class": class}}})
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+        }
+    }
+
+    fn patch(names: Value, enabled_if: &str, path: &str) -> Value {
+        json!({"name": "p", "enabledIf": enabled_if, "definitions": [{
+            "selector": {"apiVersion": "infra/v1", "kind": "T",
+                         "matchResources": {"machineDeploymentClass": {"names": names}}},
+            "jsonPatches": [{"op": "add", "path": path, "valueFrom": {"variable": "missing"}}]}]})
+    }
+
+    #[test]
+    fn selectors_wildcards_and_aggregated_errors() {
+        let req = Request {
+            variables: Map::new(),
+            items: vec![
+                item("a", "linux-small"),
+                item("b", "linux-large"),
+                item("c", "win"),
+            ],
+        };
+        // Both matching items fail with the same message: reported once, without brackets.
+        let p = patch(json!(["linux-*"]), "", "/spec/x");
+        assert_eq!(
+            InlineGenerator::new(&p).generate(&req),
+            Err("failed to generate JSON patches for \"T\": failed to calculate value: variable \"missing\" does not exist".into())
+        );
+        let p = patch(json!(["*-large"]), "{{ if true }}yes{{ end }}", "/spec/x");
+        let g = InlineGenerator::new(&p);
+        assert!(g.generate(&req).is_err());
+        assert_eq!(
+            g.skipped
+                .borrow()
+                .iter()
+                .map(|(u, _)| u.as_str())
+                .collect::<Vec<_>>(),
+            ["a", "c"]
+        );
+        // A broken enabledIf is an error of its own.
+        let p = json!({"name": "p", "enabledIf": "{{ .nope.x }}", "definitions": [{
+            "selector": {"apiVersion": "infra/v1", "kind": "T",
+                         "matchResources": {"machineDeploymentClass": {"names": ["win"]}}},
+            "jsonPatches": []}]});
+        let mut r2 = req.clone();
+        r2.variables.insert("nope".into(), Value::Null);
+        let e = InlineGenerator::new(&p).generate(&r2);
+        assert!(
+            matches!(&e, Err(m) if m.starts_with("failed to calculate if patch is enabled for \"T\": failed to calculate value for enabledIf: failed to render template: ")),
+            "{e:?}"
+        );
+    }
+
     #[test]
     fn builtin_merges_by_field() {
         let g = json!({"builtin": {"cluster": {"name": "c"}}, "x": 1});
