@@ -328,7 +328,7 @@ pub fn apply_response(
 
 fn apply_one(item: &mut super::request::RequestItem, r: &ResponseItem) -> Result<(), String> {
     {
-        let patched = match r.patch_type {
+        let mut patched = match r.patch_type {
             PatchType::JsonPatch => {
                 let p = jsonpatch::decode_patch_value(&r.patch).map_err(|e| {
                     format!("failed to apply patch: error decoding json patch (RFC6902): {e}")
@@ -366,12 +366,22 @@ fn apply_one(item: &mut super::request::RequestItem, r: &ResponseItem) -> Result
             &["metadata", "labels"],
             &["metadata", "annotations"],
         ] {
-            if let Some(v) = get_path(&patched, keys) {
-                set_path(&mut item.object, keys, v.clone());
+            if let Some(v) = take_path(&mut patched, keys) {
+                set_path(&mut item.object, keys, v);
             }
         }
     }
     Ok(())
+}
+
+/// Move the value at `keys` out of `v`.
+fn take_path(v: &mut Value, keys: &[&str]) -> Option<Value> {
+    let (last, parents) = keys.split_last()?;
+    let mut cur = v;
+    for k in parents {
+        cur = cur.as_object_mut()?.get_mut(*k)?;
+    }
+    cur.as_object_mut()?.remove(*last)
 }
 
 fn get_path<'v>(v: &'v Value, keys: &[&str]) -> Option<&'v Value> {

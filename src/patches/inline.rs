@@ -65,8 +65,7 @@ impl PatchGenerator for InlineGenerator<'_> {
                 self.skip(&item.uid, "no definition selects it");
                 continue;
             }
-            let vars = merge_variables(&req.variables, &item.variables);
-            let data = Value::Object(vars.clone());
+            let data = Value::Object(merge_variables(&req.variables, &item.variables));
             if !enabled_if.is_empty() {
                 match capi::enabled_if(enabled_if, &data) {
                     Ok(true) => {}
@@ -85,7 +84,7 @@ impl PatchGenerator for InlineGenerator<'_> {
                 }
             }
             for d in defs {
-                match generate_json_patches(arr(d, "jsonPatches"), &vars) {
+                match generate_json_patches(arr(d, "jsonPatches"), &data) {
                     Ok(p) => out.push(ResponseItem {
                         uid: item.uid.clone(),
                         patch_type: PatchType::JsonPatch,
@@ -229,7 +228,7 @@ pub fn matches_selector(item: &RequestItem, selector: &Value) -> bool {
 }
 
 /// `generateJSONPatches`: the RFC 6902 document for one definition.
-fn generate_json_patches(ops: &[Value], vars: &Map<String, Value>) -> Result<Value, String> {
+fn generate_json_patches(ops: &[Value], data: &Value) -> Result<Value, String> {
     let mut out = Vec::with_capacity(ops.len());
     for op in ops {
         let name = op.get("op").and_then(Value::as_str).unwrap_or("");
@@ -240,15 +239,17 @@ fn generate_json_patches(ops: &[Value], vars: &Map<String, Value>) -> Result<Val
             Value::String(op.get("path").and_then(Value::as_str).unwrap_or("").into()),
         );
         if name == "add" || name == "replace" {
-            o.insert("value".into(), calculate_value(op, vars)?);
+            o.insert("value".into(), calculate_value(op, data)?);
         }
         out.push(Value::Object(o));
     }
     Ok(Value::Array(out))
 }
 
-/// `calculateValue`.
-fn calculate_value(op: &Value, vars: &Map<String, Value>) -> Result<Value, String> {
+/// `calculateValue`; `data` is the object of merged variables.
+fn calculate_value(op: &Value, data: &Value) -> Result<Value, String> {
+    let empty = Map::new();
+    let vars = data.as_object().unwrap_or(&empty);
     let value = op.get("value").filter(|v| !v.is_null());
     let from = op.get("valueFrom").filter(|v| !v.is_null());
     match (value, from) {
@@ -274,7 +275,7 @@ fn calculate_value(op: &Value, vars: &Map<String, Value>) -> Result<Value, Strin
         (None, None) => Err("failed to calculate value: .valueFrom is set, but neither .valueFrom.variable nor .valueFrom.template are set".into()),
         (Some(_), Some(_)) => Err("failed to calculate value: .valueFrom is set, but both .valueFrom.variable and .valueFrom.template are set".into()),
         (Some(v), None) => get_variable_value(vars, v).map_err(|e| format!("failed to calculate value: {e}")),
-        (None, Some(t)) => capi::render_value_template(t, &Value::Object(vars.clone()))
+        (None, Some(t)) => capi::render_value_template(t, data)
             .map(|r| r.value)
             .map_err(|e| format!("failed to calculate value for template: {}", render_error_text(t, &e))),
     }
@@ -419,11 +420,14 @@ mod tests {
     fn value_rules() {
         let v = vars();
         assert_eq!(
-            calculate_value(&json!({"op": "add"}), &v),
+            calculate_value(&json!({"op": "add"}), &Value::Object(v.clone())),
             Err("failed to calculate value: neither .value nor .valueFrom are set".into())
         );
         assert_eq!(
-            calculate_value(&json!({"valueFrom": {"template": "{{ .s }}"}}), &v),
+            calculate_value(
+                &json!({"valueFrom": {"template": "{{ .s }}"}}),
+                &Value::Object(v.clone())
+            ),
             Ok(json!("str"))
         );
     }
