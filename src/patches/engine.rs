@@ -16,7 +16,7 @@ diagnostic that names the extension to pass.
 use serde_json::{Map, Value};
 
 use super::explain::{ItemTrace, Outcome, PatchTrace};
-use super::inline::{InlineGenerator, get_variable_value};
+use super::inline::{InlineGenerator, get_variable_value, merge_variables};
 use super::jsonpatch;
 use super::request::{self, Request};
 use crate::api::{ApiVersion, Cluster, ClusterClass};
@@ -152,38 +152,52 @@ pub fn apply(
         .filter_map(|v| v.get("name").and_then(Value::as_str).map(str::to_string))
         .collect();
     let topo = cluster.spec_value.get("topology").unwrap_or(&Value::Null);
+    let mut merged_inline: Option<Vec<Value>> = None;
     for (index, patch) in list.iter().enumerate() {
         let name = patch.get("name").and_then(Value::as_str).unwrap_or("");
         // Variables visible to this patch (`addVariablesForPatch`).
         let inline = is_inline(patch);
-        let allowed = |n: &str| inline && inline_names.iter().any(|x| x == n);
-        req.variables = filtered(topo.get("variables"), &allowed);
-        if let Some(b) = global_builtins.get(builtins::BUILTIN) {
-            req.variables.insert(builtins::BUILTIN.into(), b.clone());
-        }
-        for (item, b) in req.items.iter_mut().zip(&item_builtins) {
-            let overrides = match &item.holder {
-                Holder::InfrastructureCluster => None,
-                Holder::ControlPlane => topo.pointer("/controlPlane/variables/overrides"),
-                Holder::MachineDeployment { topology_name } => {
-                    worker_overrides(topo, "machineDeployments", topology_name)
-                }
-                Holder::MachinePool { topology_name } => {
-                    worker_overrides(topo, "machinePools", topology_name)
-                }
-            };
-            item.variables = match (&item.holder, b) {
-                (Holder::InfrastructureCluster, _) | (_, None) => Map::new(),
-                (_, Some(b)) => {
-                    let mut m = filtered(overrides, &allowed);
-                    if let Some(v) = b.get(builtins::BUILTIN) {
-                        m.insert(builtins::BUILTIN.into(), v.clone());
+        // Every inline patch sees the same variables: compute them (and each item's merge)
+        // once.
+        if !(inline && merged_inline.is_some()) {
+            let allowed = |n: &str| inline && inline_names.iter().any(|x| x == n);
+            req.variables = filtered(topo.get("variables"), &allowed);
+            if let Some(b) = global_builtins.get(builtins::BUILTIN) {
+                req.variables.insert(builtins::BUILTIN.into(), b.clone());
+            }
+            for (item, b) in req.items.iter_mut().zip(&item_builtins) {
+                let overrides = match &item.holder {
+                    Holder::InfrastructureCluster => None,
+                    Holder::ControlPlane => topo.pointer("/controlPlane/variables/overrides"),
+                    Holder::MachineDeployment { topology_name } => {
+                        worker_overrides(topo, "machineDeployments", topology_name)
                     }
-                    m
-                }
-            };
+                    Holder::MachinePool { topology_name } => {
+                        worker_overrides(topo, "machinePools", topology_name)
+                    }
+                };
+                item.variables = match (&item.holder, b) {
+                    (Holder::InfrastructureCluster, _) | (_, None) => Map::new(),
+                    (_, Some(b)) => {
+                        let mut m = filtered(overrides, &allowed);
+                        if let Some(v) = b.get(builtins::BUILTIN) {
+                            m.insert(builtins::BUILTIN.into(), v.clone());
+                        }
+                        m
+                    }
+                };
+            }
         }
-        let generator = InlineGenerator::new(patch);
+        if inline && merged_inline.is_none() {
+            merged_inline = Some(
+                req.items
+                    .iter()
+                    .map(|i| Value::Object(merge_variables(&req.variables, &i.variables)))
+                    .collect(),
+            );
+        }
+        let mut generator = InlineGenerator::new(patch);
+        generator.merged = merged_inline.as_deref();
         let response = if inline {
             generator.generate(&req)
         } else {

@@ -23,6 +23,9 @@ pub struct InlineGenerator<'p> {
     pub patch: &'p Value,
     /// Items the patch skipped (uid, reason), filled by `generate` for `--explain`.
     pub skipped: std::cell::RefCell<Vec<(String, String)>>,
+    /// The merged variables of each request item, when the caller already has them (every
+    /// inline patch sees the same variables).
+    pub merged: Option<&'p [Value]>,
 }
 
 impl<'p> InlineGenerator<'p> {
@@ -31,6 +34,7 @@ impl<'p> InlineGenerator<'p> {
         InlineGenerator {
             patch,
             skipped: std::cell::RefCell::new(Vec::new()),
+            merged: None,
         }
     }
 
@@ -56,7 +60,7 @@ impl PatchGenerator for InlineGenerator<'_> {
             .get("enabledIf")
             .and_then(Value::as_str)
             .unwrap_or("");
-        for item in &req.items {
+        for (index, item) in req.items.iter().enumerate() {
             let defs: Vec<&Value> = arr(self.patch, "definitions")
                 .iter()
                 .filter(|d| matches_selector(item, d.get("selector").unwrap_or(&Value::Null)))
@@ -65,9 +69,16 @@ impl PatchGenerator for InlineGenerator<'_> {
                 self.skip(&item.uid, "no definition selects it");
                 continue;
             }
-            let data = Value::Object(merge_variables(&req.variables, &item.variables));
+            let owned;
+            let data = match self.merged.and_then(|m| m.get(index)) {
+                Some(d) => d,
+                None => {
+                    owned = Value::Object(merge_variables(&req.variables, &item.variables));
+                    &owned
+                }
+            };
             if !enabled_if.is_empty() {
-                match capi::enabled_if(enabled_if, &data) {
+                match capi::enabled_if(enabled_if, data) {
                     Ok(true) => {}
                     Ok(false) => {
                         self.skip(&item.uid, "enabledIf is not true");
@@ -84,7 +95,7 @@ impl PatchGenerator for InlineGenerator<'_> {
                 }
             }
             for d in defs {
-                match generate_json_patches(arr(d, "jsonPatches"), &data) {
+                match generate_json_patches(arr(d, "jsonPatches"), data) {
                     Ok(p) => out.push(ResponseItem {
                         uid: item.uid.clone(),
                         patch_type: PatchType::JsonPatch,
