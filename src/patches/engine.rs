@@ -16,7 +16,7 @@ diagnostic that names the extension to pass.
 use serde_json::{Map, Value};
 
 use super::explain::{ItemTrace, Outcome, PatchTrace};
-use super::inline::{InlineGenerator, get_variable_value, merge_variables};
+use super::inline::{InlineGenerator, get_variable_value};
 use super::jsonpatch;
 use super::request::{self, Request};
 use crate::api::{ApiVersion, Cluster, ClusterClass};
@@ -152,7 +152,8 @@ pub fn apply(
         .filter_map(|v| v.get("name").and_then(Value::as_str).map(str::to_string))
         .collect();
     let topo = cluster.spec_value.get("topology").unwrap_or(&Value::Null);
-    let mut merged_inline: Option<Vec<Value>> = None;
+    // Each item's merged variables, computed on first use (every inline patch sees the same).
+    let mut merged_inline: Option<Vec<std::cell::OnceCell<Value>>> = None;
     for (index, patch) in list.iter().enumerate() {
         let name = patch.get("name").and_then(Value::as_str).unwrap_or("");
         // Variables visible to this patch (`addVariablesForPatch`).
@@ -192,7 +193,7 @@ pub fn apply(
             merged_inline = Some(
                 req.items
                     .iter()
-                    .map(|i| Value::Object(merge_variables(&req.variables, &i.variables)))
+                    .map(|_| std::cell::OnceCell::new())
                     .collect(),
             );
         }

@@ -25,7 +25,7 @@ pub struct InlineGenerator<'p> {
     pub skipped: std::cell::RefCell<Vec<(String, String)>>,
     /// The merged variables of each request item, when the caller already has them (every
     /// inline patch sees the same variables).
-    pub merged: Option<&'p [Value]>,
+    pub merged: Option<&'p [std::cell::OnceCell<Value>]>,
 }
 
 impl<'p> InlineGenerator<'p> {
@@ -70,10 +70,11 @@ impl PatchGenerator for InlineGenerator<'_> {
                 continue;
             }
             let owned;
+            let merge = || Value::Object(merge_variables(&req.variables, &item.variables));
             let data = match self.merged.and_then(|m| m.get(index)) {
-                Some(d) => d,
+                Some(cell) => cell.get_or_init(merge),
                 None => {
-                    owned = Value::Object(merge_variables(&req.variables, &item.variables));
+                    owned = merge();
                     &owned
                 }
             };
