@@ -183,7 +183,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__plan)
-            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --feature-gates --extension --ca-file --insecure-skip-tls-verify --cluster --output-dir --output --help --version"
+            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --feature-gates --extension --ca-file --insecure-skip-tls-verify --cluster --output-dir --output --explain --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -32,6 +32,7 @@ pub mod gotemplate;
 pub mod k8s;
 pub mod load;
 pub mod output;
+pub mod patches;
 pub mod plan;
 pub mod runtime;
 pub mod schema;

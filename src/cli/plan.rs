@@ -37,6 +37,11 @@ pub struct PlanArgs {
     /// What to print on stdout.
     #[arg(long = "output", value_enum, default_value_t = Format::Table)]
     pub format: Format,
+
+    /// Also show what each ClusterClass patch did to each template (after the table; on
+    /// stderr with --output json/yaml).
+    #[arg(long = "explain")]
+    pub explain: bool,
 }
 
 /// Output formats of `plan`.
@@ -59,6 +64,8 @@ pub struct OutputOptions {
     pub dir: Option<PathBuf>,
     /// Colour the table.
     pub color: bool,
+    /// Show the patch trace.
+    pub explain: bool,
 }
 
 /// Resolve the flags into library options.
@@ -111,6 +118,7 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
             format: args.format,
             dir: args.output_dir,
             color: stdout_color(),
+            explain: args.explain,
         },
     ))
 }
@@ -128,6 +136,20 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
         Format::Table => write_stdout(&output::table::render(&plan, out.color))?,
         Format::Yaml => write_stdout(&output::document::to_yaml(&plan))?,
         Format::Json => write_stdout_with(|w| output::document::write_json(&plan, w))?,
+    }
+    if out.explain {
+        let text: String = plan
+            .clusters
+            .iter()
+            .map(|c| {
+                crate::patches::explain::render(&format!("{}/{}", c.namespace, c.name), &c.patches)
+            })
+            .collect();
+        if out.format == Format::Table {
+            write_stdout(&format!("\n{text}"))?;
+        } else {
+            eprint!("{text}");
+        }
     }
     // The process exits next: freeing a fleet's worth of JSON trees would only cost time.
     std::mem::forget(plan);

@@ -118,6 +118,8 @@ pub struct ClusterPlan {
     pub source: Option<String>,
     /// Objects in display order: created, modified, unchanged, deleted; then kind, then name.
     pub objects: Vec<PlannedObject>,
+    /// What each ClusterClass patch did to each template (for `--explain`).
+    pub patches: Vec<crate::patches::explain::PatchTrace>,
 }
 
 impl ClusterPlan {
@@ -260,19 +262,6 @@ pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Pla
         warnings.extend(class.warnings.iter().cloned());
         match Blueprint::resolve(class, &catalog) {
             Ok(bp) => {
-                let patches = class.patch_names();
-                if !patches.is_empty() {
-                    warnings.push(
-                        Diagnostic::warning(format!(
-                            "ClusterClass {}: {} patch(es) skipped: {}",
-                            class.key(),
-                            patches.len(),
-                            patches.join(", ")
-                        ))
-                        .at_key(&class.object.origin, "/spec/patches", "not applied yet")
-                        .with_help("this version of topoplan does not apply ClusterClass patches yet; the plan shows objects before patching"),
-                    );
-                }
                 warnings.extend(non_deterministic_templates(class));
                 blueprints.insert(key.clone(), bp);
             }
@@ -347,8 +336,10 @@ pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Pla
                     c.object.key()
                 ))]
             })?;
-            let desired = topology::compute(c, bp)?;
+            let mut desired = topology::compute(c, bp)?;
+            let traces = crate::patches::apply(c, bp.class, bp, &mut desired)?;
             let mut p = classify(c, desired);
+            p.patches = traces;
             if ambiguous.contains(&(p.namespace.clone(), p.name.clone())) {
                 p.source = Some(c.object.origin.file.name.clone());
             }
@@ -462,5 +453,6 @@ fn classify(cluster: &Cluster, desired: topology::DesiredState) -> ClusterPlan {
         api: cluster.api,
         source: None,
         objects,
+        patches: Vec::new(),
     }
 }

@@ -1,0 +1,530 @@
+/*!
+Inline patches: `spec.patches[].definitions` turned into RFC 6902 documents, as Cluster API's
+`jsonPatchGenerator` does (`core/reconcilers/topology/cluster/patches/inline/json_patch_generator.go`,
+`patches/variables/value.go`).
+
+Owns selector matching (apiVersion/kind plus `matchResources`, with `*` wildcards on worker
+class names), `enabledIf`, value calculation (`value`, `valueFrom.variable` with its path syntax
+and error texts, `valueFrom.template`), and the per-item variable merge (`MergeVariableMaps`:
+later wins per name, `builtin` merges field by field).
+*/
+
+use serde_json::{Map, Value};
+
+use super::engine::{PatchGenerator, PatchType, ResponseItem};
+use super::jsonpatch::atoi;
+use super::request::{Request, RequestItem};
+use crate::gotemplate::capi;
+use crate::variables::builtins;
+
+/// The generator for one inline patch (its JSON, v1beta2 shape).
+pub struct InlineGenerator<'p> {
+    /// The patch.
+    pub patch: &'p Value,
+    /// Items the patch skipped (uid, reason), filled by `generate` for `--explain`.
+    pub skipped: std::cell::RefCell<Vec<(String, String)>>,
+    /// The merged variables of each request item, when the caller already has them (every
+    /// inline patch sees the same variables).
+    pub merged: Option<&'p [std::cell::OnceCell<Value>]>,
+}
+
+impl<'p> InlineGenerator<'p> {
+    /// The generator for `patch`.
+    pub fn new(patch: &'p Value) -> Self {
+        InlineGenerator {
+            patch,
+            skipped: std::cell::RefCell::new(Vec::new()),
+            merged: None,
+        }
+    }
+
+    fn skip(&self, uid: &str, why: &str) {
+        self.skipped
+            .borrow_mut()
+            .push((uid.to_string(), why.to_string()));
+    }
+}
+
+fn arr<'v>(v: &'v Value, key: &str) -> &'v [Value] {
+    v.get(key)
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+}
+
+impl PatchGenerator for InlineGenerator<'_> {
+    fn generate(&self, req: &Request) -> Result<Vec<ResponseItem>, String> {
+        let mut out = Vec::new();
+        let mut errors: Vec<String> = Vec::new();
+        let enabled_if = self
+            .patch
+            .get("enabledIf")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        for (index, item) in req.items.iter().enumerate() {
+            let defs: Vec<&Value> = arr(self.patch, "definitions")
+                .iter()
+                .filter(|d| matches_selector(item, d.get("selector").unwrap_or(&Value::Null)))
+                .collect();
+            if defs.is_empty() {
+                self.skip(&item.uid, "no definition selects it");
+                continue;
+            }
+            let owned;
+            let merge = || Value::Object(merge_variables(&req.variables, &item.variables));
+            let data = match self.merged.and_then(|m| m.get(index)) {
+                Some(cell) => cell.get_or_init(merge),
+                None => {
+                    owned = merge();
+                    &owned
+                }
+            };
+            if !enabled_if.is_empty() {
+                match capi::enabled_if(enabled_if, data) {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        self.skip(&item.uid, "enabledIf is not true");
+                        continue;
+                    }
+                    Err(e) => {
+                        errors.push(format!(
+                            "failed to calculate if patch is enabled for {:?}: failed to calculate value for enabledIf: {}",
+                            kind(&item.object),
+                            render_error_text(enabled_if, &e)
+                        ));
+                        continue;
+                    }
+                }
+            }
+            for d in defs {
+                match generate_json_patches(arr(d, "jsonPatches"), data) {
+                    Ok(p) => out.push(ResponseItem {
+                        uid: item.uid.clone(),
+                        patch_type: PatchType::JsonPatch,
+                        patch: p,
+                    }),
+                    Err(e) => errors.push(format!(
+                        "failed to generate JSON patches for {:?}: {e}",
+                        kind(&item.object)
+                    )),
+                }
+            }
+        }
+        // `kerrors.NewAggregate(...).Error()`: identical messages once, brackets for several.
+        let mut seen: Vec<String> = Vec::new();
+        for e in errors {
+            if !seen.contains(&e) {
+                seen.push(e);
+            }
+        }
+        match seen.len() {
+            0 => Ok(out),
+            1 => Err(seen.remove(0)),
+            _ => Err(format!("[{}]", seen.join(", "))),
+        }
+    }
+}
+
+fn kind(v: &Value) -> &str {
+    v.get("kind").and_then(Value::as_str).unwrap_or("")
+}
+
+/// Cluster API's wrapping of template failures (`failed to parse template: "<tpl>": …`).
+fn render_error_text(template: &str, e: &capi::RenderError) -> String {
+    match e {
+        capi::RenderError::Parse(m) => format!("failed to parse template: {template:?}: {m}"),
+        capi::RenderError::Exec(m) => format!("failed to render template: {template:?}: {m}"),
+        capi::RenderError::Yaml { output, message } => {
+            format!("failed to unmarshal rendered template: {output:?}: {message}")
+        }
+    }
+}
+
+/// `MergeVariableMaps(global, item)`.
+pub fn merge_variables(
+    global: &Map<String, Value>,
+    item: &Map<String, Value>,
+) -> Map<String, Value> {
+    let mut out = global.clone();
+    for (k, v) in item {
+        if k == builtins::BUILTIN
+            && let Some(g) = out.get(k)
+        {
+            let merged = builtins::merge(
+                &Value::Object(Map::from_iter([(k.clone(), g.clone())])),
+                &Value::Object(Map::from_iter([(k.clone(), v.clone())])),
+            );
+            if let Some(b) = merged.get(builtins::BUILTIN) {
+                out.insert(k.clone(), b.clone());
+            }
+            continue;
+        }
+        out.insert(k.clone(), v.clone());
+    }
+    out
+}
+
+/// `matchesSelector`.
+pub fn matches_selector(item: &RequestItem, selector: &Value) -> bool {
+    let s = |k: &str| selector.get(k).and_then(Value::as_str).unwrap_or("");
+    if item
+        .object
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        != s("apiVersion")
+    {
+        return false;
+    }
+    if kind(&item.object) != s("kind") {
+        return false;
+    }
+    let Some(mr) = selector.get("matchResources") else {
+        return false;
+    };
+    let h = &item.holder_ref;
+    let flag = |k: &str| mr.get(k).and_then(Value::as_bool).unwrap_or(false);
+    if flag("controlPlane")
+        && ((h.kind == "Cluster" && h.field_path == "spec.controlPlaneRef")
+            || h.field_path == "spec.machineTemplate.infrastructureRef"
+            || h.field_path == "spec.machineTemplate.spec.infrastructureRef")
+    {
+        return true;
+    }
+    if flag("infrastructureCluster")
+        && h.kind == "Cluster"
+        && h.field_path == "spec.infrastructureRef"
+    {
+        return true;
+    }
+    let worker_paths = |p: &str| {
+        p == "spec.template.spec.bootstrap.configRef" || p == "spec.template.spec.infrastructureRef"
+    };
+    for (field, holder_kind, var) in [
+        (
+            "machineDeploymentClass",
+            "MachineDeployment",
+            "builtin.machineDeployment.class",
+        ),
+        (
+            "machinePoolClass",
+            "MachinePool",
+            "builtin.machinePool.class",
+        ),
+    ] {
+        let Some(names) = mr.get(field).map(|c| arr(c, "names")) else {
+            continue;
+        };
+        if h.kind != holder_kind || !worker_paths(&h.field_path) {
+            continue;
+        }
+        let Ok(Value::String(class)) = get_variable_value(&item.variables, var) else {
+            continue;
+        };
+        for n in names.iter().filter_map(Value::as_str) {
+            if n == "*" || n == class {
+                return true;
+            }
+            if let Some(suffix) = n.strip_prefix('*')
+                && class.ends_with(suffix)
+            {
+                return true;
+            }
+            if let Some(prefix) = n.strip_suffix('*')
+                && class.starts_with(prefix)
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// `generateJSONPatches`: the RFC 6902 document for one definition.
+fn generate_json_patches(ops: &[Value], data: &Value) -> Result<Value, String> {
+    let mut out = Vec::with_capacity(ops.len());
+    for op in ops {
+        let name = op.get("op").and_then(Value::as_str).unwrap_or("");
+        let mut o = Map::new();
+        o.insert("op".into(), Value::String(name.into()));
+        o.insert(
+            "path".into(),
+            Value::String(op.get("path").and_then(Value::as_str).unwrap_or("").into()),
+        );
+        if name == "add" || name == "replace" {
+            o.insert("value".into(), calculate_value(op, data)?);
+        }
+        out.push(Value::Object(o));
+    }
+    Ok(Value::Array(out))
+}
+
+/// `calculateValue`; `data` is the object of merged variables.
+fn calculate_value(op: &Value, data: &Value) -> Result<Value, String> {
+    let empty = Map::new();
+    let vars = data.as_object().unwrap_or(&empty);
+    let value = op.get("value").filter(|v| !v.is_null());
+    let from = op.get("valueFrom").filter(|v| !v.is_null());
+    match (value, from) {
+        (None, None) => {
+            return Err("failed to calculate value: neither .value nor .valueFrom are set".into());
+        }
+        (Some(_), Some(_)) => {
+            return Err("failed to calculate value: both .value and .valueFrom are set".into());
+        }
+        (Some(v), None) => return Ok(v.clone()),
+        (None, Some(_)) => {}
+    }
+    let from = from.unwrap_or(&Value::Null);
+    let variable = from
+        .get("variable")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty());
+    let template = from
+        .get("template")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty());
+    match (variable, template) {
+        (None, None) => Err("failed to calculate value: .valueFrom is set, but neither .valueFrom.variable nor .valueFrom.template are set".into()),
+        (Some(_), Some(_)) => Err("failed to calculate value: .valueFrom is set, but both .valueFrom.variable and .valueFrom.template are set".into()),
+        (Some(v), None) => get_variable_value(vars, v).map_err(|e| format!("failed to calculate value: {e}")),
+        (None, Some(t)) => capi::render_value_template(t, data)
+            .map(|r| r.value)
+            .map_err(|e| format!("failed to calculate value for template: {}", render_error_text(t, &e))),
+    }
+}
+
+struct Segment<'s> {
+    path: &'s str,
+    index: Option<usize>,
+}
+
+fn parse_segment(seg: &str) -> Result<Segment<'_>, String> {
+    let (l, r) = (seg.find('['), seg.find(']'));
+    match (l, r) {
+        (None, None) => Ok(Segment {
+            path: seg,
+            index: None,
+        }),
+        (Some(l), Some(r)) if l < r => {
+            let idx = atoi(&seg[l + 1..r])
+                .map_err(|e| format!("failed to parse array index in path segment {seg:?}: {e}"))?;
+            if idx < 0 {
+                return Err(format!("invalid array index {idx} in path segment {seg:?}"));
+            }
+            Ok(Segment {
+                path: &seg[..l],
+                index: usize::try_from(idx).ok(),
+            })
+        }
+        // Go would panic slicing `]…[`; report it as unparsable.
+        _ => Err(format!("failed to parse path segment {seg:?}")),
+    }
+}
+
+fn fastjson_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(true) => "true",
+        Value::Bool(false) => "false",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn array_element(v: &Value, seg: &Segment<'_>, full: &str) -> Result<Value, String> {
+    let Value::Array(a) = v else {
+        return Err(format!(
+            "variable {full:?} is invalid: failed to get array {:?}: value doesn't contain array; it contains {}",
+            seg.path,
+            fastjson_type(v)
+        ));
+    };
+    let i = seg.index.unwrap_or(0);
+    // Cluster API prints a pointer here (an address); the index is printed instead.
+    a.get(i)
+        .cloned()
+        .ok_or_else(|| format!("variable {full:?} is invalid: array does not have index {i}"))
+}
+
+/// `GetVariableValue`: resolve `name[i].key[j]…` in the variables.
+pub fn get_variable_value(vars: &Map<String, Value>, path: &str) -> Result<Value, String> {
+    let mut split = path.split('.');
+    let first = split.next().unwrap_or("");
+    let rest: Vec<&str> = split.collect();
+    let head = parse_segment(first).map_err(|e| format!("variable {path:?} is invalid: {e}"))?;
+    let Some(value) = vars.get(head.path) else {
+        return Err(format!("variable {first:?} does not exist"));
+    };
+    let mut cur = value.clone();
+    if head.index.is_some() {
+        cur = array_element(&cur, &head, path)?;
+    }
+    for p in rest {
+        let seg =
+            parse_segment(p).map_err(|e| format!("variable {path:?} has invalid syntax: {e}"))?;
+        let next = match &cur {
+            Value::Object(m) => m.get(seg.path).cloned(),
+            // fastjson also reads decimal keys of arrays.
+            Value::Array(a) => seg
+                .path
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| a.get(i).cloned()),
+            _ => None,
+        };
+        let Some(next) = next else {
+            return Err(format!(
+                "variable {path:?} does not exist: failed to lookup segment {:?}",
+                seg.path
+            ));
+        };
+        cur = next;
+        if seg.index.is_some() {
+            cur = array_element(&cur, &seg, path)?;
+        }
+    }
+    Ok(cur)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn vars() -> Map<String, Value> {
+        json!({"a": {"b": [{"c": 1}, {"c": 2}]}, "list": ["x", "y"], "s": "str"})
+            .as_object()
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn paths() {
+        let v = vars();
+        assert_eq!(get_variable_value(&v, "a.b[1].c"), Ok(json!(2)));
+        assert_eq!(get_variable_value(&v, "list[0]"), Ok(json!("x")));
+        assert_eq!(get_variable_value(&v, "list.1"), Ok(json!("y")));
+        assert_eq!(
+            get_variable_value(&v, "nope.x"),
+            Err("variable \"nope\" does not exist".into())
+        );
+        assert_eq!(
+            get_variable_value(&v, "a.x"),
+            Err("variable \"a.x\" does not exist: failed to lookup segment \"x\"".into())
+        );
+        assert_eq!(
+            get_variable_value(&v, "list[-1]"),
+            Err("variable \"list[-1]\" is invalid: invalid array index -1 in path segment \"list[-1]\"".into())
+        );
+        assert_eq!(
+            get_variable_value(&v, "s[0]"),
+            Err("variable \"s[0]\" is invalid: failed to get array \"s\": value doesn't contain array; it contains string".into())
+        );
+        assert_eq!(
+            get_variable_value(&v, "list[x"),
+            Err("variable \"list[x\" is invalid: failed to parse path segment \"list[x\"".into())
+        );
+    }
+
+    #[test]
+    fn value_rules() {
+        let v = vars();
+        assert_eq!(
+            calculate_value(&json!({"op": "add"}), &Value::Object(v.clone())),
+            Err("failed to calculate value: neither .value nor .valueFrom are set".into())
+        );
+        assert_eq!(
+            calculate_value(
+                &json!({"valueFrom": {"template": "{{ .s }}"}}),
+                &Value::Object(v.clone())
+            ),
+            Ok(json!("str"))
+        );
+    }
+
+    fn item(uid: &str, class: &str) -> RequestItem {
+        RequestItem {
+            uid: uid.into(),
+            holder_ref: crate::patches::request::HolderRef {
+                api_version: "cluster.x-k8s.io/v1beta2".into(),
+                kind: "MachineDeployment".into(),
+                namespace: "ns".into(),
+                name: uid.into(),
+                field_path: "spec.template.spec.infrastructureRef".into(),
+            },
+            holder: builtins::Holder::MachineDeployment {
+                topology_name: uid.into(),
+            },
+            role: crate::topology::Role::MachineDeploymentInfrastructureTemplate(uid.into()),
+            object: json!({"apiVersion": "infra/v1", "kind": "T", "spec": {}}),
+            variables: json!({"builtin": {"machineDeployment": {"class": class}}})
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+        }
+    }
+
+    fn patch(names: Value, enabled_if: &str, path: &str) -> Value {
+        json!({"name": "p", "enabledIf": enabled_if, "definitions": [{
+            "selector": {"apiVersion": "infra/v1", "kind": "T",
+                         "matchResources": {"machineDeploymentClass": {"names": names}}},
+            "jsonPatches": [{"op": "add", "path": path, "valueFrom": {"variable": "missing"}}]}]})
+    }
+
+    #[test]
+    fn selectors_wildcards_and_aggregated_errors() {
+        let req = Request {
+            variables: Map::new(),
+            items: vec![
+                item("a", "linux-small"),
+                item("b", "linux-large"),
+                item("c", "win"),
+            ],
+        };
+        // Both matching items fail with the same message: reported once, without brackets.
+        let p = patch(json!(["linux-*"]), "", "/spec/x");
+        assert_eq!(
+            InlineGenerator::new(&p).generate(&req),
+            Err("failed to generate JSON patches for \"T\": failed to calculate value: variable \"missing\" does not exist".into())
+        );
+        let p = patch(json!(["*-large"]), "{{ if true }}yes{{ end }}", "/spec/x");
+        let g = InlineGenerator::new(&p);
+        assert!(g.generate(&req).is_err());
+        assert_eq!(
+            g.skipped
+                .borrow()
+                .iter()
+                .map(|(u, _)| u.as_str())
+                .collect::<Vec<_>>(),
+            ["a", "c"]
+        );
+        // A broken enabledIf is an error of its own.
+        let p = json!({"name": "p", "enabledIf": "{{ .nope.x }}", "definitions": [{
+            "selector": {"apiVersion": "infra/v1", "kind": "T",
+                         "matchResources": {"machineDeploymentClass": {"names": ["win"]}}},
+            "jsonPatches": []}]});
+        let mut r2 = req.clone();
+        r2.variables.insert("nope".into(), Value::Null);
+        let e = InlineGenerator::new(&p).generate(&r2);
+        assert!(
+            matches!(&e, Err(m) if m.starts_with("failed to calculate if patch is enabled for \"T\": failed to calculate value for enabledIf: failed to render template: ")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn builtin_merges_by_field() {
+        let g = json!({"builtin": {"cluster": {"name": "c"}}, "x": 1});
+        let i = json!({"builtin": {"controlPlane": {"replicas": 3}}, "x": 2});
+        let m = merge_variables(
+            g.as_object().unwrap_or(&Map::new()),
+            i.as_object().unwrap_or(&Map::new()),
+        );
+        assert_eq!(
+            Value::Object(m),
+            json!({"builtin": {"cluster": {"name": "c"}, "controlPlane": {"replicas": 3}}, "x": 2})
+        );
+    }
+}
