@@ -71,7 +71,8 @@ fn patch_error(
     )
 }
 
-/// The error for an external patch while no Runtime SDK client exists.
+/// The error for an external patch while the engine does not call extensions yet (the Runtime
+/// SDK client exists in `crate::runtime`; wiring it in is the next step).
 pub fn external_patch_error(
     class: &ClusterClass,
     index: usize,
@@ -79,10 +80,11 @@ pub fn external_patch_error(
     extension: &str,
 ) -> Diagnostic {
     Diagnostic::error(format!(
-        "ClusterClass {}: patch {name:?} is external and needs its extension: pass --extension {extension}=URL",
+        "ClusterClass {}: patch {name:?} is external (handler {extension:?}), and this version of topoplan does not call extensions from plan yet",
         class.key()
     ))
     .at(&class.object.origin, &format!("/spec/patches/{index}/external"), "external patch")
+    .with_help("classes with inline patches only can be planned; `topoplan validate` checks this class and its Clusters")
 }
 
 fn patches(class: &ClusterClass) -> &[Value] {
