@@ -245,7 +245,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__validate)
-            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --feature-gates --old --output --help --version"
+            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --feature-gates --extension --ca-file --insecure-skip-tls-verify --old --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -272,6 +272,14 @@ _topoplan() {
                     return 0
                     ;;
                 --feature-gates)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --extension)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

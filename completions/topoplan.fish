@@ -51,11 +51,14 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s f -l file
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s n -l namespace -d 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl\'s target namespace; otherwise "default"]' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l env-file -d 'KEY=VALUE file of variables for --substitute; the environment overrides it' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l feature-gates -d 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API\'s default' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l extension -d 'A Runtime extension serving external patches: NAME is the ExtensionConfig name the ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL; repeatable. Overrides the URL of an ExtensionConfig of that name in the input' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l ca-file -d 'PEM file of the CA(s) that signed the extensions\' serving certificates (instead of the system roots; an ExtensionConfig\'s caBundle still wins for its extension)' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l old -d 'The objects as they are now (files or directories): ClusterClasses and Clusters found here are validated as updates, with Cluster API\'s update rules; repeatable' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s o -l output -d 'What to print on stdout: diagnostics only (text), findings as JSON, or the defaulted objects as YAML' -r -f -a "text\t'Diagnostics on stderr, nothing on stdout'
 json\t'A findings document on stdout'
 yaml\t'The input objects with Cluster API\'s defaults applied, as a server-side dry-run apply would store them'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l substitute -d 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l vars -d 'YAML or JSON file with the variables (a mapping of name to value), e.g. `{builtin: {cluster: {name: c1}}, replicas: 3}`' -r -F

@@ -183,7 +183,7 @@ fn external_patch_needs_extension() {
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(
         out.stderr.contains(
-            "ClusterClass fleet/docker-small: patch \"ext\" is external (handler \"generate-patches.my-ext\"), and this version of topoplan does not call extensions from plan yet"
+            "ClusterClass fleet/docker-small: patch \"ext\" is external (generatePatchesExtension \"generate-patches.my-ext\"), and no Runtime extension \"my-ext\" was given"
         ),
         "{}",
         out.stderr

@@ -553,7 +553,7 @@ fn discovered_variables_need_a_response() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
         out.stderr
-            .contains("the input holds no DiscoverVariablesResponse"),
+            .contains("neither the extension nor a recorded DiscoverVariablesResponse was given"),
         "{}",
         out.stderr
     );

@@ -6,10 +6,11 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 
-use super::input::{AdmissionArgs, InputArgs};
+use super::input::{AdmissionArgs, ExtensionArgs, InputArgs};
 use super::{Failure, report, write_stdout};
 use crate::diag::Severity;
 use crate::load::{self, LoadOptions};
+use crate::plan::extensions::Need;
 use crate::validate::run::{Mode, Settings, Validation, validate_objects};
 
 /// Arguments of `topoplan validate`.
@@ -22,6 +23,10 @@ pub struct ValidateArgs {
     /// Admission.
     #[command(flatten)]
     pub admission: AdmissionArgs,
+
+    /// Runtime extensions (for DiscoverVariables).
+    #[command(flatten)]
+    pub extensions: ExtensionArgs,
 
     /// The objects as they are now (files or directories): ClusterClasses and Clusters found
     /// here are validated as updates, with Cluster API's update rules; repeatable.
@@ -57,6 +62,8 @@ pub struct ValidateOptions {
     pub format: Format,
     /// Feature gates.
     pub gates: crate::validate::Gates,
+    /// Runtime extensions (resolved, not yet contacted).
+    pub extensions: crate::runtime::ExtensionOptions,
 }
 
 /// Resolve the flags.
@@ -72,6 +79,7 @@ pub fn resolve(args: ValidateArgs) -> Result<ValidateOptions, Failure> {
         old,
         format: args.format,
         gates: args.admission.gates()?,
+        extensions: args.extensions.resolve().map_err(Failure::Diagnostics)?,
     })
 }
 
@@ -87,11 +95,16 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode, Failure> {
         }
         None => Vec::new(),
     };
+    let registry =
+        crate::plan::extensions::connect(&inputs.objects, &opts.extensions, Need::Validate)
+            .map_err(|d| Failure::Diagnostics(d.0))?;
     let settings = Settings {
         mode: Mode::Validate,
         gates: opts.gates,
+        registry: registry.as_ref(),
     };
     let v = validate_objects(&inputs.objects, &old, &inputs.runtime_messages, &settings);
+    report(&crate::plan::extensions::ignored(registry.as_ref()));
     match opts.format {
         Format::Text => report(&v.diagnostics()),
         Format::Json => {

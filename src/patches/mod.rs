@@ -6,8 +6,9 @@ own file; this one only declares them.
 
 pub mod engine;
 pub mod explain;
+pub mod external;
 pub mod inline;
 pub mod jsonpatch;
 pub mod request;
 
-pub use engine::{PatchGenerator, PatchType, ResponseItem, apply};
+pub use engine::{PatchContext, PatchGenerator, PatchType, ResponseItem, apply};

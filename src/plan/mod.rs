@@ -19,6 +19,8 @@ use crate::load::{self, LoadOptions, Object};
 use crate::topology::{self, Blueprint, Catalog, Role};
 use crate::validate::run::{Mode, Settings, validate_objects};
 
+pub mod extensions;
+
 /// Resolved options for `topoplan plan`.
 #[derive(Debug, Clone, Default)]
 pub struct PlanOptions {
@@ -154,25 +156,69 @@ pub fn plan_with_inputs(opts: &PlanOptions) -> Result<(Plan, load::Inputs), Diag
 
 /// Run admission over the loaded input (as `topoplan validate` does), then plan the objects as
 /// the API server would have stored them. Invalid input is refused: Cluster API would never
-/// reconcile it.
+/// reconcile it. Runtime extensions are contacted only when a ClusterClass of the input has
+/// external patches.
 pub fn plan_inputs(inputs: &load::Inputs, opts: &PlanOptions) -> Result<Plan, Diagnostics> {
+    let registry = extensions::connect(&inputs.objects, &opts.extensions, extensions::Need::Plan)?;
     let settings = Settings {
         mode: Mode::Plan,
         gates: opts.gates,
+        registry: registry.as_ref(),
     };
     let v = validate_objects(&inputs.objects, &[], &inputs.runtime_messages, &settings);
     if v.has_errors() {
-        return Err(Diagnostics(v.diagnostics()));
+        let mut d = v.diagnostics();
+        d.extend(extensions::ignored(registry.as_ref()));
+        return Err(Diagnostics(d));
     }
-    let mut plan = plan_objects(&v.objects, &opts.clusters)?;
+    let ctx = Extensions {
+        registry: registry.as_ref(),
+        status: &v.status_variables,
+    };
+    let planned = plan_objects_with(&v.objects, &opts.clusters, &ctx);
+    let ignored = extensions::ignored(registry.as_ref());
+    let mut plan = match planned {
+        Ok(p) => p,
+        Err(Diagnostics(mut e)) => {
+            e.extend(ignored);
+            return Err(Diagnostics(e));
+        }
+    };
     let mut warnings = v.diagnostics();
+    warnings.extend(ignored);
     warnings.append(&mut plan.warnings);
     plan.warnings = warnings;
     Ok(plan)
 }
 
-/// Plan the given objects (already loaded and admitted; see [`plan_inputs`]).
+/// What planning needs from admission and the Runtime extensions.
+#[derive(Debug, Clone, Copy)]
+pub struct Extensions<'a> {
+    /// The connected extensions, when the input has external patches.
+    pub registry: Option<&'a crate::runtime::Registry>,
+    /// Each admitted ClusterClass's `status.variables`.
+    pub status: &'a BTreeMap<(String, String), crate::variables::definitions::StatusVariables>,
+}
+
+/// Plan the given objects (already loaded and admitted) with inline patches only.
 pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Plan, Diagnostics> {
+    let status = BTreeMap::new();
+    plan_objects_with(
+        objects,
+        only,
+        &Extensions {
+            registry: None,
+            status: &status,
+        },
+    )
+}
+
+/// Plan the given objects (already loaded and admitted; see [`plan_inputs`]).
+pub fn plan_objects_with(
+    objects: &[Object],
+    only: &[(String, String)],
+    ext: &Extensions<'_>,
+) -> Result<Plan, Diagnostics> {
     let mut errors = Vec::new();
     let mut classes: BTreeMap<(String, String), ClusterClass> = BTreeMap::new();
     let mut clusters: Vec<Cluster> = Vec::new();
@@ -337,7 +383,11 @@ pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Pla
                 ))]
             })?;
             let mut desired = topology::compute(c, bp)?;
-            let traces = crate::patches::apply(c, bp.class, bp, &mut desired)?;
+            let ctx = crate::patches::PatchContext {
+                registry: ext.registry,
+                status: ext.status.get(&c.class_key()),
+            };
+            let traces = crate::patches::apply(c, bp.class, bp, &mut desired, ctx)?;
             let mut p = classify(c, desired);
             p.patches = traces;
             if ambiguous.contains(&(p.namespace.clone(), p.name.clone())) {

@@ -20,8 +20,8 @@ use crate::schema::field::FieldError;
 
 use super::{Options, Outcome, crd, stored};
 use crate::schema::field::Path;
-use crate::variables::definitions::validate_cluster_class_variables;
-use crate::variables::status::{NotReconciled, status_variables};
+use crate::variables::definitions::{StatusVariables, validate_cluster_class_variables};
+use crate::variables::status::{Discovery, NotReconciled, status_variables};
 use crate::variables::values::default_and_validate;
 
 /// Whether the run serves `validate` or `plan`: a class whose templates are missing from the
@@ -36,19 +36,23 @@ pub enum Mode {
 
 /// How admission runs.
 #[derive(Debug, Clone, Copy)]
-pub struct Settings {
+pub struct Settings<'a> {
     /// `validate` or `plan`.
     pub mode: Mode,
     /// Feature gates (`--feature-gates`).
     pub gates: super::Gates,
+    /// The Runtime extensions that answer DiscoverVariables; without them, recorded
+    /// DiscoverVariablesResponse documents of the input stand in.
+    pub registry: Option<&'a crate::runtime::Registry>,
 }
 
-impl Settings {
-    /// Default gates for `mode`.
-    pub fn new(mode: Mode) -> Settings {
+impl Settings<'_> {
+    /// Default gates for `mode`, no extensions.
+    pub fn new(mode: Mode) -> Settings<'static> {
         Settings {
             mode,
             gates: super::Gates::default(),
+            registry: None,
         }
     }
 }
@@ -85,6 +89,8 @@ pub struct Validation {
     /// Every input object, with Cluster API's defaults applied to ClusterClasses and Clusters
     /// (what a server-side dry-run apply would store), in input order.
     pub objects: Vec<Object>,
+    /// Each ClusterClass's `status.variables`, for the classes whose variables reconciled.
+    pub status_variables: BTreeMap<(String, String), StatusVariables>,
 }
 
 impl Validation {
@@ -216,11 +222,22 @@ pub fn validate_objects(
         if mode == Mode::Validate {
             findings.extend(missing_templates(class, objects));
         }
-        match status_variables(class, runtime_messages) {
+        let discovery = match settings.registry {
+            Some(r) => Discovery::Live(r),
+            None => Discovery::Recorded(runtime_messages),
+        };
+        match status_variables(class, discovery) {
             Ok(sv) => {
                 status_vars.insert(k.clone(), sv);
             }
-            Err(NotReconciled(d)) => findings.push(plain(&class.object, d)),
+            // The topology controller does not reconcile a Cluster whose class did not: a plan
+            // cannot go on.
+            Err(NotReconciled(mut d)) => {
+                if mode == Mode::Plan {
+                    d.severity = Severity::Error;
+                }
+                findings.push(plain(&class.object, d));
+            }
         }
     }
 
@@ -282,7 +299,11 @@ pub fn validate_objects(
             None => o.clone(),
         })
         .collect();
-    Validation { findings, objects }
+    Validation {
+        findings,
+        objects,
+        status_variables: status_vars,
+    }
 }
 
 fn push_outcome(findings: &mut Vec<Finding>, object: &Object, api: ApiVersion, outcome: Outcome) {

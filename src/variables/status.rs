@@ -3,11 +3,13 @@ A ClusterClass's `status.variables` as Cluster API's ClusterClass controller wou
 the inline definitions, plus the definitions each patch with a `discoverVariablesExtension`
 discovers.
 
-Until topoplan calls extensions itself, discovered definitions come from a recorded
-`DiscoverVariablesResponse` in the input (a Runtime SDK wire document). When the class needs
-discovery and none is available, or discovery fails, the class is "not reconciled": Cluster API
-then neither defaults nor validates the variables of Clusters using it, and neither does
-topoplan — it says so instead.
+With Runtime extensions ([`Discovery::Live`]) each such patch's DiscoverVariables handler is
+called with the patch's settings, as the ClusterClass controller calls it. Without them, a
+recorded `DiscoverVariablesResponse` in the input (a Runtime SDK wire document) stands in for
+every discovery patch ([`Discovery::Recorded`]). When the class needs discovery and none is
+available, or discovery fails, the class is "not reconciled": Cluster API then neither defaults
+nor validates the variables of Clusters using it, and neither does topoplan — it says so
+instead (and `plan` stops: the topology controller does not reconcile such a Cluster).
 */
 
 use serde_json::Value;
@@ -19,18 +21,27 @@ use super::definitions::{
 use crate::api::ClusterClass;
 use crate::diag::Diagnostic;
 use crate::load::source::Origin;
+use crate::runtime::{DiscoverVariablesRequest, Registry};
 use crate::schema::field::{Path, aggregate};
+
+/// Where discovered variable definitions come from.
+#[derive(Debug, Clone, Copy)]
+pub enum Discovery<'a> {
+    /// Call each patch's DiscoverVariables handler.
+    Live(&'a Registry),
+    /// The Runtime SDK documents of the input (one recorded response serves every patch).
+    Recorded(&'a [(Value, Origin)]),
+}
 
 /// Why a class's variables could not be reconciled: a warning for the class, and the reason
 /// Clusters of the class are not checked.
 #[derive(Debug, Clone)]
 pub struct NotReconciled(pub Diagnostic);
 
-/// Build `status.variables` for `class`; `runtime_messages` are the Runtime SDK documents of the
-/// input.
+/// Build `status.variables` for `class`, discovering variables from `discovery`.
 pub fn status_variables(
     class: &ClusterClass,
-    runtime_messages: &[(Value, Origin)],
+    discovery: Discovery<'_>,
 ) -> Result<StatusVariables, NotReconciled> {
     let mut status = StatusVariables::from_inline(&class.spec.variables);
     let patches: Vec<(usize, &Value)> = class
@@ -49,38 +60,53 @@ pub fn status_variables(
     if patches.is_empty() {
         return Ok(status);
     }
-    let responses: Vec<&(Value, Origin)> = runtime_messages
-        .iter()
-        .filter(|(v, _)| v.get("kind").and_then(Value::as_str) == Some("DiscoverVariablesResponse"))
-        .collect();
     let (first_index, first_patch) = patches[0];
     let first_name = first_patch
         .get("name")
         .and_then(Value::as_str)
         .unwrap_or("");
     let pointer = format!("/spec/patches/{first_index}/external/discoverVariablesExtension");
-    let response = match responses.as_slice() {
-        [one] => &one.0,
-        [] => {
-            return Err(NotReconciled(
-                Diagnostic::warning(format!(
-                    "ClusterClass {}: patch {first_name:?} discovers its variables from an extension, and the input holds no DiscoverVariablesResponse: variables of Clusters using this class are neither defaulted nor validated",
-                    class.key()
-                ))
-                .at(&class.object.origin, &pointer, "variables come from here")
-                .with_help("add the extension's DiscoverVariablesResponse (kind: DiscoverVariablesResponse, apiVersion: hooks.runtime.cluster.x-k8s.io/v1alpha1) to the input"),
-            ));
-        }
-        many => {
-            return Err(NotReconciled(
-                Diagnostic::warning(format!(
-                    "ClusterClass {}: the input holds {} DiscoverVariablesResponse documents; topoplan cannot tell which extension each came from, so variables of Clusters using this class are neither defaulted nor validated",
-                    class.key(),
-                    many.len()
-                ))
-                .at(&class.object.origin, &pointer, "variables come from here")
-                .with_help("pass one DiscoverVariablesResponse per run"),
-            ));
+    let recorded = match discovery {
+        Discovery::Live(_) => None,
+        Discovery::Recorded(runtime_messages) => {
+            let responses: Vec<&(Value, Origin)> = runtime_messages
+                .iter()
+                .filter(|(v, _)| {
+                    v.get("kind").and_then(Value::as_str) == Some("DiscoverVariablesResponse")
+                })
+                .collect();
+            match responses.as_slice() {
+                [one] => Some(&one.0),
+                [] => {
+                    return Err(NotReconciled(
+                        Diagnostic::warning(format!(
+                            "ClusterClass {}: patch {first_name:?} discovers its variables from an extension, and neither the extension nor a recorded DiscoverVariablesResponse was given: variables of Clusters using this class are neither defaulted nor validated",
+                            class.key()
+                        ))
+                        .at(&class.object.origin, &pointer, "variables come from here")
+                        .with_help(format!(
+                            "pass --extension {}=URL, or add the extension's DiscoverVariablesResponse (kind: DiscoverVariablesResponse, apiVersion: hooks.runtime.cluster.x-k8s.io/v1alpha1) to the input",
+                            crate::patches::engine::extension_of(
+                                first_patch
+                                    .pointer("/external/discoverVariablesExtension")
+                                    .and_then(Value::as_str)
+                                    .unwrap_or("")
+                            )
+                        )),
+                    ));
+                }
+                many => {
+                    return Err(NotReconciled(
+                        Diagnostic::warning(format!(
+                            "ClusterClass {}: the input holds {} DiscoverVariablesResponse documents; topoplan cannot tell which extension each came from, so variables of Clusters using this class are neither defaulted nor validated",
+                            class.key(),
+                            many.len()
+                        ))
+                        .at(&class.object.origin, &pointer, "variables come from here")
+                        .with_help("pass one DiscoverVariablesResponse per run, or the extension itself with --extension"),
+                    ));
+                }
+            }
         }
     };
 
@@ -88,6 +114,33 @@ pub fn status_variables(
     let mut errors: Vec<String> = Vec::new();
     for (_, patch) in &patches {
         let name = patch.get("name").and_then(Value::as_str).unwrap_or("");
+        let called;
+        let response = match (discovery, recorded) {
+            (_, Some(r)) => r,
+            (Discovery::Live(registry), _) => {
+                let handler = patch
+                    .pointer("/external/discoverVariablesExtension")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                let req = DiscoverVariablesRequest {
+                    settings: crate::patches::external::settings(patch),
+                    ..DiscoverVariablesRequest::default()
+                };
+                match registry.discover_variables(handler, &req) {
+                    Ok(r) => {
+                        called = serde_json::to_value(&r).unwrap_or(Value::Null);
+                        &called
+                    }
+                    Err(e) => {
+                        errors.push(format!(
+                            "failed to call DiscoverVariables for patch {name}: {e}"
+                        ));
+                        continue;
+                    }
+                }
+            }
+            (Discovery::Recorded(_), None) => continue,
+        };
         let st = response.get("status").and_then(Value::as_str).unwrap_or("");
         if st != "Success" {
             let message = response

@@ -672,6 +672,18 @@ fn decode(text: &str) -> (Value, Option<String>) {
     (done.unwrap_or(Value::Nil), first_error)
 }
 
+/// The syntax error Go's `encoding/json` reports for `bytes` (its `checkValid` pass, which runs
+/// before any decoding), or `None` when `bytes` is one well-formed JSON value.
+pub fn json_syntax_error(bytes: &[u8]) -> Option<String> {
+    let mut scanner = Scanner::new();
+    for &c in bytes {
+        if let Err(e) = scanner.step(c) {
+            return Some(e);
+        }
+    }
+    scanner.eof().err()
+}
+
 /// A scanned (so well-formed) literal's value.
 fn decode_literal(lit: &str, first_error: &mut Option<String>) -> Value {
     match lit.as_bytes().first() {

@@ -1,0 +1,189 @@
+/*!
+The Runtime extensions a plan talks to: which ones the input needs, where they are, and the
+connection (Discovery) made once before admission.
+
+Owns the rules of when to call out. Extensions come from `--extension NAME=URL` and the
+input's ExtensionConfig objects (`runtime.cluster.x-k8s.io`); they are contacted only when a
+ClusterClass of the input has an external patch, so a plan of inline classes never touches
+the network. A class whose external patch names an extension that was not given is refused
+up front, before any Cluster is planned, with the flag to pass.
+*/
+
+use serde_json::Value;
+
+use crate::api::{self, ClusterClass};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::load::Object;
+use crate::patches::engine::{extension_of, external_handler, no_extension_error};
+use crate::runtime::{self, ExtensionOptions, Registry};
+
+/// The group of ExtensionConfig.
+const RUNTIME_GROUP: &str = "runtime.cluster.x-k8s.io";
+
+/// The external-patch field whose extension a plan cannot do without. (DiscoverVariables may
+/// be stood in for by a recorded response; a ValidateTopology-only patch fails in the engine
+/// first, as in Cluster API, because it generates nothing.)
+const PLAN_HOOKS: [&str; 1] = ["generatePatchesExtension"];
+const ALL_HOOKS: [&str; 3] = [
+    "generatePatchesExtension",
+    "validateTopologyExtension",
+    "discoverVariablesExtension",
+];
+
+/// Every ClusterClass of the input, parsed (the broken ones are admission's to report).
+fn classes(objects: &[Object]) -> Vec<ClusterClass> {
+    objects
+        .iter()
+        .filter(|o| o.kind == "ClusterClass")
+        .filter_map(|o| match api::check_core_object(o) {
+            Ok(Some(v)) => ClusterClass::parse(o, v).ok(),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `(patch index, patch name, field, handler)` of every external handler of `class`.
+fn handlers<'c>(
+    class: &'c ClusterClass,
+    fields: &'static [&'static str],
+) -> Vec<(usize, &'c str, &'static str, &'c str)> {
+    let mut out = Vec::new();
+    let patches = class
+        .spec_value
+        .get("patches")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    for (i, p) in patches.iter().enumerate() {
+        let name = p.get("name").and_then(Value::as_str).unwrap_or("");
+        for f in fields {
+            if let Some(h) = external_handler(p, f) {
+                out.push((i, name, *f, h));
+            }
+        }
+    }
+    out
+}
+
+/// Which calls the command makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// `plan`: GeneratePatches and ValidateTopology must be callable; DiscoverVariables when
+    /// given.
+    Plan,
+    /// `validate`: only DiscoverVariables, and only when its extension is given.
+    Validate,
+}
+
+/// The extensions the flags and the input's ExtensionConfigs describe, connected (Discovery
+/// called) when some ClusterClass has external patches; `None` when none is needed.
+pub fn connect(
+    objects: &[Object],
+    flags: &ExtensionOptions,
+    need: Need,
+) -> Result<Option<Registry>, Diagnostics> {
+    let classes = classes(objects);
+    let configs: Vec<(&Object, Value)> = objects
+        .iter()
+        .filter(|o| o.kind == "ExtensionConfig" && o.group() == RUNTIME_GROUP)
+        .map(|o| (o, o.value.clone()))
+        .collect();
+    let values: Vec<Value> = configs.iter().map(|(_, v)| v.clone()).collect();
+    let opts = ExtensionOptions::with_extension_configs(
+        flags.extensions.clone(),
+        &values,
+        flags.ca_pem.clone(),
+        flags.insecure_skip_tls_verify,
+    )
+    .map_err(|errs| {
+        Diagnostics(
+            errs.into_iter()
+                .map(|e| {
+                    let d = Diagnostic::error(e);
+                    // Locate the message at its ExtensionConfig when the name says which.
+                    match configs
+                        .iter()
+                        .find(|(o, _)| d.message.contains(&format!("ExtensionConfig {:?}", o.name)))
+                    {
+                        Some((o, _)) => d.at_key(&o.origin, "/spec/clientConfig", "here"),
+                        None => d,
+                    }
+                })
+                .collect(),
+        )
+    })?;
+
+    // Every handler a plan must call needs its extension.
+    let known = |h: &str| opts.extensions.iter().any(|e| e.name == extension_of(h));
+    let mut errors = Vec::new();
+    let mut needed = false;
+    for class in &classes {
+        // One error per missing extension and class: the first handler that needs it.
+        let mut reported: Vec<&str> = Vec::new();
+        for (index, name, field, handler) in handlers(class, &ALL_HOOKS) {
+            needed = true;
+            let ext = extension_of(handler);
+            if need == Need::Plan
+                && PLAN_HOOKS.contains(&field)
+                && !known(handler)
+                && !reported.contains(&ext)
+            {
+                reported.push(ext);
+                errors.push(no_extension_error(class, index, name, field, handler));
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Diagnostics(errors));
+    }
+    if !needed || opts.extensions.is_empty() {
+        return Ok(None);
+    }
+    Registry::connect(&opts).map(Some).map_err(|errs| {
+        Diagnostics(
+            errs.into_iter()
+                .map(|e| {
+                    let help = match &e {
+                        runtime::Error::DiscoveryCall { extension, .. } => {
+                            let url = opts
+                                .extensions
+                                .iter()
+                                .find(|x| &x.name == extension)
+                                .map_or("", |x| x.url.as_str());
+                            Some(format!(
+                                "is the extension running and reachable at {url}? topoplan calls its Discovery before planning"
+                            ))
+                        }
+                        runtime::Error::Config { .. } => Some(
+                            "check --extension, --ca-file and the ExtensionConfig's clientConfig"
+                                .to_string(),
+                        ),
+                        _ => None,
+                    };
+                    let d = Diagnostic::error(e.to_string());
+                    match help {
+                        Some(h) => d.with_help(h),
+                        None => d,
+                    }
+                })
+                .collect(),
+        )
+    })
+}
+
+/// Warnings for the calls `failurePolicy: Ignore` forgave (Cluster API only logs them), in a
+/// stable order.
+pub fn ignored(registry: Option<&Registry>) -> Vec<Diagnostic> {
+    let Some(r) = registry else {
+        return Vec::new();
+    };
+    let mut msgs: Vec<String> = r.take_ignored().iter().map(ToString::to_string).collect();
+    msgs.sort();
+    msgs.dedup();
+    msgs.into_iter()
+        .map(|m| {
+            Diagnostic::warning(format!("ignored because of failurePolicy Ignore: {m}")).with_help(
+                "Cluster API goes on as if the extension had answered nothing; so does this plan",
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,326 @@
+//! External patches end to end: `topoplan plan` and `validate` against the test extension
+//! (tests/extension_server) on 127.0.0.1, with the runtime-sdk fixture (an external patch with
+//! GeneratePatches, ValidateTopology and DiscoverVariables, then an inline patch).
+
+mod common;
+mod extension_server;
+
+use std::time::Duration;
+
+use common::Test;
+use extension_server::{ExtensionServer, Mode};
+use serde_json::{Value, json};
+
+const FIXTURE: &str = "testdata/examples/runtime-sdk";
+
+/// `plan` of the fixture against `server`, with extra arguments.
+fn plan(server: &ExtensionServer, extra: &[&str]) -> common::Output {
+    let ext = format!("test-extension={}", server.url);
+    let mut args = vec!["plan", "-f", "ex", "--extension", &ext];
+    args.extend_from_slice(extra);
+    Test::new().fixture(FIXTURE, "ex").args(args).run()
+}
+
+/// The port changes from run to run.
+fn redact(text: &str, server: &ExtensionServer) -> String {
+    text.replace(&server.url, "http://127.0.0.1:PORT")
+}
+
+fn hook_requests(server: &ExtensionServer, hook: &str) -> Vec<Value> {
+    server
+        .requests()
+        .into_iter()
+        .filter(|r| r.target.contains(&format!("/{hook}/")))
+        .map(|r| r.body)
+        .collect()
+}
+
+fn names(list: &Value) -> Vec<String> {
+    list.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v["name"].as_str().map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn plans_with_the_extension() {
+    let server = ExtensionServer::http();
+    let out = plan(&server, &["--output", "yaml"]);
+    insta::assert_snapshot!("runtime_sdk_yaml", out.ok());
+    assert!(!out.stderr.contains("skipped"), "{}", out.stderr);
+
+    // DiscoverVariables once per discovery patch, with the patch's settings.
+    let discover = hook_requests(&server, "discovervariables");
+    assert_eq!(discover.len(), 1, "{discover:?}");
+    assert_eq!(discover[0]["settings"], json!({"profile": "e2e"}));
+
+    // GeneratePatches sees the variables discovered for its patch, in the Cluster's order with
+    // builtin last, and not the inline variable "region".
+    let generate = hook_requests(&server, "generatepatches");
+    assert_eq!(generate.len(), 1);
+    let req = &generate[0];
+    assert_eq!(req["settings"], json!({"profile": "e2e"}));
+    assert_eq!(
+        names(&req["variables"]),
+        [
+            "imageRepository",
+            "kubeadmControlPlaneMaxSurge",
+            "files",
+            "builtin"
+        ]
+    );
+    let kinds: Vec<&str> = req["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i["object"]["kind"].as_str())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "DevClusterTemplate",
+            "KubeadmControlPlaneTemplate",
+            "DevMachineTemplate",
+            "KubeadmConfigTemplate",
+            "DevMachineTemplate",
+            "KubeadmConfigTemplate",
+            "DevMachineTemplate",
+            "KubeadmConfigTemplate",
+            "DevMachinePoolTemplate"
+        ]
+    );
+
+    // ValidateTopology once, after every patch: it sees the inline patch's label and the
+    // inline patch's variables (the last patch's), and no uids.
+    let validate = hook_requests(&server, "validatetopology");
+    assert_eq!(validate.len(), 1);
+    let items = validate[0]["items"].as_array().cloned().unwrap_or_default();
+    assert!(items.iter().all(|i| i.get("uid").is_none()));
+    assert!(items.iter().any(
+        |i| i["object"]["spec"]["template"]["metadata"]["labels"]["topology.example.com/region"]
+            == "eu-central-1"
+    ));
+    assert_eq!(names(&validate[0]["variables"]), ["region", "builtin"]);
+}
+
+#[test]
+fn explain_shows_the_extension_operations() {
+    let server = ExtensionServer::http();
+    let out = plan(&server, &["--explain", "--output", "json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    insta::assert_snapshot!("runtime_sdk_explain", redact(&out.stderr, &server));
+}
+
+#[test]
+fn validate_discovers_variables_from_the_extension() {
+    let server = ExtensionServer::http();
+    let ext = format!("test-extension={}", server.url);
+    // Without imageRepository, which the extension declares required.
+    let cluster = std::fs::read_to_string(common::repo().join(FIXTURE).join("cluster.yaml"))
+        .expect("fixture");
+    let cluster = cluster.replace(
+        "    - name: imageRepository\n      value: registry.example.com/kind\n",
+        "",
+    );
+    let out = Test::new()
+        .fixture(FIXTURE, "ex")
+        .file("ex/cluster.yaml", &cluster)
+        .args(["validate", "-f", "ex", "--extension", &ext])
+        .run();
+    insta::assert_snapshot!("runtime_sdk_validate_required", out.fails());
+    assert_eq!(hook_requests(&server, "discovervariables").len(), 1);
+    assert!(hook_requests(&server, "generatepatches").is_empty());
+}
+
+#[test]
+fn no_extension_is_a_clear_error() {
+    let out = Test::new()
+        .fixture(FIXTURE, "ex")
+        .args(["plan", "-f", "ex"])
+        .run();
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stdout, "");
+    insta::assert_snapshot!("runtime_sdk_no_extension", out.stderr);
+}
+
+#[test]
+fn validate_without_extension_warns_that_variables_are_unchecked() {
+    let out = Test::new()
+        .fixture(FIXTURE, "ex")
+        .args(["validate", "-f", "ex"])
+        .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "pass --extension test-extension=URL, or add the extension's DiscoverVariablesResponse"
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn unreachable_extension() {
+    // A port nobody listens on: bind, note it, close.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("port");
+    let ext = format!("test-extension=http://127.0.0.1:{port}");
+    let out = Test::new()
+        .fixture(FIXTURE, "ex")
+        .args(["plan", "-f", "ex", "--extension", &ext])
+        .run();
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr
+            .contains("failed to discover extension \"test-extension\": http call failed"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("is the extension running and reachable"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// Discovery with short timeouts, so a slow extension fails fast.
+fn fast_discovery(policy: &str) -> Value {
+    let gvh =
+        |hook: &str| json!({"apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1", "hook": hook});
+    json!({
+        "status": "Success",
+        "handlers": [
+            {"name": "generate-patches", "requestHook": gvh("GeneratePatches"),
+             "timeoutSeconds": 1, "failurePolicy": policy},
+            {"name": "validate-topology", "requestHook": gvh("ValidateTopology"),
+             "timeoutSeconds": 1, "failurePolicy": policy},
+            {"name": "discover-variables", "requestHook": gvh("DiscoverVariables"),
+             "timeoutSeconds": 1, "failurePolicy": policy}
+        ]
+    })
+}
+
+#[test]
+fn slow_extension_times_out() {
+    let server = ExtensionServer::http();
+    server.set_discovery(fast_discovery("Fail"));
+    server.set_mode(Mode::Delay(Duration::from_millis(1500)));
+    let out = plan(&server, &[]);
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stdout, "");
+    let err = redact(&out.stderr, &server);
+    assert!(
+        err.contains("failed to call DiscoverVariables for patch test-patch: failed to call extension handler \"discover-variables.test-extension\": http call failed: Post \"http://127.0.0.1:PORT/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovervariables/discover-variables?timeout=1s\": context deadline exceeded"),
+        "{err}"
+    );
+}
+
+#[test]
+fn non_200_fails_the_plan() {
+    let server = ExtensionServer::http();
+    server.set_mode(Mode::Status(500, "boom".into()));
+    let out = plan(&server, &[]);
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr.contains(
+            "http call failed: got response with status code 500 != 200: response : \"boom\""
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn garbage_body_fails_the_plan() {
+    let server = ExtensionServer::http();
+    server.set_mode(Mode::Garbage);
+    let out = plan(&server, &[]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("http call failed: failed to decode response"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn failure_policy_ignore_plans_without_the_extension() {
+    let server = ExtensionServer::http();
+    server.set_discovery(fast_discovery("Ignore"));
+    server.set_mode(Mode::Status(503, "unavailable".into()));
+    let out = plan(&server, &["--output", "json"]);
+    // DiscoverVariables was ignored (an empty success): the class has only its inline
+    // variable, so the Cluster's extension variables are not defined in the ClusterClass.
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("ignored because of failurePolicy Ignore: failed to call extension handler \"discover-variables.test-extension\""),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("imageRepository"), "{}", out.stderr);
+}
+
+#[test]
+fn failure_response_fails_the_plan() {
+    let server = ExtensionServer::http();
+    server.set_mode(Mode::Failure("the extension says no".into()));
+    let out = plan(&server, &[]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("got failure response with message: the extension says no"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn https_extension_config_with_ca_bundle() {
+    let server = ExtensionServer::https();
+    let ca = server.ca_pem.clone().expect("ca");
+    let ca_b64 = topoplan::gotemplate::sprig::encoding::base64_encode(ca.as_bytes());
+    let config = format!(
+        "apiVersion: runtime.cluster.x-k8s.io/v1alpha1\nkind: ExtensionConfig\nmetadata:\n  name: test-extension\nspec:\n  clientConfig:\n    url: {}\n    caBundle: {ca_b64}\n",
+        server.url
+    );
+    let out = Test::new()
+        .fixture(FIXTURE, "ex")
+        .file("ex/extensionconfig.yaml", &config)
+        .args(["plan", "-f", "ex", "--output", "yaml"])
+        .run();
+    insta::assert_snapshot!("runtime_sdk_yaml", out.ok());
+}
+
+#[test]
+fn https_without_the_ca_is_refused() {
+    let server = ExtensionServer::https();
+    let out = plan(&server, &[]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("failed to discover extension \"test-extension\""),
+        "{}",
+        out.stderr
+    );
+    assert!(server.requests().is_empty());
+}
+
+#[test]
+fn inline_classes_never_call_extensions() {
+    let server = ExtensionServer::http();
+    let ext = format!("test-extension={}", server.url);
+    let out = Test::new()
+        .fixture("testdata/examples/quick-start", "ex")
+        .args(["plan", "-f", "ex", "--extension", &ext, "--output", "json"])
+        .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(server.requests().is_empty());
+}
