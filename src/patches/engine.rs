@@ -282,6 +282,7 @@ pub fn apply(
                 &req,
                 &response,
                 &generator.skipped.borrow(),
+                "no patch generated",
             ));
             continue;
         }
@@ -339,7 +340,14 @@ pub fn apply(
                 Err(e) => return Err(apply_error(class, cluster, index, name, e, template)),
             }
         }
-        traces.push(trace(index, name, &req, &response, &[]));
+        traces.push(trace(
+            index,
+            name,
+            &req,
+            &response,
+            &[],
+            "the extension answered no patch for it",
+        ));
     }
     // Validation of the patched templates by the external patches that ask for it.
     for (index, patch) in list.iter().enumerate() {
@@ -417,6 +425,7 @@ fn trace(
     req: &Request,
     response: &[ResponseItem],
     skipped: &[(String, String)],
+    unexplained: &str,
 ) -> PatchTrace {
     let items = req
         .items
@@ -441,7 +450,7 @@ fn trace(
                 let why = skipped
                     .iter()
                     .find(|(uid, _)| uid == &item.uid)
-                    .map_or("no patch generated", |(_, w)| w.as_str());
+                    .map_or(unexplained, |(_, w)| w.as_str());
                 Outcome::Skipped(why.to_string())
             };
             ItemTrace {
