@@ -171,8 +171,8 @@ fn compare_edit_distance(s: &[Value], t: &[Value], p: &str) -> Vec<Op> {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=n {
-        d[0][j] = j;
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for j in 1..=n {
         for i in 1..=m {
