@@ -4,7 +4,7 @@ mod extension_server;
 
 use std::time::{Duration, Instant};
 
-use extension_server::{ExtensionServer, Mode, test_pki};
+use extension_server::{ExtensionServer, Hook, Mode, discovery_with_test_handlers, test_pki};
 use serde_json::{Value, json};
 use topoplan::runtime::types::decode_response;
 use topoplan::runtime::{
@@ -23,6 +23,14 @@ fn opts(name: &str, url: &str) -> ExtensionOptions {
         }],
         ..Default::default()
     }
+}
+
+/// A server that also announces handlers with short timeouts, the Ignore policy and a lifecycle
+/// hook, for client tests.
+fn test_server() -> ExtensionServer {
+    let server = ExtensionServer::http();
+    server.set_discovery(discovery_with_test_handlers());
+    server
 }
 
 fn registry(server: &ExtensionServer) -> Registry {
@@ -75,12 +83,6 @@ fn patches_request() -> GeneratePatchesRequest {
                     value: json!({"controlPlane": {"version": "v1.33.0+k3s"}}),
                 }],
             },
-            GeneratePatchesRequestItem {
-                uid: "uid-other".into(),
-                holder_reference: holder("MachineDeployment", "spec.template.spec.bootstrap"),
-                object: json!({"kind": "SomethingElse"}),
-                variables: vec![],
-            },
         ],
         ..Default::default()
     }
@@ -97,7 +99,24 @@ fn patch_json(resp: &GeneratePatchesResponse, uid: &str) -> Value {
 
 #[test]
 fn discovery_registers_handlers_with_extension_suffix_defaults_and_policies() {
+    // The default answer: the handlers of Cluster API's test extension.
     let server = ExtensionServer::http();
+    let reg = registry(&server);
+    let names: Vec<&str> = reg.handlers().map(|h| h.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "discover-variables.test-ext",
+            "generate-patches.test-ext",
+            "validate-topology.test-ext",
+        ]
+    );
+    for h in reg.handlers() {
+        assert_eq!(h.timeout_seconds, 10);
+        assert_eq!(h.failure_policy, FailurePolicy::Fail);
+    }
+
+    let server = test_server();
     let reg = registry(&server);
     let names: Vec<&str> = reg.handlers().map(|h| h.name.as_str()).collect();
     assert_eq!(
@@ -188,22 +207,21 @@ fn generate_patches_round_trip() {
     assert_eq!(resp.items.len(), 2);
     assert_eq!(resp.items[0].uid, "uid-infra");
     assert_eq!(resp.items[0].patch_type.0, "JSONPatch");
+    // No docker backend in the template: only its metadata is patched.
     assert_eq!(
         patch_json(&resp, "uid-infra"),
         json!([
             {"op": "add", "path": "/spec/template/metadata",
-             "value": {"labels": {"top-level-label-1": "top-level-label-value-1"}}},
-            {"op": "add", "path": "/spec/template/metadata/annotations",
-             "value": {"top-level-annotation-1": "top-level-annotation-value-1"}},
-            {"op": "add", "path": "/spec/template/spec/loadBalancer",
-             "value": {"imageRepository": "registry.example/kind"}}
+             "value": {"labels": {"top-level-label-1": "top-level-label-value-1"},
+                       "annotations": {"top-level-annotation-1": "top-level-annotation-value-1"}}}
         ])
     );
-    assert_eq!(resp.items[1].patch_type.0, "JSONMergePatch");
+    assert_eq!(resp.items[1].patch_type.0, "JSONPatch");
     let cp = patch_json(&resp, "uid-cp");
     assert_eq!(
-        cp.pointer("/spec/template/spec/kubeadmConfigSpec/initConfiguration/nodeRegistration/kubeletExtraArgs/1/value"),
-        Some(&json!("kubernetesVersion=v1.33.0_k3s"))
+        cp.pointer("/1/value/initConfiguration/nodeRegistration/kubeletExtraArgs/1/value"),
+        Some(&json!("kubernetesVersion=v1.33.0_k3s")),
+        "{cp}"
     );
 
     let req = &server.requests()[1];
@@ -248,7 +266,7 @@ fn settings_of_the_extension_config_are_overridden_by_the_request() {
 fn validate_topology_and_discover_variables_round_trip() {
     let server = ExtensionServer::http();
     let reg = registry(&server);
-    let mut req = ValidateTopologyRequest {
+    let req = ValidateTopologyRequest {
         items: vec![ValidateTopologyRequestItem {
             holder_reference: holder("Cluster", "spec.infrastructureRef"),
             object: json!({"kind": "DevClusterTemplate", "metadata": {"name": "ok"}}),
@@ -264,8 +282,11 @@ fn validate_topology_and_discover_variables_round_trip() {
     assert_eq!(body["kind"], "ValidateTopologyRequest");
     assert!(body["items"][0].get("uid").is_none());
 
-    req.items[0].object = json!({"kind": "DevClusterTemplate",
-        "metadata": {"name": "bad", "annotations": {"test.topoplan/invalid": ""}}});
+    // ValidateTopology alone can be made to fail; GeneratePatches still answers.
+    server.set_hook_mode(
+        Hook::ValidateTopology,
+        Mode::Failure("bad is invalid".into()),
+    );
     let err = reg
         .validate_topology("validate-topology.test-ext", &req)
         .expect_err("invalid");
@@ -273,6 +294,11 @@ fn validate_topology_and_discover_variables_round_trip() {
         err.to_string(),
         "failed to call extension handler \"validate-topology.test-ext\": got failure response with message: bad is invalid"
     );
+    assert!(
+        reg.generate_patches("generate-patches.test-ext", &patches_request())
+            .is_ok()
+    );
+    server.set_mode(Mode::Normal);
 
     let vars = reg
         .discover_variables(
@@ -287,14 +313,20 @@ fn validate_topology_and_discover_variables_round_trip() {
         .collect();
     assert_eq!(
         names,
-        ["kubeadmControlPlaneMaxSurge", "files", "preKubeadmCommands"]
+        [
+            "kubeadmControlPlaneMaxSurge",
+            "files",
+            "preKubeadmCommands",
+            "kubeadmConfigTemplateAnnotations",
+            "imageRepository"
+        ]
     );
     assert_eq!(
         vars.variables[1]["schema"]["openAPIV3Schema"]["type"],
         json!("array")
     );
     assert_eq!(
-        server.requests()[3].target,
+        server.requests()[4].target,
         "/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovervariables/discover-variables?timeout=10s"
     );
 }
@@ -319,7 +351,7 @@ fn url_path_prefix_and_query_are_kept() {
 
 #[test]
 fn lifecycle_and_unknown_handlers_cannot_be_called() {
-    let server = ExtensionServer::http();
+    let server = test_server();
     let reg = registry(&server);
     let err = reg
         .generate_patches(
@@ -351,7 +383,7 @@ fn lifecycle_and_unknown_handlers_cannot_be_called() {
 
 #[test]
 fn timeout_fails_with_fail_policy_and_is_forgiven_with_ignore() {
-    let server = ExtensionServer::http();
+    let server = test_server();
     let reg = registry(&server);
     server.set_mode(Mode::Delay(Duration::from_millis(1500)));
     let start = Instant::now();
@@ -389,7 +421,7 @@ fn timeout_fails_with_fail_policy_and_is_forgiven_with_ignore() {
 
 #[test]
 fn non_200_is_an_error_with_the_body_excerpt() {
-    let server = ExtensionServer::http();
+    let server = test_server();
     let reg = registry(&server);
     server.set_mode(Mode::Status(500, "x".repeat(600)));
     let err = reg
@@ -420,7 +452,7 @@ fn non_200_is_an_error_with_the_body_excerpt() {
 
 #[test]
 fn garbage_body_is_a_decode_error_and_ignore_forgives_it() {
-    let server = ExtensionServer::http();
+    let server = test_server();
     let reg = registry(&server);
     server.set_mode(Mode::Garbage);
     let err = reg
@@ -440,7 +472,7 @@ fn garbage_body_is_a_decode_error_and_ignore_forgives_it() {
 
 #[test]
 fn failure_status_is_never_ignored_and_unknown_status_is_an_error() {
-    let server = ExtensionServer::http();
+    let server = test_server();
     let reg = registry(&server);
     server.set_mode(Mode::Failure("no patches for you".into()));
     for h in [
@@ -703,4 +735,246 @@ fn registry_can_be_shared_across_threads() {
         }
     });
     assert_eq!(server.requests().len(), 5);
+}
+
+fn item(
+    uid: &str,
+    holder_kind: &str,
+    object: Value,
+    variables: Vec<Variable>,
+) -> GeneratePatchesRequestItem {
+    GeneratePatchesRequestItem {
+        uid: uid.into(),
+        holder_reference: holder(holder_kind, "spec.controlPlaneRef"),
+        object,
+        variables,
+    }
+}
+
+fn var(name: &str, value: Value) -> Variable {
+    Variable {
+        name: name.into(),
+        value,
+    }
+}
+
+#[test]
+fn generate_patches_for_a_v1beta2_kubeadm_control_plane_template() {
+    let server = ExtensionServer::http();
+    let reg = registry(&server);
+    let req = GeneratePatchesRequest {
+        variables: vec![
+            var(
+                "builtin",
+                json!({"cluster": {"name": "my-cluster", "namespace": "default"}}),
+            ),
+            var("kubeadmControlPlaneMaxSurge", json!("1")),
+            var(
+                "files",
+                json!([{"path": "/etc/extra.conf", "content": "x=1"}]),
+            ),
+            var("preKubeadmCommands", json!(["echo two"])),
+        ],
+        items: vec![item(
+            "uid-kcp",
+            "Cluster",
+            json!({"apiVersion": "controlplane.cluster.x-k8s.io/v1beta2",
+                "kind": "KubeadmControlPlaneTemplate",
+                "metadata": {"name": "cp", "namespace": "default"},
+                "spec": {"template": {
+                    "metadata": {"labels": {"existing": "yes"}},
+                    "spec": {"kubeadmConfigSpec": {
+                        "clusterConfiguration": {"apiServer": {"extraArgs": [
+                            {"name": "audit-log-maxage", "value": "10"}]}},
+                        "initConfiguration": {"nodeRegistration": {}},
+                        "joinConfiguration": {"nodeRegistration": {"kubeletExtraArgs": [
+                            {"name": "eviction-hard", "value": "nodefs.available<0%"}]}},
+                        "preKubeadmCommands": ["echo one"]}}}}}),
+            vec![var(
+                "builtin",
+                json!({"controlPlane": {"version": "v1.34.1+rke2r1", "replicas": 3}}),
+            )],
+        )],
+        ..Default::default()
+    };
+    let resp = reg
+        .generate_patches("generate-patches.test-ext", &req)
+        .expect("patches");
+    assert!(resp.status.is_success());
+    assert_eq!(resp.items.len(), 1);
+    assert_eq!(resp.items[0].patch_type.0, "JSONPatch");
+    let kcs = "/spec/template/spec/kubeadmConfigSpec";
+    let v2 = json!({"name": "v", "value": "2"});
+    let labels = json!({"name": "node-labels", "value": "kubernetesVersion=v1.34.1_rke2r1"});
+    assert_eq!(
+        patch_json(&resp, "uid-kcp"),
+        json!([
+            {"op": "add", "path": "/spec/template/metadata/annotations",
+             "value": {"top-level-annotation-1": "top-level-annotation-value-1"}},
+            {"op": "add", "path": "/spec/template/metadata/labels/top-level-label-1",
+             "value": "top-level-label-value-1"},
+            {"op": "add", "path": format!("{kcs}/clusterConfiguration/apiServer/extraArgs/1"),
+             "value": v2},
+            {"op": "add", "path": format!("{kcs}/clusterConfiguration/controllerManager"),
+             "value": {"extraArgs": [v2]}},
+            {"op": "add", "path": format!("{kcs}/clusterConfiguration/scheduler"),
+             "value": {"extraArgs": [v2]}},
+            {"op": "add", "path": format!("{kcs}/files"),
+             "value": [{"path": "/etc/extra.conf", "content": "x=1",
+                        "owner": "root:root", "permissions": "0600"}]},
+            {"op": "add", "path": format!("{kcs}/initConfiguration/nodeRegistration/kubeletExtraArgs"),
+             "value": [v2, labels]},
+            // Appends to a simple list come out last element first, both at the old length.
+            {"op": "add", "path": format!("{kcs}/joinConfiguration/nodeRegistration/kubeletExtraArgs/1"),
+             "value": labels},
+            {"op": "add", "path": format!("{kcs}/joinConfiguration/nodeRegistration/kubeletExtraArgs/1"),
+             "value": v2},
+            {"op": "add", "path": format!("{kcs}/preKubeadmCommands/1"), "value": "echo two"},
+            {"op": "add", "path": "/spec/template/spec/rollout",
+             "value": {"strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1}}}}
+        ])
+    );
+}
+
+#[test]
+fn generate_patches_picks_kind_images_from_the_mapping() {
+    let server = ExtensionServer::http();
+    let reg = registry(&server);
+    let machine = json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2",
+        "kind": "DevMachineTemplate", "metadata": {"name": "m"},
+        "spec": {"template": {"spec": {"backend": {"docker": {"extraMounts": []}}}}}});
+    let req = GeneratePatchesRequest {
+        items: vec![
+            item(
+                "cp",
+                "Cluster",
+                machine.clone(),
+                vec![var(
+                    "builtin",
+                    json!({"controlPlane": {"version": "v1.34.3"}}),
+                )],
+            ),
+            item(
+                "md-known",
+                "MachineDeployment",
+                machine.clone(),
+                vec![var(
+                    "builtin",
+                    json!({"machineDeployment": {"version": "v1.33.12"}}),
+                )],
+            ),
+            // No v1.34.1 row upstream: newer than the 1.34.0 row, so the fallback image.
+            item(
+                "md-patch",
+                "MachineDeployment",
+                machine.clone(),
+                vec![var(
+                    "builtin",
+                    json!({"machineDeployment": {"version": "v1.34.1"}}),
+                )],
+            ),
+            item(
+                "md-future",
+                "MachineDeployment",
+                machine.clone(),
+                vec![var(
+                    "builtin",
+                    json!({"machineDeployment": {"version": "v1.99.2+build.1"}}),
+                )],
+            ),
+        ],
+        ..Default::default()
+    };
+    let resp = reg
+        .generate_patches("generate-patches.test-ext", &req)
+        .expect("patches");
+    let image = |uid: &str| {
+        let ops = patch_json(&resp, uid);
+        let op = ops
+            .as_array()
+            .expect("ops")
+            .iter()
+            .find(|o| o["path"] == "/spec/template/spec/backend/docker/customImage")
+            .cloned()
+            .unwrap_or_else(|| panic!("no customImage op in {ops}"));
+        assert_eq!(op["op"], "add");
+        op["value"].as_str().expect("image").to_string()
+    };
+    assert_eq!(
+        image("cp"),
+        "kindest/node:v1.34.3@sha256:08497ee19eace7b4b5348db5c6a1591d7752b164530a36f855cb0f2bdcbadd48"
+    );
+    assert_eq!(
+        image("md-known"),
+        "kindest/node:v1.33.12@sha256:3f5c8443c620245e4d355cfe09e96a91ead32ceaa569d3f1ca9edf0cb2fe2ff4"
+    );
+    assert_eq!(image("md-patch"), "kindest/node:v1.34.1");
+    assert_eq!(image("md-future"), "kindest/node:v1.99.2_build.1");
+}
+
+#[test]
+fn generate_patches_failures_carry_the_handler_message() {
+    let server = ExtensionServer::http();
+    let reg = registry(&server);
+    let call = |object: Value, variables: Vec<Variable>| {
+        let req = GeneratePatchesRequest {
+            items: vec![item("u", "Cluster", object, variables)],
+            ..Default::default()
+        };
+        reg.generate_patches("generate-patches.test-ext", &req)
+            .expect_err("failure")
+            .to_string()
+    };
+    let prefix = "failed to call extension handler \"generate-patches.test-ext\": got failure response with message: ";
+    assert_eq!(
+        call(
+            json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "DevMachineTemplate"}),
+            vec![var("builtin", json!({"cluster": {"name": "c"}}))]
+        ),
+        format!(
+            "{prefix}error patching DevMachineTemplate: no version variables found for DevMachineTemplate patch"
+        )
+    );
+    assert_eq!(
+        call(
+            json!({"apiVersion": "controlplane.cluster.x-k8s.io/v1beta1", "kind": "KubeadmControlPlaneTemplate"}),
+            vec![]
+        ),
+        format!(
+            "{prefix}error patching KubeadmControlPlaneTemplate: could not patch KubeadmControlPlane: could not get builtin.controlPlane.version: variable \"builtin\" does not exist"
+        )
+    );
+    // Kinds the upstream decoder does not know fail the whole call.
+    assert_eq!(
+        call(
+            json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta1", "kind": "DockerClusterTemplate"}),
+            vec![]
+        ),
+        format!(
+            "{prefix}no kind \"DockerClusterTemplate\" is registered for version \"infrastructure.cluster.x-k8s.io/v1beta1\" in scheme \"sigs.k8s.io/cluster-api/test/extension/handlers/topologymutation/handler.go:67\""
+        )
+    );
+}
+
+#[test]
+fn hook_modes_affect_one_hook_and_set_mode_resets_them() {
+    let server = ExtensionServer::http();
+    let reg = registry(&server);
+    server.set_hook_mode(Hook::GeneratePatches, Mode::Garbage);
+    assert!(
+        reg.generate_patches("generate-patches.test-ext", &patches_request())
+            .is_err()
+    );
+    assert!(
+        reg.validate_topology(
+            "validate-topology.test-ext",
+            &ValidateTopologyRequest::default()
+        )
+        .is_ok()
+    );
+    server.set_mode(Mode::Normal);
+    assert!(
+        reg.generate_patches("generate-patches.test-ext", &patches_request())
+            .is_ok()
+    );
 }

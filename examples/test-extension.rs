@@ -1,0 +1,106 @@
+/*!
+Serve the test Runtime extension (the one `tests/runtime.rs` uses, faithful to Cluster API's
+`test/extension` topology-mutation handlers) on 127.0.0.1, so `topoplan plan --extension` can be
+tried by hand, e.g. against `e2e-quick-start-runtimesdk`:
+
+```text
+cargo run --example test-extension -- [--port N] [--tls [--ca-out FILE]] [--quiet]
+```
+
+It prints one line, `listening on http://127.0.0.1:PORT` (or `https://`), then serves until it is
+killed (Ctrl-C). With `--tls` the serving certificate is signed by a CA generated at start, written
+as PEM to `--ca-out` (or to stderr). Each request is logged to stderr unless `--quiet`.
+*/
+
+#[path = "../tests/extension_server/mod.rs"]
+mod extension_server;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use extension_server::{ExtensionServer, try_test_pki};
+
+const USAGE: &str = "usage: test-extension [--port N] [--tls [--ca-out FILE]] [--quiet]";
+
+struct Args {
+    port: u16,
+    tls: bool,
+    ca_out: Option<String>,
+    quiet: bool,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        port: 0,
+        tls: false,
+        ca_out: None,
+        quiet: false,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        let (flag, inline) = match a.split_once('=') {
+            Some((f, v)) => (f.to_string(), Some(v.to_string())),
+            None => (a.clone(), None),
+        };
+        let mut value = |name: &str| {
+            inline
+                .clone()
+                .or_else(|| it.next())
+                .ok_or_else(|| format!("{name} needs a value\n{USAGE}"))
+        };
+        match flag.as_str() {
+            "--port" => {
+                let v = value("--port")?;
+                args.port = v
+                    .parse()
+                    .map_err(|_| format!("--port: not a port number: {v:?}"))?;
+            }
+            "--ca-out" => args.ca_out = Some(value("--ca-out")?),
+            "--tls" => args.tls = true,
+            "--quiet" | "-q" => args.quiet = true,
+            "--help" | "-h" => return Err(USAGE.to_string()),
+            _ => return Err(format!("unknown argument {a:?}\n{USAGE}")),
+        }
+    }
+    if args.ca_out.is_some() && !args.tls {
+        return Err(format!("--ca-out needs --tls\n{USAGE}"));
+    }
+    Ok(args)
+}
+
+fn run() -> Result<(), String> {
+    let args = parse_args()?;
+    let pki = if args.tls {
+        Some(try_test_pki()?)
+    } else {
+        None
+    };
+    let server = ExtensionServer::bind(args.port, pki)?;
+    server.set_log(!args.quiet);
+    if let Some(ca) = &server.ca_pem {
+        match &args.ca_out {
+            Some(path) => std::fs::write(path, ca)
+                .map_err(|e| format!("cannot write the CA to {path}: {e}"))?,
+            None => eprint!("CA certificate (pass it to topoplan as the CA bundle):\n{ca}"),
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "listening on {}", server.url)
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write to stdout: {e}"))?;
+    drop(out);
+    // The server runs on its own threads; this one only keeps the process alive.
+    loop {
+        std::thread::park();
+    }
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("test-extension: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
