@@ -327,7 +327,12 @@ impl Registry {
             let built = check_url(&src.url, &["http", "https"])
                 .map_err(|e| config(format!("failed to compute URL: {e}")))
                 .and_then(|url| {
-                    let client = cache.get(&verify).map_err(config)?;
+                    let verify = if url.scheme.eq_ignore_ascii_case("http") {
+                        &TlsVerify::PlainHttp
+                    } else {
+                        &verify
+                    };
+                    let client = cache.get(verify).map_err(config)?;
                     Ok(Extension {
                         endpoint: Endpoint {
                             name: src.name.clone(),

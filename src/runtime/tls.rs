@@ -26,6 +26,9 @@ pub enum TlsVerify {
     Ca(Vec<u8>),
     /// No verification (`--insecure-skip-tls-verify`).
     Insecure,
+    /// Plain HTTP: no TLS session is ever made (redirects are not followed), so no roots are
+    /// loaded — loading the system's costs ~20 ms per run. Any certificate would be rejected.
+    PlainHttp,
 }
 
 fn provider() -> Arc<CryptoProvider> {
@@ -69,7 +72,8 @@ pub fn client_config(verify: &TlsVerify) -> Result<rustls::ClientConfig, String>
                 .build()
                 .map_err(|e| format!("unable to load root certificates: {e}"))?
         }
-        TlsVerify::Insecure => Arc::new(NoVerify(provider)),
+        TlsVerify::Insecure => Arc::new(NoVerify(provider, true)),
+        TlsVerify::PlainHttp => Arc::new(NoVerify(provider, false)),
     };
     Ok(builder
         .dangerous()
@@ -77,9 +81,9 @@ pub fn client_config(verify: &TlsVerify) -> Result<rustls::ClientConfig, String>
         .with_no_client_auth())
 }
 
-/// Accepts any certificate; handshake signatures are still checked.
+/// Accepts any certificate (`true`) or none (`false`); handshake signatures are still checked.
 #[derive(Debug)]
-struct NoVerify(Arc<CryptoProvider>);
+struct NoVerify(Arc<CryptoProvider>, bool);
 
 impl ServerCertVerifier for NoVerify {
     fn verify_server_cert(
@@ -90,7 +94,13 @@ impl ServerCertVerifier for NoVerify {
         _ocsp_response: &[u8],
         _now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
+        if self.1 {
+            Ok(ServerCertVerified::assertion())
+        } else {
+            Err(rustls::Error::General(
+                "a plain-HTTP extension client does not speak TLS".into(),
+            ))
+        }
     }
 
     fn verify_tls12_signature(
