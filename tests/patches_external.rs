@@ -8,7 +8,7 @@ mod extension_server;
 use std::time::Duration;
 
 use common::Test;
-use extension_server::{ExtensionServer, Mode};
+use extension_server::{ExtensionServer, Hook, Mode};
 use serde_json::{Value, json};
 
 const FIXTURE: &str = "testdata/examples/runtime-sdk";
@@ -323,4 +323,61 @@ fn inline_classes_never_call_extensions() {
         .run();
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(server.requests().is_empty());
+}
+
+/// A GeneratePatches answer with one item.
+fn one_patch(uid: &str, patch_type: &str, patch: &[u8]) -> Value {
+    json!({"status": "Success", "items": [{
+        "uid": uid,
+        "patchType": patch_type,
+        "patch": topoplan::gotemplate::sprig::encoding::base64_encode(patch),
+    }]})
+}
+
+#[test]
+fn response_for_an_unknown_uid() {
+    let server = ExtensionServer::http();
+    server.set_hook_mode(
+        Hook::GeneratePatches,
+        Mode::Respond(one_patch("no-such-uid", "JSONPatch", b"[]")),
+    );
+    let out = plan(&server, &[]);
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stdout, "");
+    insta::assert_snapshot!("runtime_sdk_unknown_uid", out.stderr);
+}
+
+#[test]
+fn undecodable_patch() {
+    let server = ExtensionServer::http();
+    // The uid of the InfrastructureCluster's template, as topoplan builds it.
+    let uid = {
+        let probe = ExtensionServer::http();
+        let out = plan(&probe, &[]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        hook_requests(&probe, "generatepatches")[0]["items"][0]["uid"]
+            .as_str()
+            .expect("uid")
+            .to_string()
+    };
+    server.set_hook_mode(
+        Hook::GeneratePatches,
+        Mode::Respond(one_patch(&uid, "JSONPatch", b"[{\"op\": ")),
+    );
+    let out = plan(&server, &[]);
+    assert_eq!(out.code, 1);
+    insta::assert_snapshot!("runtime_sdk_undecodable_patch", out.stderr);
+}
+
+#[test]
+fn validate_topology_failure_is_surfaced() {
+    let server = ExtensionServer::http();
+    server.set_hook_mode(
+        Hook::ValidateTopology,
+        Mode::Failure("md-eu may not run in eu-central-1".into()),
+    );
+    let out = plan(&server, &[]);
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stdout, "");
+    insta::assert_snapshot!("runtime_sdk_validate_failure", out.stderr);
 }

@@ -398,7 +398,7 @@ fn apply_error(
         d = d.with_help(if t.starts_with("the extension") {
             t
         } else {
-            format!("the patch was applied to {t}")
+            format!("the patch targets {t}")
         });
     }
     vec![d]

@@ -50,6 +50,8 @@ pub enum Mode {
     Failure(String),
     /// Answer a status that is neither Success nor Failure.
     UnknownStatus,
+    /// Answer 200 with this document.
+    Respond(Value),
 }
 
 /// The hooks the extension answers (besides Discovery).
@@ -377,6 +379,7 @@ fn serve<S: Read + Write>(stream: S, st: &State, prefix: &str) {
                     .to_string()
                     .into_bytes(),
             ),
+            Mode::Respond(v) => (200, v.to_string().into_bytes()),
         };
         if st.log.load(Ordering::SeqCst) {
             let status = serde_json::from_slice::<Value>(&out)
