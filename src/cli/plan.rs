@@ -38,8 +38,9 @@ pub struct PlanArgs {
     #[arg(long = "output", value_enum, default_value_t = Format::Table)]
     pub format: Format,
 
-    /// Also show what each ClusterClass patch did to each template (after the table; on
-    /// stderr with --output json/yaml).
+    /// Also show what each ClusterClass patch did to each template: the operations with their
+    /// values, or why it was skipped (after the table; in the plan document with --output
+    /// json/yaml).
     #[arg(long = "explain")]
     pub explain: bool,
 }
@@ -134,10 +135,13 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     }
     match out.format {
         Format::Table => write_stdout(&output::table::render(&plan, out.color))?,
-        Format::Yaml => write_stdout(&output::document::to_yaml(&plan))?,
-        Format::Json => write_stdout_with(|w| output::document::write_json(&plan, w))?,
+        Format::Yaml => write_stdout(&output::document::to_yaml(&plan, out.explain))?,
+        Format::Json => {
+            write_stdout_with(|w| output::document::write_json(&plan, out.explain, w))?
+        }
     }
-    if out.explain {
+    // With a plan document, the explanation is part of it.
+    if out.explain && out.format == Format::Table {
         let text: String = plan
             .clusters
             .iter()
@@ -145,11 +149,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
                 crate::patches::explain::render(&format!("{}/{}", c.namespace, c.name), &c.patches)
             })
             .collect();
-        if out.format == Format::Table {
-            write_stdout(&format!("\n{text}"))?;
-        } else {
-            eprint!("{text}");
-        }
+        write_stdout(&format!("\n{text}"))?;
     }
     // The process exits next: freeing a fleet's worth of JSON trees would only cost time.
     std::mem::forget(plan);

@@ -20,6 +20,18 @@ clusters:
     namespace: ...
     name: ...
     object: {...}              # the full object
+  patches:                     # only with --explain: what each ClusterClass patch did
+  - name: my-patch
+    index: 0                   # position in spec.patches
+    templates:
+    - object: ControlPlane     # the role of the object the template generates
+      kind: KubeadmControlPlaneTemplate
+      applied: true
+      operations: [{op: add, path: /spec/..., value: ...}]   # merge patches: {op: merge, value}
+    - object: InfrastructureCluster
+      kind: DockerClusterTemplate
+      applied: false
+      reason: no definition selects it
 warnings:
 - message: ...
   file: ...                    # present when the warning has a location
@@ -60,6 +72,8 @@ struct ClusterEntry<'a> {
     source: Option<&'a str>,
     summary: Summary,
     objects: Vec<ObjectEntry<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    patches: Option<Value>,
 }
 
 #[derive(Serialize)]
@@ -88,7 +102,7 @@ struct ObjectEntry<'a> {
     object: &'a Value,
 }
 
-fn document(plan: &Plan) -> Document<'_> {
+fn document(plan: &Plan, explain: bool) -> Document<'_> {
     let clusters = plan
         .clusters
         .iter()
@@ -121,6 +135,7 @@ fn document(plan: &Plan) -> Document<'_> {
                         object: &o.object,
                     })
                     .collect(),
+                patches: explain.then(|| crate::patches::explain::to_json(&c.patches)),
             }
         })
         .collect();
@@ -132,9 +147,9 @@ fn document(plan: &Plan) -> Document<'_> {
     }
 }
 
-/// The plan document as a JSON value (keys sorted).
-pub fn build(plan: &Plan) -> Value {
-    serde_json::to_value(document(plan)).unwrap_or(Value::Null)
+/// The plan document as a JSON value (keys sorted); `explain` adds each Cluster's patches.
+pub fn build(plan: &Plan, explain: bool) -> Value {
+    serde_json::to_value(document(plan, explain)).unwrap_or(Value::Null)
 }
 
 /// A diagnostic as a JSON object (message, severity, help, file, line, column).
@@ -157,12 +172,17 @@ pub fn diagnostic(d: &Diagnostic) -> Value {
 }
 
 /// Write the document as pretty JSON with a trailing newline, streaming.
-pub fn write_json(plan: &Plan, out: &mut (impl Write + ?Sized)) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &document(plan)).map_err(std::io::Error::from)?;
+pub fn write_json(
+    plan: &Plan,
+    explain: bool,
+    out: &mut (impl Write + ?Sized),
+) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &document(plan, explain))
+        .map_err(std::io::Error::from)?;
     out.write_all(b"\n")
 }
 
 /// The document as YAML.
-pub fn to_yaml(plan: &Plan) -> String {
-    crate::load::yaml::to_yaml(&build(plan))
+pub fn to_yaml(plan: &Plan, explain: bool) -> String {
+    crate::load::yaml::to_yaml(&build(plan, explain))
 }

@@ -435,12 +435,10 @@ fn trace(
             for r in response.iter().filter(|r| r.uid == item.uid) {
                 match r.patch_type {
                     PatchType::JsonPatch => {
-                        for op in r.patch.as_array().map_or(&[][..], Vec::as_slice) {
-                            ops.push(describe_op(op));
-                        }
+                        ops.extend(r.patch.as_array().into_iter().flatten().cloned());
                     }
                     PatchType::JsonMergePatch => {
-                        ops.push(format!("merge patch {}", short_json(&r.patch)));
+                        ops.push(serde_json::json!({"op": "merge", "value": r.patch}));
                     }
                 }
             }
@@ -469,38 +467,6 @@ fn trace(
         index,
         name: name.to_string(),
         items,
-    }
-}
-
-/// The longest value `--explain` prints in full; longer ones are cut (the whole object is in
-/// the plan's `-o yaml`).
-const EXPLAIN_VALUE_LIMIT: usize = 200;
-
-/// `v` as one line of compact JSON, cut after [`EXPLAIN_VALUE_LIMIT`] bytes.
-fn short_json(v: &Value) -> String {
-    let text = v.to_string();
-    if text.len() <= EXPLAIN_VALUE_LIMIT {
-        return text;
-    }
-    let mut end = EXPLAIN_VALUE_LIMIT;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}… ({} bytes)", &text[..end], text.len())
-}
-
-/// One RFC 6902 operation for `--explain`: `op path` plus its value (`add`, `replace`,
-/// `test`) or source (`move`, `copy`).
-fn describe_op(op: &Value) -> String {
-    let s = |k: &str| op.get(k).and_then(Value::as_str).unwrap_or("");
-    let kind = s("op");
-    match kind {
-        "move" | "copy" => format!("{kind} {} from {}", s("path"), s("from")),
-        "remove" => format!("{kind} {}", s("path")),
-        _ => match op.get("value") {
-            Some(v) => format!("{kind} {} = {}", s("path"), short_json(v)),
-            None => format!("{kind} {}", s("path")),
-        },
     }
 }
 
@@ -815,24 +781,6 @@ mod tests {
                 None
             ))
         );
-    }
-
-    #[test]
-    fn explain_shows_values() {
-        assert_eq!(
-            describe_op(&json!({"op": "add", "path": "/spec/x", "value": {"a": [1, "b"]}})),
-            "add /spec/x = {\"a\":[1,\"b\"]}"
-        );
-        assert_eq!(
-            describe_op(&json!({"op": "remove", "path": "/spec/x"})),
-            "remove /spec/x"
-        );
-        assert_eq!(
-            describe_op(&json!({"op": "move", "path": "/spec/y", "from": "/spec/x"})),
-            "move /spec/y from /spec/x"
-        );
-        let long = describe_op(&json!({"op": "add", "path": "/p", "value": "é".repeat(150)}));
-        assert!(long.ends_with("… (302 bytes)"), "{long}");
     }
 
     #[test]

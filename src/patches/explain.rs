@@ -10,10 +10,71 @@ use std::fmt::Write as _;
 /// What one patch did to one template.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
-    /// The patch applied these operations (`add /spec/...`, or `merge patch`).
-    Applied(Vec<String>),
+    /// The patch applied these operations: RFC 6902 operations as sent, a merge patch as
+    /// `{"op": "merge", "value": <patch>}`.
+    Applied(Vec<serde_json::Value>),
     /// The patch did not apply, and why.
     Skipped(String),
+}
+
+/// The longest value the text shows in full; longer ones are cut (the whole object is in the
+/// plan's `-o yaml`, the whole value in the plan document's `patches`).
+const VALUE_LIMIT: usize = 200;
+
+/// `v` as one line of compact JSON, cut after [`VALUE_LIMIT`] bytes.
+fn short_json(v: &serde_json::Value) -> String {
+    let text = v.to_string();
+    if text.len() <= VALUE_LIMIT {
+        return text;
+    }
+    let mut end = VALUE_LIMIT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes)", &text[..end], text.len())
+}
+
+/// One operation as a line: `op path` plus its value (`add`, `replace`, `test`) or source
+/// (`move`, `copy`); a merge patch whole.
+pub fn describe_op(op: &serde_json::Value) -> String {
+    let s = |k: &str| op.get(k).and_then(serde_json::Value::as_str).unwrap_or("");
+    let kind = s("op");
+    match kind {
+        "merge" => format!(
+            "merge patch {}",
+            short_json(op.get("value").unwrap_or(&serde_json::Value::Null))
+        ),
+        "move" | "copy" => format!("{kind} {} from {}", s("path"), s("from")),
+        "remove" => format!("{kind} {}", s("path")),
+        _ => match op.get("value") {
+            Some(v) => format!("{kind} {} = {}", s("path"), short_json(v)),
+            None => format!("{kind} {}", s("path")),
+        },
+    }
+}
+
+/// The traces as plan-document data: per patch, per template, the operations (whole values)
+/// or the reason it was skipped.
+pub fn to_json(traces: &[PatchTrace]) -> serde_json::Value {
+    use serde_json::json;
+    traces
+        .iter()
+        .map(|t| {
+            let templates: Vec<serde_json::Value> = t
+                .items
+                .iter()
+                .map(|i| match &i.outcome {
+                    Outcome::Applied(ops) => json!({
+                        "object": i.object, "kind": i.kind, "applied": true, "operations": ops,
+                    }),
+                    Outcome::Skipped(why) => json!({
+                        "object": i.object, "kind": i.kind, "applied": false, "reason": why,
+                    }),
+                })
+                .collect();
+            json!({"name": t.name, "index": t.index, "templates": templates})
+        })
+        .collect()
 }
 
 /// One template's entry under a patch.
@@ -52,7 +113,7 @@ pub fn render(cluster: &str, traces: &[PatchTrace]) -> String {
                 Outcome::Applied(ops) => {
                     let _ = writeln!(out, "    {} ({}): applied", i.object, i.kind);
                     for op in ops {
-                        let _ = writeln!(out, "      {op}");
+                        let _ = writeln!(out, "      {}", describe_op(op));
                     }
                 }
                 Outcome::Skipped(why) => {
@@ -77,7 +138,9 @@ mod tests {
                 ItemTrace {
                     object: "ControlPlane".into(),
                     kind: "KubeadmControlPlaneTemplate".into(),
-                    outcome: Outcome::Applied(vec!["add /spec/x".into()]),
+                    outcome: Outcome::Applied(vec![
+                        serde_json::json!({"op": "add", "path": "/spec/x", "value": 1}),
+                    ]),
                 },
                 ItemTrace {
                     object: "InfrastructureCluster".into(),
@@ -88,7 +151,30 @@ mod tests {
         };
         assert_eq!(
             render("ns/c", &[t]),
-            "Patches of Cluster ns/c:\n  patch \"p\" (spec.patches[0]):\n    ControlPlane (KubeadmControlPlaneTemplate): applied\n      add /spec/x\n    InfrastructureCluster (DockerClusterTemplate): skipped: no definition selects it\n"
+            "Patches of Cluster ns/c:\n  patch \"p\" (spec.patches[0]):\n    ControlPlane (KubeadmControlPlaneTemplate): applied\n      add /spec/x = 1\n    InfrastructureCluster (DockerClusterTemplate): skipped: no definition selects it\n"
         );
+    }
+
+    #[test]
+    fn operations_show_values() {
+        use serde_json::json;
+        assert_eq!(
+            describe_op(&json!({"op": "add", "path": "/spec/x", "value": {"a": [1, "b"]}})),
+            "add /spec/x = {\"a\":[1,\"b\"]}"
+        );
+        assert_eq!(
+            describe_op(&json!({"op": "remove", "path": "/spec/x"})),
+            "remove /spec/x"
+        );
+        assert_eq!(
+            describe_op(&json!({"op": "move", "path": "/spec/y", "from": "/spec/x"})),
+            "move /spec/y from /spec/x"
+        );
+        assert_eq!(
+            describe_op(&json!({"op": "merge", "value": {"spec": null}})),
+            "merge patch {\"spec\":null}"
+        );
+        let long = describe_op(&json!({"op": "add", "path": "/p", "value": "é".repeat(150)}));
+        assert!(long.ends_with("… (302 bytes)"), "{long}");
     }
 }
