@@ -78,7 +78,11 @@ fn broken(from: &str, to: &str) -> common::Output {
         .file("ex/templates.yaml", &read("templates.yaml"))
         .args(["plan", "-f", "ex"])
         .run();
-    assert_eq!(out.code, 1, "stdout:\n{}\nstderr:\n{}", out.stdout, out.stderr);
+    assert_eq!(
+        out.code, 1,
+        "stdout:\n{}\nstderr:\n{}",
+        out.stdout, out.stderr
+    );
     assert_eq!(out.stdout, "", "no partial output");
     assert!(
         out.stderr.contains("ClusterClass fleet/patchwork"),
@@ -94,7 +98,11 @@ fn template_renders_invalid_yaml() {
         "template: '{{ .imageRepository }}/haproxy'",
         "template: '{{ .imageRepository }}: [unclosed'",
     );
-    assert!(out.stderr.contains("patch \"loadBalancer\""), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("patch \"loadBalancer\""),
+        "{}",
+        out.stderr
+    );
     insta::assert_snapshot!("bad_template_yaml", out.stderr);
 }
 
@@ -114,7 +122,11 @@ fn replace_of_a_missing_pointer() {
         "      - op: replace\n        path: /spec/template/spec/customImage\n",
         "      - op: replace\n        path: /spec/template/spec/image\n",
     );
-    assert!(out.stderr.contains("patch \"workerImage\""), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("patch \"workerImage\""),
+        "{}",
+        out.stderr
+    );
     insta::assert_snapshot!("bad_replace_pointer", out.stderr);
 }
 
@@ -124,6 +136,10 @@ fn enabled_if_fails_to_render() {
         "enabledIf: '{{ .features.audit }}'",
         "enabledIf: '{{ .features.audit.level }}'",
     );
-    assert!(out.stderr.contains("patch \"auditPolicy\""), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("patch \"auditPolicy\""),
+        "{}",
+        out.stderr
+    );
     insta::assert_snapshot!("bad_enabled_if", out.stderr);
 }
