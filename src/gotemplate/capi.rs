@@ -81,10 +81,61 @@ pub fn render_text(
 /// Render a `valueFrom.template` with the variables Cluster API passes (`vars` is the JSON
 /// object of variable name → value).
 pub fn render_value_template(template: &str, vars: &Json) -> Result<Rendered, RenderError> {
-    let text = render_text(template, vars, sprig::hermetic(), MissingKey::Default)?;
+    let parsed = parsed_value_template(template);
+    let tpl = match &*parsed {
+        Ok(tpl) => tpl,
+        Err(m) => return Err(RenderError::Parse(m.clone())),
+    };
+    let text = tpl
+        .execute(&Value::from_json(vars))
+        .map_err(|e| match e.kind {
+            ErrorKind::Parse => RenderError::Parse(e.message),
+            ErrorKind::Exec => RenderError::Exec(e.message),
+        })?;
     let value = yaml_to_json(&text)?;
     let json = gojson::marshal(&value);
     Ok(Rendered { text, value, json })
+}
+
+/// Most texts a thread keeps parsed; past it the cache starts over, so a process that sees
+/// many distinct templates (say, a long `eval` session) does not grow without bound.
+const PARSED_CACHE_LIMIT: usize = 1024;
+
+/// A parsed value template, or the parse error's text.
+type Parsed = std::rc::Rc<Result<super::Template, String>>;
+
+thread_local! {
+    /// `valueFrom.template` and `enabledIf` texts already parsed on this thread. A fleet of
+    /// Clusters of one class renders the same few texts thousands of times; parsing them once
+    /// per rayon worker instead of once per Cluster and template removes the lexer and parser
+    /// from the hot path. Per thread, so the workers never contend for a lock; keyed by the
+    /// text alone, because the name, function map and missing-key mode are fixed here.
+    static PARSED: std::cell::RefCell<std::collections::HashMap<Box<str>, Parsed>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// Parse `template` as Cluster API parses a value template, through the per-thread cache.
+fn parsed_value_template(template: &str) -> Parsed {
+    let cached = PARSED.with(|c| c.borrow().get(template).cloned());
+    match cached {
+        Some(p) => p,
+        None => {
+            let opts = Options {
+                name: "tpl",
+                funcs: sprig::hermetic(),
+                missing_key: MissingKey::Default,
+            };
+            let p = std::rc::Rc::new(parse(template, &opts).map_err(|e| e.message));
+            PARSED.with(|c| {
+                let mut c = c.borrow_mut();
+                if c.len() >= PARSED_CACHE_LIMIT {
+                    c.clear();
+                }
+                c.insert(template.into(), p.clone());
+            });
+            p
+        }
+    }
 }
 
 /// Parse rendered text as `sigs.k8s.io/yaml` does: YAML 1.1, first document; empty → null.
@@ -219,6 +270,27 @@ mod tests {
             render_value_template("a: [", &json!({})),
             Err(RenderError::Yaml { .. })
         ));
+    }
+
+    #[test]
+    fn cached_templates_render_like_fresh_ones() {
+        // The second call of each text comes from the per-thread cache: same results, and a
+        // parse error stays an error (with its text) instead of being cached as a success.
+        for _ in 0..2 {
+            assert_eq!(
+                render_value_template("{{ .a }}-{{ .b }}", &json!({"a": 1, "b": "x"}))
+                    .map(|r| r.json),
+                Ok("\"1-x\"".to_string())
+            );
+            assert_eq!(
+                render_value_template("{{ .a }}-{{ .b }}", &json!({"a": 2})).map(|r| r.json),
+                Ok("\"2-\\u003cno value\\u003e\"".to_string())
+            );
+            assert!(matches!(
+                render_value_template("{{ .a.b }", &json!({})),
+                Err(RenderError::Parse(m)) if m.starts_with("template: tpl:1:")
+            ));
+        }
     }
 
     #[test]

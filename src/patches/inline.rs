@@ -147,14 +147,18 @@ pub fn merge_variables(
     let mut out = global.clone();
     for (k, v) in item {
         if k == builtins::BUILTIN
-            && let Some(g) = out.get(k)
+            && let Some(g) = out.remove(k)
         {
+            // The global builtin is moved into the wrapper and the merged one moved out of
+            // the result: one copy of the (Cluster-wide) builtin per item instead of four.
             let merged = builtins::merge(
-                &Value::Object(Map::from_iter([(k.clone(), g.clone())])),
+                &Value::Object(Map::from_iter([(k.clone(), g)])),
                 &Value::Object(Map::from_iter([(k.clone(), v.clone())])),
             );
-            if let Some(b) = merged.get(builtins::BUILTIN) {
-                out.insert(k.clone(), b.clone());
+            if let Value::Object(mut m) = merged
+                && let Some(b) = m.remove(builtins::BUILTIN)
+            {
+                out.insert(k.clone(), b);
             }
             continue;
         }
