@@ -47,7 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'What to print on stdout')
             [CompletionResult]::new('--substitute', '--substitute', [CompletionResultType]::ParameterName, 'Substitute clusterctl-style ${VAR} variables in the input before parsing')
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the extensions'' TLS certificates')
-            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Also show what each ClusterClass patch did to each template (after the table; on stderr with --output json/yaml)')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Also show what each ClusterClass patch did to each template: the operations with their values, or why it was skipped (after the table; in the plan document with --output json/yaml)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

@@ -43,7 +43,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand --output 'What to print on stdout'
             cand --substitute 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
             cand --insecure-skip-tls-verify 'Do not verify the extensions'' TLS certificates'
-            cand --explain 'Also show what each ClusterClass patch did to each template (after the table; on stderr with --output json/yaml)'
+            cand --explain 'Also show what each ClusterClass patch did to each template: the operations with their values, or why it was skipped (after the table; in the plan document with --output json/yaml)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

@@ -44,7 +44,7 @@ json\t'The plan document as JSON'
 yaml\t'The plan document as YAML'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l substitute -d 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l explain -d 'Also show what each ClusterClass patch did to each template (after the table; on stderr with --output json/yaml)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l explain -d 'Also show what each ClusterClass patch did to each template: the operations with their values, or why it was skipped (after the table; in the plan document with --output json/yaml)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s f -l filename -d 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin' -r -F

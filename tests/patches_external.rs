@@ -107,9 +107,29 @@ fn plans_with_the_extension() {
 #[test]
 fn explain_shows_the_extension_operations() {
     let server = ExtensionServer::http();
+    let out = plan(&server, &["--explain"]);
+    let text = out.ok();
+    let explain = &text[text.find("Patches of Cluster").unwrap_or(0)..];
+    insta::assert_snapshot!("runtime_sdk_explain", redact(explain, &server));
+
+    // The plan document carries the same, with whole values.
     let out = plan(&server, &["--explain", "--output", "json"]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    insta::assert_snapshot!("runtime_sdk_explain", redact(&out.stderr, &server));
+    let doc: Value = serde_json::from_str(out.ok()).expect("plan JSON");
+    let patches = &doc["clusters"][0]["patches"];
+    assert_eq!(patches[0]["name"], "test-patch");
+    assert_eq!(
+        patches[1]["templates"][4]["object"],
+        "MachineDeployment/md-0/InfrastructureMachineTemplate"
+    );
+    assert_eq!(
+        patches[1]["templates"][4]["operations"],
+        json!([{"op": "add", "path": "/spec/template/metadata", "value": {"labels": {
+            "topology.example.com/pool": "md-0", "topology.example.com/region": "us-east-1"}}}])
+    );
+    assert_eq!(
+        patches[1]["templates"][0]["reason"],
+        "no definition selects it"
+    );
 }
 
 #[test]

@@ -136,9 +136,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     match out.format {
         Format::Table => write_stdout(&output::table::render(&plan, out.color))?,
         Format::Yaml => write_stdout(&output::document::to_yaml(&plan, out.explain))?,
-        Format::Json => {
-            write_stdout_with(|w| output::document::write_json(&plan, out.explain, w))?
-        }
+        Format::Json => write_stdout_with(|w| output::document::write_json(&plan, out.explain, w))?,
     }
     // With a plan document, the explanation is part of it.
     if out.explain && out.format == Format::Table {
