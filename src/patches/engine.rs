@@ -270,9 +270,29 @@ pub fn apply(
             let mut generator = InlineGenerator::new(patch);
             generator.merged = merged_inline.as_deref();
             let response = generator.generate(&req).map_err(|e| {
-                err(format!(
-                    "failed to generate patches for patch {name:?}: {e}"
+                let msg = format!("failed to generate patches for patch {name:?}: {e}");
+                let failure = generator.failure.borrow();
+                let Some((pointer, uid)) = failure.as_ref() else {
+                    return err(msg);
+                };
+                // Point at the operation (or enabledIf) that failed, and name the template.
+                let mut d = Diagnostic::error(format!(
+                    "Cluster {}: ClusterClass {}: {msg}",
+                    cluster.object.key(),
+                    class.key()
                 ))
+                .at(
+                    &class.object.origin,
+                    &format!("/spec/patches/{index}{pointer}"),
+                    format!("patch {name:?}"),
+                );
+                if let Some(item) = req.items.iter().find(|i| &i.uid == uid) {
+                    d = d.with_help(format!(
+                        "while generating the patch for {}",
+                        describe_item(item)
+                    ));
+                }
+                vec![d]
             })?;
             apply_response(&mut req, &response)
                 .map_err(|(e, template)| apply_error(class, cluster, index, name, e, template))?;

@@ -23,6 +23,9 @@ pub struct InlineGenerator<'p> {
     pub patch: &'p Value,
     /// Items the patch skipped (uid, reason), filled by `generate` for `--explain`.
     pub skipped: std::cell::RefCell<Vec<(String, String)>>,
+    /// Where the first error arose: a JSON pointer inside the patch (`/enabledIf`,
+    /// `/definitions/0/jsonPatches/1`) and the uid of the item being generated.
+    pub failure: std::cell::RefCell<Option<(String, String)>>,
     /// The merged variables of each request item, when the caller already has them (every
     /// inline patch sees the same variables).
     pub merged: Option<&'p [std::cell::OnceCell<Value>]>,
@@ -34,7 +37,17 @@ impl<'p> InlineGenerator<'p> {
         InlineGenerator {
             patch,
             skipped: std::cell::RefCell::new(Vec::new()),
+            failure: std::cell::RefCell::new(None),
             merged: None,
+        }
+    }
+
+    /// Remember where the first error came from (a JSON pointer inside the patch) and for
+    /// which item, so the diagnostic can point at it.
+    fn fail(&self, pointer: &str, uid: &str) {
+        let mut f = self.failure.borrow_mut();
+        if f.is_none() {
+            *f = Some((pointer.to_string(), uid.to_string()));
         }
     }
 
@@ -61,9 +74,10 @@ impl PatchGenerator for InlineGenerator<'_> {
             .and_then(Value::as_str)
             .unwrap_or("");
         for (index, item) in req.items.iter().enumerate() {
-            let defs: Vec<&Value> = arr(self.patch, "definitions")
+            let defs: Vec<(usize, &Value)> = arr(self.patch, "definitions")
                 .iter()
-                .filter(|d| matches_selector(item, d.get("selector").unwrap_or(&Value::Null)))
+                .enumerate()
+                .filter(|(_, d)| matches_selector(item, d.get("selector").unwrap_or(&Value::Null)))
                 .collect();
             if defs.is_empty() {
                 self.skip(&item.uid, "no definition selects it");
@@ -86,6 +100,7 @@ impl PatchGenerator for InlineGenerator<'_> {
                         continue;
                     }
                     Err(e) => {
+                        self.fail("/enabledIf", &item.uid);
                         errors.push(format!(
                             "failed to calculate if patch is enabled for {:?}: failed to calculate value for enabledIf: {}",
                             kind(&item.object),
@@ -95,17 +110,20 @@ impl PatchGenerator for InlineGenerator<'_> {
                     }
                 }
             }
-            for d in defs {
+            for (j, d) in defs {
                 match generate_json_patches(arr(d, "jsonPatches"), data) {
                     Ok(p) => out.push(ResponseItem {
                         uid: item.uid.clone(),
                         patch_type: PatchType::JsonPatch,
                         patch: p,
                     }),
-                    Err(e) => errors.push(format!(
-                        "failed to generate JSON patches for {:?}: {e}",
-                        kind(&item.object)
-                    )),
+                    Err((k, e)) => {
+                        self.fail(&format!("/definitions/{j}/jsonPatches/{k}"), &item.uid);
+                        errors.push(format!(
+                            "failed to generate JSON patches for {:?}: {e}",
+                            kind(&item.object)
+                        ));
+                    }
                 }
             }
         }
@@ -244,9 +262,10 @@ pub fn matches_selector(item: &RequestItem, selector: &Value) -> bool {
 }
 
 /// `generateJSONPatches`: the RFC 6902 document for one definition.
-fn generate_json_patches(ops: &[Value], data: &Value) -> Result<Value, String> {
+/// The RFC 6902 document of one definition; an error comes with the index of its operation.
+fn generate_json_patches(ops: &[Value], data: &Value) -> Result<Value, (usize, String)> {
     let mut out = Vec::with_capacity(ops.len());
-    for op in ops {
+    for (k, op) in ops.iter().enumerate() {
         let name = op.get("op").and_then(Value::as_str).unwrap_or("");
         let mut o = Map::new();
         o.insert("op".into(), Value::String(name.into()));
@@ -255,7 +274,10 @@ fn generate_json_patches(ops: &[Value], data: &Value) -> Result<Value, String> {
             Value::String(op.get("path").and_then(Value::as_str).unwrap_or("").into()),
         );
         if name == "add" || name == "replace" {
-            o.insert("value".into(), calculate_value(op, data)?);
+            o.insert(
+                "value".into(),
+                calculate_value(op, data).map_err(|e| (k, e))?,
+            );
         }
         out.push(Value::Object(o));
     }
