@@ -80,7 +80,10 @@ impl PatchGenerator for InlineGenerator<'_> {
                 .filter(|(_, d)| matches_selector(item, d.get("selector").unwrap_or(&Value::Null)))
                 .collect();
             if defs.is_empty() {
-                self.skip(&item.uid, "no definition selects it");
+                self.skip(
+                    &item.uid,
+                    &why_not_selected(item, arr(self.patch, "definitions")),
+                );
                 continue;
             }
             let owned;
@@ -183,6 +186,69 @@ pub fn merge_variables(
         out.insert(k.clone(), v.clone());
     }
     out
+}
+
+/// Why no definition of a patch selects `item`, for `--explain`: no selector names its
+/// apiVersion and kind, or those that do match other holders (which `matchResources` lists).
+fn why_not_selected(item: &RequestItem, definitions: &[Value]) -> String {
+    let api = item
+        .object
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let k = kind(&item.object);
+    let same_kind: Vec<&Value> = definitions
+        .iter()
+        .filter_map(|d| d.get("selector"))
+        .filter(|s| {
+            s.get("apiVersion").and_then(Value::as_str) == Some(api)
+                && s.get("kind").and_then(Value::as_str) == Some(k)
+        })
+        .collect();
+    if same_kind.is_empty() {
+        return "no definition selects it".into();
+    }
+    let h = &item.holder_ref;
+    let (holder, class) = match h.kind.as_str() {
+        "MachineDeployment" => (
+            "machineDeploymentClass",
+            get_variable_value(&item.variables, "builtin.machineDeployment.class").ok(),
+        ),
+        "MachinePool" => (
+            "machinePoolClass",
+            get_variable_value(&item.variables, "builtin.machinePool.class").ok(),
+        ),
+        _ if h.field_path == "spec.infrastructureRef" => ("infrastructureCluster", None),
+        _ => ("controlPlane", None),
+    };
+    match class.as_ref().and_then(Value::as_str) {
+        Some(class) => {
+            let mut names: Vec<String> = Vec::new();
+            for s in &same_kind {
+                for n in s
+                    .pointer(&format!("/matchResources/{holder}/names"))
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                {
+                    let q = format!("{n:?}");
+                    if !names.contains(&q) {
+                        names.push(q);
+                    }
+                }
+            }
+            if names.is_empty() {
+                format!("the selectors for {k} name no {holder}")
+            } else {
+                format!(
+                    "{holder}.names [{}] do not match class {class:?}",
+                    names.join(", ")
+                )
+            }
+        }
+        None => format!("the selectors for {k} do not set matchResources.{holder}"),
+    }
 }
 
 /// `matchesSelector`.
