@@ -354,3 +354,22 @@ fn explain_lists_applied_and_skipped_patches() {
     .run();
     insta::assert_snapshot!("explain", out.ok());
 }
+
+#[test]
+fn v1beta1_external_patch_needs_extension() {
+    let dir = common::repo().join("testdata/examples/quick-start-v1beta1");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).expect("fixture");
+    let class = format!(
+        "{}  patches:\n  - name: ext\n    external:\n      generateExtension: generate-patches.my-ext\n",
+        read("clusterclass.yaml")
+    );
+    let out = Test::new()
+        .file("ex/clusterclass.yaml", &class)
+        .file("ex/cluster.yaml", &read("cluster.yaml"))
+        .file("ex/templates.yaml", &read("templates.yaml"))
+        .args(["plan", "-f", "ex"])
+        .run();
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    // Located at the v1beta1 field (generateExtension), named by its v1beta2 name.
+    insta::assert_snapshot!("v1beta1_external_needs_extension", out.stderr);
+}

@@ -98,20 +98,38 @@ pub fn extension_of(handler: &str) -> &str {
     handler.split_once('.').map_or(handler, |(_, e)| e)
 }
 
-/// The error for a class with external patches when no extension was given.
+/// The v1beta1 (Cluster API v1.10) spelling of an external-patch field.
+pub fn v1beta1_external_field(field: &str) -> &str {
+    match field {
+        "generatePatchesExtension" => "generateExtension",
+        "validateTopologyExtension" => "validateExtension",
+        other => other,
+    }
+}
+
+/// The error for a ClusterClass (`class`, as read) with external patches when no extension was
+/// given; `field` is the v1beta2 name of the external-patch field.
 pub fn no_extension_error(
-    class: &ClusterClass,
+    class: &crate::load::Object,
     index: usize,
     name: &str,
     field: &str,
     handler: &str,
 ) -> Diagnostic {
     let ext = extension_of(handler);
+    let base = format!("/spec/patches/{index}/external/");
+    // The field as the file spells it (v1beta1 classes say `generateExtension`).
+    let written = if class.value.pointer(&format!("{base}{field}")).is_some() {
+        field
+    } else {
+        v1beta1_external_field(field)
+    };
+    let pointer = format!("{base}{written}");
     Diagnostic::error(format!(
-        "ClusterClass {}: patch {name:?} is external ({field} {handler:?}), and no Runtime extension {ext:?} was given",
+        "ClusterClass {}: patch {name:?} is external ({written} {handler:?}), and no Runtime extension {ext:?} was given",
         class.key()
     ))
-    .at(&class.object.origin, &format!("/spec/patches/{index}/external/{field}"), "served by a Runtime extension")
+    .at(&class.origin, &pointer, "served by a Runtime extension")
     .with_help(format!(
         "start the extension and pass --extension {ext}=URL (its base URL, http or https), or add its ExtensionConfig to the input"
     ))
@@ -314,7 +332,7 @@ pub fn apply(
         };
         let Some(registry) = ctx.registry else {
             return Err(vec![no_extension_error(
-                class,
+                &class.object,
                 index,
                 name,
                 "generatePatchesExtension",
@@ -377,7 +395,7 @@ pub fn apply(
         let name = patch.get("name").and_then(Value::as_str).unwrap_or("");
         let Some(registry) = ctx.registry else {
             return Err(vec![no_extension_error(
-                class,
+                &class.object,
                 index,
                 name,
                 "validateTopologyExtension",

@@ -11,10 +11,12 @@ up front, before any Cluster is planned, with the flag to pass.
 
 use serde_json::Value;
 
-use crate::api::{self, ClusterClass};
+use crate::api;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::load::Object;
-use crate::patches::engine::{extension_of, external_handler, no_extension_error};
+use crate::patches::engine::{
+    extension_of, external_handler, no_extension_error, v1beta1_external_field,
+};
 use crate::runtime::{self, ExtensionOptions, Registry};
 
 /// The group of ExtensionConfig.
@@ -30,33 +32,25 @@ const ALL_HOOKS: [&str; 3] = [
     "discoverVariablesExtension",
 ];
 
-/// Every ClusterClass of the input, parsed (the broken ones are admission's to report).
-fn classes(objects: &[Object]) -> Vec<ClusterClass> {
-    objects
-        .iter()
-        .filter(|o| o.kind == "ClusterClass")
-        .filter_map(|o| match api::check_core_object(o) {
-            Ok(Some(v)) => ClusterClass::parse(o, v).ok(),
-            _ => None,
-        })
-        .collect()
-}
-
-/// `(patch index, patch name, field, handler)` of every external handler of `class`.
+/// `(patch index, patch name, field, handler)` of every external handler of a ClusterClass
+/// as read (either API version; `field` is the v1beta2 name). The class is not parsed: this
+/// runs before admission, on every plan.
 fn handlers<'c>(
-    class: &'c ClusterClass,
+    class: &'c Object,
     fields: &'static [&'static str],
 ) -> Vec<(usize, &'c str, &'static str, &'c str)> {
     let mut out = Vec::new();
     let patches = class
-        .spec_value
-        .get("patches")
+        .value
+        .pointer("/spec/patches")
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice);
     for (i, p) in patches.iter().enumerate() {
         let name = p.get("name").and_then(Value::as_str).unwrap_or("");
         for f in fields {
-            if let Some(h) = external_handler(p, f) {
+            let h =
+                external_handler(p, f).or_else(|| external_handler(p, v1beta1_external_field(f)));
+            if let Some(h) = h {
                 out.push((i, name, *f, h));
             }
         }
@@ -81,7 +75,10 @@ pub fn connect(
     flags: &ExtensionOptions,
     need: Need,
 ) -> Result<Option<Registry>, Diagnostics> {
-    let classes = classes(objects);
+    let classes: Vec<&Object> = objects
+        .iter()
+        .filter(|o| o.kind == "ClusterClass" && o.group() == api::GROUP)
+        .collect();
     let configs: Vec<(&Object, Value)> = objects
         .iter()
         .filter(|o| o.kind == "ExtensionConfig" && o.group() == RUNTIME_GROUP)
@@ -116,7 +113,7 @@ pub fn connect(
     let known = |h: &str| opts.extensions.iter().any(|e| e.name == extension_of(h));
     let mut errors = Vec::new();
     let mut needed = false;
-    for class in &classes {
+    for &class in &classes {
         // One error per missing extension and class: the first handler that needs it.
         let mut reported: Vec<&str> = Vec::new();
         for (index, name, field, handler) in handlers(class, &ALL_HOOKS) {
