@@ -401,3 +401,64 @@ fn validate_topology_failure_is_surfaced() {
     assert_eq!(out.stdout, "");
     insta::assert_snapshot!("runtime_sdk_validate_failure", out.stderr);
 }
+
+/// The v1beta1 quick start (Cluster API v1.10 field names: `generateExtension`,
+/// `validateExtension`) with one external patch; the extension answers a merge patch for the
+/// control plane's template.
+#[test]
+fn v1beta1_class_with_a_merge_patch() {
+    let server = ExtensionServer::http();
+    let merge = br#"{"spec":{"template":{"spec":{"kubeadmConfigSpec":{"clusterConfiguration":{"imageRepository":"registry.example.com"}}}}}}"#;
+    server.set_hook_mode(
+        Hook::GeneratePatches,
+        Mode::Respond(one_patch(
+            "ControlPlane/spec.controlPlaneRef",
+            "JSONMergePatch",
+            merge,
+        )),
+    );
+    let dir = common::repo().join("testdata/examples/quick-start-v1beta1");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).expect("fixture");
+    let class = format!(
+        "{}  patches:\n  - name: ext\n    external:\n      generateExtension: generate-patches.test-extension\n      validateExtension: validate-topology.test-extension\n",
+        read("clusterclass.yaml")
+    );
+    let ext = format!("test-extension={}", server.url);
+    let out = Test::new()
+        .file("ex/clusterclass.yaml", &class)
+        .file("ex/cluster.yaml", &read("cluster.yaml"))
+        .file("ex/templates.yaml", &read("templates.yaml"))
+        .args([
+            "plan",
+            "-f",
+            "ex",
+            "--extension",
+            &ext,
+            "--output",
+            "json",
+            "--explain",
+        ])
+        .run();
+    let doc: Value = serde_json::from_str(out.ok()).expect("plan JSON");
+    let kcp = doc["clusters"][0]["objects"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|o| o["kind"] == "KubeadmControlPlane")
+        .expect("KubeadmControlPlane");
+    assert_eq!(
+        kcp["object"]["spec"]["kubeadmConfigSpec"]["clusterConfiguration"]["imageRepository"],
+        "registry.example.com"
+    );
+    let cp = &doc["clusters"][0]["patches"][0]["templates"][1];
+    assert_eq!(cp["object"], "ControlPlane");
+    assert_eq!(cp["operations"][0]["op"], "merge");
+    assert_eq!(
+        doc["clusters"][0]["patches"][0]["templates"][0]["reason"],
+        "the extension answered no patch for it"
+    );
+    // No variables are discovered (no discovery patch): only builtin is sent.
+    let generate = hook_requests(&server, "generatepatches");
+    assert_eq!(names(&generate[0]["variables"]), ["builtin"]);
+    assert_eq!(hook_requests(&server, "validatetopology").len(), 1);
+}
