@@ -200,11 +200,16 @@ fn unreachable_extension() {
         "{}",
         out.stderr
     );
+    // The error points at the patch that needs the extension.
+    let text = out.stderr.replace(&port.to_string(), "PORT");
+    assert!(text.contains("ex/clusterclass.yaml:64:"), "{text}");
     assert!(
-        out.stderr
-            .contains("is the extension running and reachable"),
-        "{}",
-        out.stderr
+        text.contains("ClusterClass fleet/dev-sdk needs this extension"),
+        "{text}"
+    );
+    assert!(
+        text.contains("is the extension running and reachable at http://127.0.0.1:PORT?"),
+        "{text}"
     );
 }
 

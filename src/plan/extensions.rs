@@ -135,6 +135,14 @@ pub fn connect(
     if !needed || opts.extensions.is_empty() {
         return Ok(None);
     }
+    let users: Vec<(&Object, usize, &'static str, &str)> = classes
+        .iter()
+        .flat_map(|&c| {
+            handlers(c, &ALL_HOOKS)
+                .into_iter()
+                .map(move |(i, _, f, h)| (c, i, f, h))
+        })
+        .collect();
     Registry::connect(&opts).map(Some).map_err(|errs| {
         Diagnostics(
             errs.into_iter()
@@ -156,7 +164,27 @@ pub fn connect(
                         ),
                         _ => None,
                     };
-                    let d = Diagnostic::error(e.to_string());
+                    let mut d = Diagnostic::error(e.to_string());
+                    // Show which ClusterClass patch needs the extension (the first one).
+                    if let Some((class, index, field)) = failed_extension(&e)
+                        .and_then(|ext| users.iter().find(|(_, _, _, h)| extension_of(h) == ext))
+                        .map(|(c, i, f, _)| (*c, *i, *f))
+                    {
+                        let written = if class
+                            .value
+                            .pointer(&format!("/spec/patches/{index}/external/{field}"))
+                            .is_some()
+                        {
+                            field
+                        } else {
+                            v1beta1_external_field(field)
+                        };
+                        d = d.at(
+                            &class.origin,
+                            &format!("/spec/patches/{index}/external/{written}"),
+                            format!("ClusterClass {} needs this extension", class.key()),
+                        );
+                    }
                     match help {
                         Some(h) => d.with_help(h),
                         None => d,
@@ -165,6 +193,19 @@ pub fn connect(
                 .collect(),
         )
     })
+}
+
+/// The extension a setup or Discovery error is about.
+fn failed_extension(e: &runtime::Error) -> Option<&str> {
+    use runtime::Error as E;
+    match e {
+        E::DiscoveryCall { extension, .. }
+        | E::DiscoveryFailure { extension, .. }
+        | E::DiscoveryUnknownStatus { extension, .. }
+        | E::DiscoveryInvalid { extension, .. }
+        | E::Config { extension, .. } => Some(extension),
+        _ => None,
+    }
 }
 
 /// Warnings for the calls `failurePolicy: Ignore` forgave (Cluster API only logs them), in a
