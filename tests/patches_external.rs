@@ -200,8 +200,14 @@ fn unreachable_extension() {
         "{}",
         out.stderr
     );
-    // The error points at the patch that needs the extension.
+    // Go's wording, pointing at the patch that needs the extension.
     let text = out.stderr.replace(&port.to_string(), "PORT");
+    assert!(
+        text.contains(
+            "discovery?timeout=10s\": dial tcp 127.0.0.1:PORT: connect: connection refused"
+        ),
+        "{text}"
+    );
     assert!(text.contains("ex/clusterclass.yaml:64:"), "{text}");
     assert!(
         text.contains("ClusterClass fleet/dev-sdk needs this extension"),

@@ -94,7 +94,7 @@ impl HttpClient {
             } else {
                 CallError::Transport {
                     url: url.into(),
-                    message: error_chain(&e),
+                    message: go_dial_error(&e).unwrap_or_else(|| error_chain(&e)),
                 }
             }
         };
@@ -126,6 +126,37 @@ impl HttpClient {
 }
 
 /// An error and its causes, joined with `: ` (Go's wrapped error text).
+/// Go's wording for a failed connection (`dial tcp 127.0.0.1:1: connect: connection refused`),
+/// when the cause is one; other failures keep the Rust error chain.
+fn go_dial_error(e: &reqwest::Error) -> Option<String> {
+    if !e.is_connect() {
+        return None;
+    }
+    let url = e.url()?;
+    let host = url.host_str()?;
+    let port = url.port_or_known_default()?;
+    let hostport = if host.contains(':') && !host.starts_with('[') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
+    };
+    let mut cur: Option<&dyn std::error::Error> = Some(e);
+    while let Some(err) = cur {
+        if let Some(io) = err.downcast_ref::<std::io::Error>() {
+            let what = match io.kind() {
+                std::io::ErrorKind::ConnectionRefused => "connect: connection refused",
+                std::io::ErrorKind::ConnectionReset => "connect: connection reset by peer",
+                std::io::ErrorKind::HostUnreachable => "connect: no route to host",
+                std::io::ErrorKind::NetworkUnreachable => "connect: network is unreachable",
+                _ => return None,
+            };
+            return Some(format!("dial tcp {hostport}: {what}"));
+        }
+        cur = err.source();
+    }
+    None
+}
+
 fn error_chain(e: &dyn std::error::Error) -> String {
     let mut out = e.to_string();
     let mut cur = e.source();
