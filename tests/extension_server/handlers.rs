@@ -545,25 +545,32 @@ fn patch_kubeadm_control_plane_template(
         }
     }
 
-    // 3) Files.
+    // 3) files, 4) preKubeadmCommands.
+    append_files_and_commands(obj, vars, &SPEC, "KubeadmControlPlaneTemplate")?;
+    Ok(())
+}
+
+/// Append the `files` and `preKubeadmCommands` variables under `spec` (a kubeadm config spec),
+/// as both kubeadm handlers do. `what` names the template in the files error; upstream words
+/// the commands error as the control plane template's in both handlers.
+fn append_files_and_commands(
+    obj: &mut Value,
+    vars: &Vars,
+    spec: &[&str],
+    what: &str,
+) -> Result<(), String> {
     let files = match get_files(vars) {
         Ok(f) => f,
         Err(e) if e.not_found => Vec::new(),
-        Err(e) => {
-            return Err(format!(
-                "could not set KubeadmControlPlaneTemplate files: {e}"
-            ));
-        }
+        Err(e) => return Err(format!("could not set {what} files: {e}")),
     };
     if !files.is_empty() {
         append(
             obj,
-            &[&SPEC[..], &["files"]].concat(),
+            &[spec, &["files"]].concat(),
             files.iter().map(kubeadm_file).collect(),
         );
     }
-
-    // 4) preKubeadmCommands.
     let commands = match get_string_list(vars, "preKubeadmCommands") {
         Ok(c) => c,
         Err(e) if e.not_found => Vec::new(),
@@ -576,7 +583,7 @@ fn patch_kubeadm_control_plane_template(
     if !commands.is_empty() {
         append(
             obj,
-            &[&SPEC[..], &["preKubeadmCommands"]].concat(),
+            &[spec, &["preKubeadmCommands"]].concat(),
             commands.into_iter().map(Value::String).collect(),
         );
     }
@@ -609,36 +616,7 @@ fn patch_kubeadm_config_template(
         set(obj, &[&kubelet[..], &["v"]].concat(), json!("2"));
     }
 
-    let files = match get_files(vars) {
-        Ok(f) => f,
-        Err(e) if e.not_found => Vec::new(),
-        Err(e) => return Err(format!("could not set KubeadmConfigTemplate files: {e}")),
-    };
-    if !files.is_empty() {
-        append(
-            obj,
-            &[&SPEC[..], &["files"]].concat(),
-            files.iter().map(kubeadm_file).collect(),
-        );
-    }
-
-    // Upstream words these two errors as if for the control plane template.
-    let commands = match get_string_list(vars, "preKubeadmCommands") {
-        Ok(c) => c,
-        Err(e) if e.not_found => Vec::new(),
-        Err(e) => {
-            return Err(format!(
-                "could not set KubeadmControlPlaneTemplate preKubeadmCommands: {e}"
-            ));
-        }
-    };
-    if !commands.is_empty() {
-        append(
-            obj,
-            &[&SPEC[..], &["preKubeadmCommands"]].concat(),
-            commands.into_iter().map(Value::String).collect(),
-        );
-    }
+    append_files_and_commands(obj, vars, &SPEC, "KubeadmConfigTemplate")?;
 
     let annotations = match get_string_map(vars, "kubeadmConfigTemplateAnnotations") {
         Ok(a) => a,
