@@ -4,7 +4,7 @@ Serve the test Runtime extension (the one `tests/runtime.rs` uses, faithful to C
 tried by hand, e.g. against `e2e-quick-start-runtimesdk`:
 
 ```text
-cargo run --example test-extension -- [--port N] [--tls [--ca-out FILE]] [--quiet]
+cargo run --example test-extension -- [--port N] [--tls [--ca-out FILE]] [--delay-ms N] [--quiet]
 ```
 
 It prints one line, `listening on http://127.0.0.1:PORT` (or `https://`), then serves until it is
@@ -18,14 +18,17 @@ mod extension_server;
 use std::io::Write;
 use std::process::ExitCode;
 
-use extension_server::{ExtensionServer, try_test_pki};
+use extension_server::{ExtensionServer, Mode, try_test_pki};
 
-const USAGE: &str = "usage: test-extension [--port N] [--tls [--ca-out FILE]] [--quiet]";
+const USAGE: &str =
+    "usage: test-extension [--port N] [--tls [--ca-out FILE]] [--delay-ms N] [--quiet]";
 
 struct Args {
     port: u16,
     tls: bool,
     ca_out: Option<String>,
+    /// Wait this long before answering each hook call (a remote extension's latency).
+    delay_ms: u64,
     quiet: bool,
 }
 
@@ -34,6 +37,7 @@ fn parse_args() -> Result<Args, String> {
         port: 0,
         tls: false,
         ca_out: None,
+        delay_ms: 0,
         quiet: false,
     };
     let mut it = std::env::args().skip(1);
@@ -56,6 +60,12 @@ fn parse_args() -> Result<Args, String> {
                     .map_err(|_| format!("--port: not a port number: {v:?}"))?;
             }
             "--ca-out" => args.ca_out = Some(value("--ca-out")?),
+            "--delay-ms" => {
+                let v = value("--delay-ms")?;
+                args.delay_ms = v
+                    .parse()
+                    .map_err(|_| format!("--delay-ms: not a number of milliseconds: {v:?}"))?;
+            }
             "--tls" => args.tls = true,
             "--quiet" | "-q" => args.quiet = true,
             "--help" | "-h" => return Err(USAGE.to_string()),
@@ -77,6 +87,9 @@ fn run() -> Result<(), String> {
     };
     let server = ExtensionServer::bind(args.port, pki)?;
     server.set_log(!args.quiet);
+    if args.delay_ms > 0 {
+        server.set_mode(Mode::Delay(std::time::Duration::from_millis(args.delay_ms)));
+    }
     if let Some(ca) = &server.ca_pem {
         match &args.ca_out {
             Some(path) => std::fs::write(path, ca)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Plan every ClusterClass of the shared examples with all its patches, the Runtime SDK one
 # against the test extension (examples/test-extension.rs on 127.0.0.1), and check that each
-# plan succeeds with no "patches skipped" warning. Then time the Runtime SDK plan and the
-# client's per-call overhead. Usage:
+# plan succeeds with no "patches skipped" warning. Then time the Runtime SDK plan, and 200
+# Clusters of it against an extension that takes 20 ms per call (as a remote one would), where
+# Clusters calling extensions are planned 16 at a time so their calls overlap. Usage:
 #   scripts/plan-examples.sh [EXAMPLES_DIR]     default: ../shared/examples
 # Needs a release build (made here) and hyperfine for the timings.
 set -euo pipefail
@@ -48,7 +49,22 @@ done
 echo "$failures failure(s)"
 
 if command -v hyperfine >/dev/null; then
-  (cd "$examples/e2e-quick-start-runtimesdk" && hyperfine -N --warmup 5 --runs 40 \
+  sdk="$examples/e2e-quick-start-runtimesdk"
+  (cd "$sdk" && hyperfine -N --warmup 5 --runs 40 \
     "$bin plan --substitute --env-file vars.env -f clusterclass-quick-start-runtimesdk.yaml -f cluster-runtimesdk.yaml --extension $sdk_ext")
+
+  slow_log=$(mktemp)
+  "$ext_bin" --quiet --delay-ms 20 >"$slow_log" 2>&1 &
+  slow_pid=$!
+  trap 'kill $ext_pid $slow_pid 2>/dev/null; rm -f "$log" "$slow_log"' EXIT
+  for _ in $(seq 50); do grep -q listening "$slow_log" && break; sleep 0.1; done
+  slow_url=$(sed -n 's/^listening on //p' "$slow_log")
+  fleet=target/bench/sdk-fleet-200.yaml
+  mkdir -p target/bench
+  { cat "$sdk/clusterclass-quick-start-runtimesdk.yaml"
+    for i in $(seq 1 200); do echo "---"; sed -e "s/\${CLUSTER_NAME}/sdk-$i/g" "$sdk/cluster-runtimesdk.yaml"; done
+  } >"$fleet"
+  hyperfine -N --warmup 1 --runs 3 --output=null \
+    "$bin plan --substitute --env-file $sdk/vars.env -f $fleet --extension k8s-upgrade-with-runtimesdk=$slow_url --output json"
 fi
 [ "$failures" -eq 0 ]

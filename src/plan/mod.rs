@@ -140,6 +140,10 @@ pub struct Plan {
     pub warnings: Vec<Diagnostic>,
 }
 
+/// How many Clusters are planned at once when they call Runtime extensions (their calls
+/// overlap; Cluster API's controller, too, reconciles Clusters concurrently).
+const EXTENSION_CONCURRENCY: usize = 16;
+
 /// Read the input and plan every topology Cluster in it.
 pub fn plan(opts: &PlanOptions) -> Result<Plan, Diagnostics> {
     let inputs = load::load(&opts.load)?;
@@ -373,29 +377,41 @@ pub fn plan_objects_with(
         .filter(|(_, f)| f.len() > 1)
         .map(|((ns, n), _)| (ns.to_string(), n.to_string()))
         .collect();
-    let results: Vec<Result<ClusterPlan, Vec<Diagnostic>>> = clusters
-        .par_iter()
-        .map(|c| {
-            let bp = blueprints.get(&c.class_key()).ok_or_else(|| {
-                vec![Diagnostic::error(format!(
-                    "Cluster {}: no blueprint",
-                    c.object.key()
-                ))]
-            })?;
-            let mut desired = topology::compute(c, bp)?;
-            let ctx = crate::patches::PatchContext {
-                registry: ext.registry,
-                status: ext.status.get(&c.class_key()),
-            };
-            let traces = crate::patches::apply(c, bp.class, bp, &mut desired, ctx)?;
-            let mut p = classify(c, desired);
-            p.patches = traces;
-            if ambiguous.contains(&(p.namespace.clone(), p.name.clone())) {
-                p.source = Some(c.object.origin.file.name.clone());
-            }
-            Ok(p)
-        })
-        .collect();
+    let plan_one = |c: &Cluster| -> Result<ClusterPlan, Vec<Diagnostic>> {
+        let bp = blueprints.get(&c.class_key()).ok_or_else(|| {
+            vec![Diagnostic::error(format!(
+                "Cluster {}: no blueprint",
+                c.object.key()
+            ))]
+        })?;
+        let mut desired = topology::compute(c, bp)?;
+        let ctx = crate::patches::PatchContext {
+            registry: ext.registry,
+            status: ext.status.get(&c.class_key()),
+        };
+        let traces = crate::patches::apply(c, bp.class, bp, &mut desired, ctx)?;
+        let mut p = classify(c, desired);
+        p.patches = traces;
+        if ambiguous.contains(&(p.namespace.clone(), p.name.clone())) {
+            p.source = Some(c.object.origin.file.name.clone());
+        }
+        Ok(p)
+    };
+    // Clusters that call extensions spend most of their time waiting on the network: plan
+    // them on a wider pool so calls overlap (results keep their order either way).
+    let pool = if ext.registry.is_some() && clusters.len() > 1 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(EXTENSION_CONCURRENCY)
+            .build()
+            .ok()
+    } else {
+        None
+    };
+    let run = || clusters.par_iter().map(&plan_one).collect::<Vec<_>>();
+    let results: Vec<Result<ClusterPlan, Vec<Diagnostic>>> = match &pool {
+        Some(p) => p.install(run),
+        None => run(),
+    };
     let mut plans = Vec::new();
     for r in results {
         match r {
