@@ -413,6 +413,14 @@ pub fn apply(
         })?;
     }
     update_desired_state(&req, cluster.api, desired);
+    // Name each traced template by the object it generates, as the plan's table does.
+    for t in &mut traces {
+        for (i, item) in t.items.iter_mut().zip(&req.items) {
+            if let Some(o) = desired.objects.iter().find(|o| o.role == item.role) {
+                i.name = crate::plan::metadata_str(&o.value, "name").to_string();
+            }
+        }
+    }
     Ok(traces)
 }
 
@@ -497,6 +505,7 @@ fn trace(
                     .and_then(Value::as_str)
                     .unwrap_or("")
                     .to_string(),
+                name: String::new(),
                 outcome,
             }
         })

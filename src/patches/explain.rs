@@ -65,10 +65,12 @@ pub fn to_json(traces: &[PatchTrace]) -> serde_json::Value {
                 .iter()
                 .map(|i| match &i.outcome {
                     Outcome::Applied(ops) => json!({
-                        "object": i.object, "kind": i.kind, "applied": true, "operations": ops,
+                        "object": i.object, "kind": i.kind, "name": i.name, "applied": true,
+                        "operations": ops,
                     }),
                     Outcome::Skipped(why) => json!({
-                        "object": i.object, "kind": i.kind, "applied": false, "reason": why,
+                        "object": i.object, "kind": i.kind, "name": i.name, "applied": false,
+                        "reason": why,
                     }),
                 })
                 .collect();
@@ -84,6 +86,8 @@ pub struct ItemTrace {
     pub object: String,
     /// The template's kind.
     pub kind: String,
+    /// The name of the object generated from the template (as in the plan's table).
+    pub name: String,
     /// What happened.
     pub outcome: Outcome,
 }
@@ -99,6 +103,15 @@ pub struct PatchTrace {
     pub items: Vec<ItemTrace>,
 }
 
+/// `Role (Kind name)`: what the template is for and the object it generates.
+fn label(i: &ItemTrace) -> String {
+    if i.name.is_empty() {
+        format!("{} ({})", i.object, i.kind)
+    } else {
+        format!("{} ({} {})", i.object, i.kind, i.name)
+    }
+}
+
 /// Text for `plan --explain`: one block per patch, one line per template.
 pub fn render(cluster: &str, traces: &[PatchTrace]) -> String {
     let mut out = String::new();
@@ -111,13 +124,13 @@ pub fn render(cluster: &str, traces: &[PatchTrace]) -> String {
         for i in &t.items {
             match &i.outcome {
                 Outcome::Applied(ops) => {
-                    let _ = writeln!(out, "    {} ({}): applied", i.object, i.kind);
+                    let _ = writeln!(out, "    {}: applied", label(i));
                     for op in ops {
                         let _ = writeln!(out, "      {}", describe_op(op));
                     }
                 }
                 Outcome::Skipped(why) => {
-                    let _ = writeln!(out, "    {} ({}): skipped: {why}", i.object, i.kind);
+                    let _ = writeln!(out, "    {}: skipped: {why}", label(i));
                 }
             }
         }
@@ -138,6 +151,7 @@ mod tests {
                 ItemTrace {
                     object: "ControlPlane".into(),
                     kind: "KubeadmControlPlaneTemplate".into(),
+                    name: "c-cp".into(),
                     outcome: Outcome::Applied(vec![
                         serde_json::json!({"op": "add", "path": "/spec/x", "value": 1}),
                     ]),
@@ -145,13 +159,14 @@ mod tests {
                 ItemTrace {
                     object: "InfrastructureCluster".into(),
                     kind: "DockerClusterTemplate".into(),
+                    name: String::new(),
                     outcome: Outcome::Skipped("no definition selects it".into()),
                 },
             ],
         };
         assert_eq!(
             render("ns/c", &[t]),
-            "Patches of Cluster ns/c:\n  patch \"p\" (spec.patches[0]):\n    ControlPlane (KubeadmControlPlaneTemplate): applied\n      add /spec/x = 1\n    InfrastructureCluster (DockerClusterTemplate): skipped: no definition selects it\n"
+            "Patches of Cluster ns/c:\n  patch \"p\" (spec.patches[0]):\n    ControlPlane (KubeadmControlPlaneTemplate c-cp): applied\n      add /spec/x = 1\n    InfrastructureCluster (DockerClusterTemplate): skipped: no definition selects it\n"
         );
     }
 
