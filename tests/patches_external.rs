@@ -473,3 +473,17 @@ fn v1beta1_class_with_a_merge_patch() {
     assert_eq!(names(&generate[0]["variables"]), ["builtin"]);
     assert_eq!(hook_requests(&server, "validatetopology").len(), 1);
 }
+
+#[test]
+fn unused_extension_configs_are_not_contacted() {
+    let server = ExtensionServer::http();
+    // An ExtensionConfig no class names, at an address nobody answers.
+    let config = "apiVersion: runtime.cluster.x-k8s.io/v1alpha1\nkind: ExtensionConfig\nmetadata:\n  name: elsewhere\nspec:\n  clientConfig:\n    url: https://127.0.0.1:1\n";
+    let ext = format!("test-extension={}", server.url);
+    let out = Test::new()
+        .fixture(FIXTURE, "ex")
+        .file("ex/other-extension.yaml", config)
+        .args(["plan", "-f", "ex", "--extension", &ext, "--output", "json"])
+        .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}

@@ -132,9 +132,6 @@ pub fn connect(
     if !errors.is_empty() {
         return Err(Diagnostics(errors));
     }
-    if !needed || opts.extensions.is_empty() {
-        return Ok(None);
-    }
     let users: Vec<(&Object, usize, &'static str, &str)> = classes
         .iter()
         .flat_map(|&c| {
@@ -143,6 +140,14 @@ pub fn connect(
                 .map(move |(i, _, f, h)| (c, i, f, h))
         })
         .collect();
+    // Only the extensions some class names are contacted: an input taken from a management
+    // cluster may hold ExtensionConfigs of extensions that are not reachable from here.
+    let mut opts = opts;
+    opts.extensions
+        .retain(|e| users.iter().any(|(_, _, _, h)| extension_of(h) == e.name));
+    if !needed || opts.extensions.is_empty() {
+        return Ok(None);
+    }
     Registry::connect(&opts).map(Some).map_err(|errs| {
         Diagnostics(
             errs.into_iter()
