@@ -373,3 +373,26 @@ fn v1beta1_external_patch_needs_extension() {
     // Located at the v1beta1 field (generateExtension), named by its v1beta2 name.
     insta::assert_snapshot!("v1beta1_external_needs_extension", out.stderr);
 }
+
+#[test]
+fn operation_outside_spec_template_is_refused() {
+    // Admission accepts /spec/<anything>, but only spec.template survives the write-back.
+    let out = with_patches(
+        r#"  - name: lost
+    definitions:
+    - selector:
+        apiVersion: controlplane.cluster.x-k8s.io/v1beta2
+        kind: KubeadmControlPlaneTemplate
+        matchResources: {controlPlane: true}
+      jsonPatches:
+      - op: add
+        path: /spec/imageRepository
+        value: registry.example.com
+"#,
+    )
+    .args(["plan", "-f", "ex"])
+    .run();
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(out.stdout, "");
+    insta::assert_snapshot!("error_outside_template", out.stderr);
+}

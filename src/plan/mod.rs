@@ -313,7 +313,12 @@ pub fn plan_objects_with(
         match Blueprint::resolve(class, &catalog) {
             Ok(bp) => {
                 warnings.extend(non_deterministic_templates(class));
-                blueprints.insert(key.clone(), bp);
+                let lost = ineffective_operations(class);
+                if lost.is_empty() {
+                    blueprints.insert(key.clone(), bp);
+                } else {
+                    errors.extend(lost);
+                }
             }
             Err(mut e) => errors.append(&mut e),
         }
@@ -426,6 +431,55 @@ pub fn plan_objects_with(
         clusters: plans,
         warnings,
     })
+}
+
+/// One error per inline operation whose path lies under `/spec` but outside
+/// `/spec/template`. Admission accepts it, but Cluster API writes back only the template part
+/// of every patched template (`spec.template.spec`, and on main its metadata), so the change
+/// would silently vanish from every Cluster: the class cannot mean it.
+fn ineffective_operations(class: &ClusterClass) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let patches = class
+        .object
+        .value
+        .pointer("/spec/patches")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    for (i, p) in patches.iter().enumerate() {
+        let name = p.get("name").and_then(Value::as_str).unwrap_or("");
+        let defs = p
+            .get("definitions")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        for (j, d) in defs.iter().enumerate() {
+            let ops = d
+                .get("jsonPatches")
+                .and_then(Value::as_array)
+                .map_or(&[][..], Vec::as_slice);
+            for (k, op) in ops.iter().enumerate() {
+                let Some(path) = op.get("path").and_then(Value::as_str) else {
+                    continue;
+                };
+                let kept = path == "/spec/template" || path.starts_with("/spec/template/");
+                if kept || !path.starts_with("/spec/") {
+                    continue;
+                }
+                out.push(
+                    Diagnostic::error(format!(
+                        "ClusterClass {}: patch {name:?} writes {path}, outside spec.template: Cluster API keeps only spec.template of a patched template, so this operation would have no effect",
+                        class.key()
+                    ))
+                    .at(
+                        &class.object.origin,
+                        &format!("/spec/patches/{i}/definitions/{j}/jsonPatches/{k}/path"),
+                        "dropped by Cluster API",
+                    )
+                    .with_help("patch a field under /spec/template/spec (or /spec/template/metadata); Cluster API accepts this class and silently ignores the operation, topoplan refuses it"),
+                );
+            }
+        }
+    }
+    out
 }
 
 /// One warning per patch template that calls a function whose result changes from run to run:
