@@ -313,7 +313,8 @@ pub fn plan_objects_with(
         match Blueprint::resolve(class, &catalog) {
             Ok(bp) => {
                 warnings.extend(non_deterministic_templates(class));
-                let lost = ineffective_operations(class);
+                let (lost, unseen) = ineffective_operations(class);
+                warnings.extend(unseen);
                 if lost.is_empty() {
                     blueprints.insert(key.clone(), bp);
                 } else {
@@ -436,9 +437,12 @@ pub fn plan_objects_with(
 /// One error per inline operation whose path lies under `/spec` but outside
 /// `/spec/template`. Admission accepts it, but Cluster API writes back only the template part
 /// of every patched template (`spec.template.spec`, and on main its metadata), so the change
-/// would silently vanish from every Cluster: the class cannot mean it.
-fn ineffective_operations(class: &ClusterClass) -> Vec<Diagnostic> {
+/// would silently vanish from every Cluster: the class cannot mean it. Second, warnings for
+/// operations under `/spec/template/metadata` of a v1beta1 class: Cluster API v1.10 wrote back
+/// only `spec.template.spec`, so they have no effect there either.
+fn ineffective_operations(class: &ClusterClass) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
     let mut out = Vec::new();
+    let mut warnings = Vec::new();
     let patches = class
         .object
         .value
@@ -460,6 +464,19 @@ fn ineffective_operations(class: &ClusterClass) -> Vec<Diagnostic> {
                 let Some(path) = op.get("path").and_then(Value::as_str) else {
                     continue;
                 };
+                let pointer = format!("/spec/patches/{i}/definitions/{j}/jsonPatches/{k}/path");
+                let metadata = path == "/spec/template/metadata"
+                    || path.starts_with("/spec/template/metadata/");
+                if metadata && class.api == ApiVersion::V1Beta1 {
+                    warnings.push(
+                        Diagnostic::warning(format!(
+                            "ClusterClass {}: patch {name:?} writes {path}: Cluster API v1.10 (v1beta1) copies only spec.template.spec of a patched template into the objects, so this operation has no effect",
+                            class.key()
+                        ))
+                        .at(&class.object.origin, &pointer, "dropped by Cluster API v1.10"),
+                    );
+                    continue;
+                }
                 let kept = path == "/spec/template" || path.starts_with("/spec/template/");
                 if kept || !path.starts_with("/spec/") {
                     continue;
@@ -469,17 +486,13 @@ fn ineffective_operations(class: &ClusterClass) -> Vec<Diagnostic> {
                         "ClusterClass {}: patch {name:?} writes {path}, outside spec.template: Cluster API keeps only spec.template of a patched template, so this operation would have no effect",
                         class.key()
                     ))
-                    .at(
-                        &class.object.origin,
-                        &format!("/spec/patches/{i}/definitions/{j}/jsonPatches/{k}/path"),
-                        "dropped by Cluster API",
-                    )
+                    .at(&class.object.origin, &pointer, "dropped by Cluster API")
                     .with_help("patch a field under /spec/template/spec (or /spec/template/metadata); Cluster API accepts this class and silently ignores the operation, topoplan refuses it"),
                 );
             }
         }
     }
-    out
+    (out, warnings)
 }
 
 /// One warning per patch template that calls a function whose result changes from run to run:
