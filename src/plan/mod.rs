@@ -434,6 +434,32 @@ pub fn plan_objects_with(
     })
 }
 
+/// Every inline operation of `class` as read: `(patch index, patch name, operation pointer,
+/// operation)`, the pointer being `/spec/patches/i/definitions/j/jsonPatches/k`.
+fn inline_operations(class: &ClusterClass) -> Vec<(usize, &str, String, &Value)> {
+    fn arr(v: Option<&Value>) -> &[Value] {
+        v.and_then(Value::as_array).map_or(&[][..], Vec::as_slice)
+    }
+    let mut out = Vec::new();
+    for (i, p) in arr(class.object.value.pointer("/spec/patches"))
+        .iter()
+        .enumerate()
+    {
+        let name = p.get("name").and_then(Value::as_str).unwrap_or("");
+        for (j, d) in arr(p.get("definitions")).iter().enumerate() {
+            for (k, op) in arr(d.get("jsonPatches")).iter().enumerate() {
+                out.push((
+                    i,
+                    name,
+                    format!("/spec/patches/{i}/definitions/{j}/jsonPatches/{k}"),
+                    op,
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// One error per inline operation whose path lies under `/spec` but outside
 /// `/spec/template`. Admission accepts it, but Cluster API writes back only the template part
 /// of every patched template (`spec.template.spec`, and on main its metadata), so the change
@@ -443,54 +469,35 @@ pub fn plan_objects_with(
 fn ineffective_operations(class: &ClusterClass) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
     let mut out = Vec::new();
     let mut warnings = Vec::new();
-    let patches = class
-        .object
-        .value
-        .pointer("/spec/patches")
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice);
-    for (i, p) in patches.iter().enumerate() {
-        let name = p.get("name").and_then(Value::as_str).unwrap_or("");
-        let defs = p
-            .get("definitions")
-            .and_then(Value::as_array)
-            .map_or(&[][..], Vec::as_slice);
-        for (j, d) in defs.iter().enumerate() {
-            let ops = d
-                .get("jsonPatches")
-                .and_then(Value::as_array)
-                .map_or(&[][..], Vec::as_slice);
-            for (k, op) in ops.iter().enumerate() {
-                let Some(path) = op.get("path").and_then(Value::as_str) else {
-                    continue;
-                };
-                let pointer = format!("/spec/patches/{i}/definitions/{j}/jsonPatches/{k}/path");
-                let metadata = path == "/spec/template/metadata"
-                    || path.starts_with("/spec/template/metadata/");
-                if metadata && class.api == ApiVersion::V1Beta1 {
-                    warnings.push(
-                        Diagnostic::warning(format!(
-                            "ClusterClass {}: patch {name:?} writes {path}: Cluster API v1.10 (v1beta1) copies only spec.template.spec of a patched template into the objects, so this operation has no effect",
-                            class.key()
-                        ))
-                        .at(&class.object.origin, &pointer, "dropped by Cluster API v1.10"),
-                    );
-                    continue;
-                }
-                let kept = path == "/spec/template" || path.starts_with("/spec/template/");
-                if kept || !path.starts_with("/spec/") {
-                    continue;
-                }
-                out.push(
-                    Diagnostic::error(format!(
-                        "ClusterClass {}: patch {name:?} writes {path}, outside spec.template: Cluster API keeps only spec.template of a patched template, so this operation would have no effect",
-                        class.key()
-                    ))
-                    .at(&class.object.origin, &pointer, "dropped by Cluster API")
-                    .with_help("patch a field under /spec/template/spec (or /spec/template/metadata); Cluster API accepts this class and silently ignores the operation, topoplan refuses it"),
-                );
-            }
+    for (_, name, at, op) in inline_operations(class) {
+        let Some(path) = op.get("path").and_then(Value::as_str) else {
+            continue;
+        };
+        let pointer = format!("{at}/path");
+        let metadata =
+            path == "/spec/template/metadata" || path.starts_with("/spec/template/metadata/");
+        if metadata && class.api == ApiVersion::V1Beta1 {
+            warnings.push(
+                Diagnostic::warning(format!(
+                    "ClusterClass {}: patch {name:?} writes {path}: Cluster API v1.10 (v1beta1) copies only spec.template.spec of a patched template into the objects, so this operation has no effect",
+                    class.key()
+                ))
+                .at(&class.object.origin, &pointer, "dropped by Cluster API v1.10"),
+            );
+            continue;
         }
+        let kept = path == "/spec/template" || path.starts_with("/spec/template/");
+        if kept || !path.starts_with("/spec/") {
+            continue;
+        }
+        out.push(
+            Diagnostic::error(format!(
+                "ClusterClass {}: patch {name:?} writes {path}, outside spec.template: Cluster API keeps only spec.template of a patched template, so this operation would have no effect",
+                class.key()
+            ))
+            .at(&class.object.origin, &pointer, "dropped by Cluster API")
+            .with_help("patch a field under /spec/template/spec (or /spec/template/metadata); Cluster API accepts this class and silently ignores the operation, topoplan refuses it"),
+        );
     }
     (out, warnings)
 }
@@ -528,23 +535,13 @@ fn non_deterministic_templates(class: &ClusterClass) -> Vec<Diagnostic> {
             format!("/spec/patches/{i}/enabledIf"),
             name,
         );
-        let defs = p
-            .get("definitions")
-            .and_then(Value::as_array)
-            .map_or(&[][..], Vec::as_slice);
-        for (j, d) in defs.iter().enumerate() {
-            let ops = d
-                .get("jsonPatches")
-                .and_then(Value::as_array)
-                .map_or(&[][..], Vec::as_slice);
-            for (k, op) in ops.iter().enumerate() {
-                check(
-                    op.pointer("/valueFrom/template"),
-                    format!("/spec/patches/{i}/definitions/{j}/jsonPatches/{k}/valueFrom/template"),
-                    name,
-                );
-            }
-        }
+    }
+    for (_, name, at, op) in inline_operations(class) {
+        check(
+            op.pointer("/valueFrom/template"),
+            format!("{at}/valueFrom/template"),
+            name,
+        );
     }
     out
 }
