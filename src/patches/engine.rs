@@ -312,8 +312,9 @@ pub fn apply(
                 }
                 vec![d]
             })?;
-            apply_response(&mut req, &response)
-                .map_err(|(e, template)| apply_error(class, cluster, index, name, e, template))?;
+            apply_response(&mut req, &response).map_err(|(e, template)| {
+                apply_error(class, cluster, index, name, e, template.map(targets_text))
+            })?;
             traces.push(trace(
                 index,
                 name,
@@ -349,7 +350,7 @@ pub fn apply(
         // fails, after the items before it applied.
         let mut response = Vec::with_capacity(generated.len());
         for g in &generated {
-            if !req.items.iter().any(|i| i.uid == g.uid()) {
+            let Some(target) = req.items.iter().find(|i| i.uid == g.uid()) else {
                 return Err(apply_error(
                     class,
                     cluster,
@@ -361,16 +362,14 @@ pub fn apply(
                         g.uid()
                     )),
                 ));
-            }
-            let template = req
-                .items
-                .iter()
-                .find(|i| i.uid == g.uid())
-                .map(describe_item);
+            };
+            let template = Some(targets(target));
             match g.decode() {
                 Ok(Some(r)) => {
                     apply_response(&mut req, std::slice::from_ref(&r)).map_err(
-                        |(e, template)| apply_error(class, cluster, index, name, e, template),
+                        |(e, template)| {
+                            apply_error(class, cluster, index, name, e, template.map(targets_text))
+                        },
                     )?;
                     response.push(r);
                 }
@@ -424,30 +423,35 @@ pub fn apply(
     Ok(traces)
 }
 
-/// A patch-application error, with the template it was applied to when known.
+/// A patch-application error, with a help line (usually the template it targets).
 fn apply_error(
     class: &ClusterClass,
     cluster: &Cluster,
     index: usize,
     name: &str,
     e: String,
-    template: Option<String>,
+    help: Option<String>,
 ) -> Vec<Diagnostic> {
-    let mut d = patch_error(
+    let d = patch_error(
         class,
         cluster,
         index,
         name,
         format!("failed to apply patches for patch {name:?}: {e}"),
     );
-    if let Some(t) = template {
-        d = d.with_help(if t.starts_with("the extension") {
-            t
-        } else {
-            format!("the patch targets {t}")
-        });
-    }
-    vec![d]
+    vec![match help {
+        Some(h) => d.with_help(h),
+        None => d,
+    }]
+}
+
+/// "the patch targets <template>".
+fn targets(item: &super::request::RequestItem) -> String {
+    targets_text(describe_item(item))
+}
+
+fn targets_text(template: String) -> String {
+    format!("the patch targets {template}")
 }
 
 /// A request item's template, for messages: kind, namespace/name and what it is for.
