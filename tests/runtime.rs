@@ -201,7 +201,7 @@ fn generate_patches_round_trip() {
     let server = ExtensionServer::http();
     let reg = registry(&server);
     let resp = reg
-        .generate_patches("generate-patches.test-ext", &patches_request())
+        .generate_patches("generate-patches.test-ext", patches_request())
         .expect("patches");
     assert!(resp.status.is_success());
     assert_eq!(resp.items.len(), 2);
@@ -254,7 +254,7 @@ fn settings_of_the_extension_config_are_overridden_by_the_request() {
     ]
     .into();
     let reg = Registry::connect(&o).expect("connect");
-    reg.generate_patches("generate-patches.test-ext", &patches_request())
+    reg.generate_patches("generate-patches.test-ext", patches_request())
         .expect("patches");
     assert_eq!(
         server.requests()[1].body["settings"],
@@ -275,7 +275,7 @@ fn validate_topology_and_discover_variables_round_trip() {
         ..Default::default()
     };
     let ok = reg
-        .validate_topology("validate-topology.test-ext", &req)
+        .validate_topology("validate-topology.test-ext", req.clone())
         .expect("valid");
     assert!(ok.status.is_success());
     let body = &server.requests()[1].body;
@@ -288,14 +288,14 @@ fn validate_topology_and_discover_variables_round_trip() {
         Mode::Failure("bad is invalid".into()),
     );
     let err = reg
-        .validate_topology("validate-topology.test-ext", &req)
+        .validate_topology("validate-topology.test-ext", req.clone())
         .expect_err("invalid");
     assert_eq!(
         err.to_string(),
         "failed to call extension handler \"validate-topology.test-ext\": got failure response with message: bad is invalid"
     );
     assert!(
-        reg.generate_patches("generate-patches.test-ext", &patches_request())
+        reg.generate_patches("generate-patches.test-ext", patches_request())
             .is_ok()
     );
     server.set_mode(Mode::Normal);
@@ -303,7 +303,7 @@ fn validate_topology_and_discover_variables_round_trip() {
     let vars = reg
         .discover_variables(
             "discover-variables.test-ext",
-            &DiscoverVariablesRequest::default(),
+            DiscoverVariablesRequest::default(),
         )
         .expect("variables");
     let names: Vec<&str> = vars
@@ -337,7 +337,7 @@ fn url_path_prefix_and_query_are_kept() {
     let reg = Registry::connect(&opts("Ext", &format!("{}/", server.url)));
     // An upper-case name is not an ExtensionConfig name, but the registry does not judge it.
     let reg = reg.expect("connect");
-    reg.generate_patches("generate-patches.Ext", &GeneratePatchesRequest::default())
+    reg.generate_patches("generate-patches.Ext", GeneratePatchesRequest::default())
         .expect("patches");
     let targets: Vec<String> = server.requests().into_iter().map(|r| r.target).collect();
     assert_eq!(
@@ -356,7 +356,7 @@ fn lifecycle_and_unknown_handlers_cannot_be_called() {
     let err = reg
         .generate_patches(
             "before-cluster-create.test-ext",
-            &GeneratePatchesRequest::default(),
+            GeneratePatchesRequest::default(),
         )
         .expect_err("lifecycle");
     assert_eq!(
@@ -366,12 +366,12 @@ fn lifecycle_and_unknown_handlers_cannot_be_called() {
     let err = reg
         .validate_topology(
             "generate-patches.test-ext",
-            &ValidateTopologyRequest::default(),
+            ValidateTopologyRequest::default(),
         )
         .expect_err("wrong hook");
     assert!(matches!(err, Error::HookMismatch { .. }));
     let err = reg
-        .generate_patches("nope.test-ext", &GeneratePatchesRequest::default())
+        .generate_patches("nope.test-ext", GeneratePatchesRequest::default())
         .expect_err("unknown");
     assert_eq!(
         err.to_string(),
@@ -388,7 +388,7 @@ fn timeout_fails_with_fail_policy_and_is_forgiven_with_ignore() {
     server.set_mode(Mode::Delay(Duration::from_millis(1500)));
     let start = Instant::now();
     let err = reg
-        .generate_patches("generate-patches-fast.test-ext", &patches_request())
+        .generate_patches("generate-patches-fast.test-ext", patches_request())
         .expect_err("timeout");
     let took = start.elapsed();
     assert!(
@@ -411,7 +411,7 @@ fn timeout_fails_with_fail_policy_and_is_forgiven_with_ignore() {
     );
 
     let resp = reg
-        .generate_patches("generate-patches-ignore.test-ext", &patches_request())
+        .generate_patches("generate-patches-ignore.test-ext", patches_request())
         .expect("ignored");
     assert!(resp.status.is_success());
     assert!(resp.items.is_empty());
@@ -425,7 +425,7 @@ fn non_200_is_an_error_with_the_body_excerpt() {
     let reg = registry(&server);
     server.set_mode(Mode::Status(500, "x".repeat(600)));
     let err = reg
-        .generate_patches("generate-patches.test-ext", &patches_request())
+        .generate_patches("generate-patches.test-ext", patches_request())
         .expect_err("500");
     assert_eq!(
         err.to_string(),
@@ -437,7 +437,7 @@ fn non_200_is_an_error_with_the_body_excerpt() {
     // Redirects are not followed: a 3xx is a non-200.
     server.set_mode(Mode::Status(307, String::new()));
     let err = reg
-        .generate_patches("generate-patches.test-ext", &patches_request())
+        .generate_patches("generate-patches.test-ext", patches_request())
         .expect_err("307");
     assert!(matches!(
         err.call_error(),
@@ -445,7 +445,7 @@ fn non_200_is_an_error_with_the_body_excerpt() {
     ));
     // Ignore forgives it.
     let resp = reg
-        .generate_patches("generate-patches-ignore.test-ext", &patches_request())
+        .generate_patches("generate-patches-ignore.test-ext", patches_request())
         .expect("ignored");
     assert!(resp.status.is_success());
 }
@@ -456,7 +456,7 @@ fn garbage_body_is_a_decode_error_and_ignore_forgives_it() {
     let reg = registry(&server);
     server.set_mode(Mode::Garbage);
     let err = reg
-        .generate_patches("generate-patches.test-ext", &patches_request())
+        .generate_patches("generate-patches.test-ext", patches_request())
         .expect_err("garbage");
     assert!(
         err.to_string().starts_with(
@@ -465,7 +465,7 @@ fn garbage_body_is_a_decode_error_and_ignore_forgives_it() {
         "{err}"
     );
     assert!(
-        reg.generate_patches("generate-patches-ignore.test-ext", &patches_request())
+        reg.generate_patches("generate-patches-ignore.test-ext", patches_request())
             .is_ok()
     );
 }
@@ -480,7 +480,7 @@ fn failure_status_is_never_ignored_and_unknown_status_is_an_error() {
         "generate-patches-ignore.test-ext",
     ] {
         let err = reg
-            .generate_patches(h, &patches_request())
+            .generate_patches(h, patches_request())
             .expect_err("failure");
         assert_eq!(
             err.to_string(),
@@ -491,7 +491,7 @@ fn failure_status_is_never_ignored_and_unknown_status_is_an_error() {
     }
     server.set_mode(Mode::UnknownStatus);
     let err = reg
-        .generate_patches("generate-patches-ignore.test-ext", &patches_request())
+        .generate_patches("generate-patches-ignore.test-ext", patches_request())
         .expect_err("unknown");
     assert_eq!(
         err.to_string(),
@@ -527,7 +527,7 @@ fn https_with_the_generated_ca_is_verified() {
     o.ca_pem = server.ca_pem.clone().map(String::into_bytes);
     let reg = Registry::connect(&o).expect("verified");
     let resp = reg
-        .generate_patches("generate-patches.tls-ext", &patches_request())
+        .generate_patches("generate-patches.tls-ext", patches_request())
         .expect("patches");
     assert_eq!(resp.items.len(), 2);
 
@@ -569,7 +569,7 @@ fn https_insecure_skips_verification() {
     o.insecure_skip_tls_verify = true;
     let reg = Registry::connect(&o).expect("insecure");
     assert!(
-        reg.generate_patches("generate-patches.tls-ext", &patches_request())
+        reg.generate_patches("generate-patches.tls-ext", patches_request())
             .is_ok()
     );
 }
@@ -581,9 +581,9 @@ fn connections_are_reused_across_calls() {
         o.ca_pem = server.ca_pem.clone().map(String::into_bytes);
         let reg = Registry::connect(&o).expect("connect");
         for _ in 0..20 {
-            reg.generate_patches("generate-patches.ext", &patches_request())
+            reg.generate_patches("generate-patches.ext", patches_request())
                 .expect("patches");
-            reg.validate_topology("validate-topology.ext", &ValidateTopologyRequest::default())
+            reg.validate_topology("validate-topology.ext", ValidateTopologyRequest::default())
                 .expect("valid");
         }
         assert_eq!(server.requests().len(), 41);
@@ -689,14 +689,14 @@ fn bench_client_overhead_per_call() {
         let reg = Registry::connect(&o).expect("connect");
         let req = patches_request();
         for _ in 0..50 {
-            reg.generate_patches("generate-patches.ext", &req)
+            reg.generate_patches("generate-patches.ext", req.clone())
                 .expect("warm-up");
         }
         server.reset_handling_time();
         let n = 2000u32;
         let start = Instant::now();
         for _ in 0..n {
-            reg.generate_patches("generate-patches.ext", &req)
+            reg.generate_patches("generate-patches.ext", req.clone())
                 .expect("call");
         }
         let total = start.elapsed();
@@ -729,7 +729,7 @@ fn registry_can_be_shared_across_threads() {
     std::thread::scope(|s| {
         for _ in 0..4 {
             s.spawn(|| {
-                reg.generate_patches("generate-patches.test-ext", &patches_request())
+                reg.generate_patches("generate-patches.test-ext", patches_request())
                     .expect("patches")
             });
         }
@@ -798,7 +798,7 @@ fn generate_patches_for_a_v1beta2_kubeadm_control_plane_template() {
         ..Default::default()
     };
     let resp = reg
-        .generate_patches("generate-patches.test-ext", &req)
+        .generate_patches("generate-patches.test-ext", req.clone())
         .expect("patches");
     assert!(resp.status.is_success());
     assert_eq!(resp.items.len(), 1);
@@ -886,7 +886,7 @@ fn generate_patches_picks_kind_images_from_the_mapping() {
         ..Default::default()
     };
     let resp = reg
-        .generate_patches("generate-patches.test-ext", &req)
+        .generate_patches("generate-patches.test-ext", req.clone())
         .expect("patches");
     let image = |uid: &str| {
         let ops = patch_json(&resp, uid);
@@ -921,7 +921,7 @@ fn generate_patches_failures_carry_the_handler_message() {
             items: vec![item("u", "Cluster", object, variables)],
             ..Default::default()
         };
-        reg.generate_patches("generate-patches.test-ext", &req)
+        reg.generate_patches("generate-patches.test-ext", req.clone())
             .expect_err("failure")
             .to_string()
     };
@@ -962,19 +962,19 @@ fn hook_modes_affect_one_hook_and_set_mode_resets_them() {
     let reg = registry(&server);
     server.set_hook_mode(Hook::GeneratePatches, Mode::Garbage);
     assert!(
-        reg.generate_patches("generate-patches.test-ext", &patches_request())
+        reg.generate_patches("generate-patches.test-ext", patches_request())
             .is_err()
     );
     assert!(
         reg.validate_topology(
             "validate-topology.test-ext",
-            &ValidateTopologyRequest::default()
+            ValidateTopologyRequest::default()
         )
         .is_ok()
     );
     server.set_mode(Mode::Normal);
     assert!(
-        reg.generate_patches("generate-patches.test-ext", &patches_request())
+        reg.generate_patches("generate-patches.test-ext", patches_request())
             .is_ok()
     );
 }

@@ -209,7 +209,7 @@ pub fn generate(
 ) -> Result<Vec<Generated>, String> {
     let request = generate_request(req, settings(patch), order);
     registry
-        .generate_patches(handler, &request)
+        .generate_patches(handler, request)
         .map(|r| r.items.into_iter().map(Generated).collect())
         .map_err(|e| e.to_string())
 }
@@ -224,7 +224,7 @@ pub fn validate(
 ) -> Result<(), String> {
     let request = validation_request(req, settings(patch), order);
     registry
-        .validate_topology(handler, &request)
+        .validate_topology(handler, request)
         .map(|_| ())
         .map_err(|e| e.to_string())
 }

@@ -413,7 +413,7 @@ impl Registry {
     pub fn generate_patches(
         &self,
         handler: &str,
-        request: &GeneratePatchesRequest,
+        request: GeneratePatchesRequest,
     ) -> Result<GeneratePatchesResponse, Error> {
         self.call(handler, request)
     }
@@ -422,7 +422,7 @@ impl Registry {
     pub fn validate_topology(
         &self,
         handler: &str,
-        request: &ValidateTopologyRequest,
+        request: ValidateTopologyRequest,
     ) -> Result<ValidateTopologyResponse, Error> {
         self.call(handler, request)
     }
@@ -431,13 +431,15 @@ impl Registry {
     pub fn discover_variables(
         &self,
         handler: &str,
-        request: &DiscoverVariablesRequest,
+        request: DiscoverVariablesRequest,
     ) -> Result<DiscoverVariablesResponse, Error> {
         self.call(handler, request)
     }
 
-    /// `CallExtension` for a topology hook.
-    pub fn call<R: TopologyHook>(&self, name: &str, request: &R) -> Result<R::Response, Error> {
+    /// `CallExtension` for a topology hook. The request is taken by value: its settings and type
+    /// meta are filled in before it is sent, and a GeneratePatches request carries every
+    /// template of a Cluster, too big to copy per call.
+    pub fn call<R: TopologyHook>(&self, name: &str, mut request: R) -> Result<R::Response, Error> {
         let not_registered = || Error::NotRegistered { name: name.into() };
         let handler = self.handlers.get(name).ok_or_else(not_registered)?;
         if handler.hook != R::HOOK || handler.api_version != API_VERSION {
@@ -452,7 +454,6 @@ impl Registry {
             .find(|e| e.endpoint.name == handler.extension)
             .ok_or_else(not_registered)?;
         // Registration settings, overridden by the request's.
-        let mut request = request.clone();
         let mut settings = ext.settings.clone();
         settings.append(request.settings_mut());
         *request.settings_mut() = settings;

@@ -126,7 +126,7 @@ pub fn status_variables(
                     settings: crate::patches::external::settings(patch),
                     ..DiscoverVariablesRequest::default()
                 };
-                match registry.discover_variables(handler, &req) {
+                match registry.discover_variables(handler, req) {
                     Ok(r) => {
                         called = serde_json::to_value(&r).unwrap_or(Value::Null);
                         &called
