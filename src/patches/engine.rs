@@ -170,21 +170,6 @@ fn filtered(list: Option<&Value>, allowed: &dyn Fn(&str) -> bool) -> Map<String,
     out
 }
 
-/// The variable lists of a Cluster, in request-item order, for the wire order of variables.
-struct ClusterOrder<'c> {
-    global: Option<&'c Value>,
-    items: Vec<Option<&'c Value>>,
-}
-
-impl VariableOrder for ClusterOrder<'_> {
-    fn global(&self) -> Option<&Value> {
-        self.global
-    }
-    fn item(&self, index: usize) -> Option<&Value> {
-        self.items.get(index).copied().flatten()
-    }
-}
-
 /// Apply the patches of `class` to `desired` (Cluster API's `engine.Apply`); the result says
 /// what each patch did to each template.
 pub fn apply(
@@ -236,7 +221,7 @@ pub fn apply(
             worker_overrides(topo, "machinePools", topology_name)
         }
     };
-    let order = ClusterOrder {
+    let order = VariableOrder {
         global: topo.get("variables"),
         items: req.items.iter().map(|i| overrides_of(&i.holder)).collect(),
     };

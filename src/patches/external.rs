@@ -88,23 +88,30 @@ fn holder(item: &super::request::RequestItem) -> HolderReference {
     }
 }
 
-/// Where each item's variables come from in the Cluster, for their wire order.
-pub trait VariableOrder {
+/// Where a request's variables come from in the Cluster, for their wire order.
+#[derive(Debug, Clone, Default)]
+pub struct VariableOrder<'c> {
     /// The Cluster's `[{name, value}]` list the global variables come from.
-    fn global(&self) -> Option<&Value>;
-    /// The list the variables of the item at `index` come from (its overrides).
-    fn item(&self, index: usize) -> Option<&Value>;
+    pub global: Option<&'c Value>,
+    /// Per request item, the list its variables come from (its overrides).
+    pub items: Vec<Option<&'c Value>>,
+}
+
+impl VariableOrder<'_> {
+    fn item(&self, index: usize) -> Option<&Value> {
+        self.items.get(index).copied().flatten()
+    }
 }
 
 /// The GeneratePatches request for `req`, with the patch's settings.
 pub fn generate_request(
     req: &Request,
     settings: BTreeMap<String, String>,
-    order: &dyn VariableOrder,
+    order: &VariableOrder<'_>,
 ) -> GeneratePatchesRequest {
     GeneratePatchesRequest {
         settings,
-        variables: wire_variables(&req.variables, order.global()),
+        variables: wire_variables(&req.variables, order.global),
         items: req
             .items
             .iter()
@@ -125,11 +132,11 @@ pub fn generate_request(
 pub fn validation_request(
     req: &Request,
     settings: BTreeMap<String, String>,
-    order: &dyn VariableOrder,
+    order: &VariableOrder<'_>,
 ) -> ValidateTopologyRequest {
     ValidateTopologyRequest {
         settings,
-        variables: wire_variables(&req.variables, order.global()),
+        variables: wire_variables(&req.variables, order.global),
         items: req
             .items
             .iter()
@@ -205,7 +212,7 @@ pub fn generate(
     handler: &str,
     patch: &Value,
     req: &Request,
-    order: &dyn VariableOrder,
+    order: &VariableOrder<'_>,
 ) -> Result<Vec<Generated>, String> {
     let request = generate_request(req, settings(patch), order);
     registry
@@ -220,7 +227,7 @@ pub fn validate(
     handler: &str,
     patch: &Value,
     req: &Request,
-    order: &dyn VariableOrder,
+    order: &VariableOrder<'_>,
 ) -> Result<(), String> {
     let request = validation_request(req, settings(patch), order);
     registry
@@ -276,16 +283,6 @@ mod tests {
         assert!(item("Strategic", b"{}").decode().is_err());
     }
 
-    struct Order(Value);
-    impl VariableOrder for Order {
-        fn global(&self) -> Option<&Value> {
-            Some(&self.0)
-        }
-        fn item(&self, _: usize) -> Option<&Value> {
-            None
-        }
-    }
-
     #[test]
     fn variables_keep_the_cluster_order_with_builtin_last() {
         let mut vars = Map::new();
@@ -293,8 +290,8 @@ mod tests {
         vars.insert("a".into(), json!(1));
         vars.insert("z".into(), json!(2));
         vars.insert("m".into(), json!(3));
-        let order = Order(json!([{"name": "z"}, {"name": "a"}, {"name": "builtin"}]));
-        let names: Vec<String> = wire_variables(&vars, order.global())
+        let order = json!([{"name": "z"}, {"name": "a"}, {"name": "builtin"}]);
+        let names: Vec<String> = wire_variables(&vars, Some(&order))
             .into_iter()
             .map(|v| v.name)
             .collect();

@@ -32,7 +32,9 @@ const MISSING: &str = "missing value";
 /// `ErrInvalidIndex`'s text.
 const INVALID_INDEX: &str = "invalid index referenced";
 
-fn go_type_name(v: &Value) -> &'static str {
+/// The JSON type name Go's `encoding/json` puts in an `UnmarshalTypeError`
+/// (`cannot unmarshal <name> into Go value of type …`).
+pub fn go_type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "bool",

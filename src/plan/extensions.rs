@@ -79,12 +79,11 @@ pub fn connect(
         .iter()
         .filter(|o| o.kind == "ClusterClass" && o.group() == api::GROUP)
         .collect();
-    let configs: Vec<(&Object, Value)> = objects
+    let configs: Vec<&Object> = objects
         .iter()
         .filter(|o| o.kind == "ExtensionConfig" && o.group() == RUNTIME_GROUP)
-        .map(|o| (o, o.value.clone()))
         .collect();
-    let values: Vec<Value> = configs.iter().map(|(_, v)| v.clone()).collect();
+    let values: Vec<Value> = configs.iter().map(|o| o.value.clone()).collect();
     let opts = ExtensionOptions::with_extension_configs(
         flags.extensions.clone(),
         &values,
@@ -99,9 +98,9 @@ pub fn connect(
                     // Locate the message at its ExtensionConfig when the name says which.
                     match configs
                         .iter()
-                        .find(|(o, _)| d.message.contains(&format!("ExtensionConfig {:?}", o.name)))
+                        .find(|o| d.message.contains(&format!("ExtensionConfig {:?}", o.name)))
                     {
-                        Some((o, _)) => d.at_key(&o.origin, "/spec/clientConfig", "here"),
+                        Some(o) => d.at_key(&o.origin, "/spec/clientConfig", "here"),
                         None => d,
                     }
                 })

@@ -28,6 +28,7 @@ use serde_json::{Map, Value, json};
 use super::jsonpatch::{create_patch, patch_bytes};
 use super::kind;
 use topoplan::gotemplate::sprig::encoding::base64_encode;
+use topoplan::patches::jsonpatch::go_type_name;
 
 const HOOKS_API_VERSION: &str = "hooks.runtime.cluster.x-k8s.io/v1alpha1";
 const INFRA: &str = "infrastructure.cluster.x-k8s.io";
@@ -140,7 +141,7 @@ pub fn merge_variable_maps(maps: &[&Vars]) -> Result<Vars, String> {
                     if !(v.is_object() || v.is_null()) {
                         return Err(format!(
                             "failed to merge builtin variables: failed to unmarshal builtin variable: json: cannot unmarshal {} into Go value of type v1alpha1.Builtins",
-                            go_json_type(v)
+                            go_type_name(v)
                         ));
                     }
                 }
@@ -200,17 +201,6 @@ pub fn get_string(vars: &Vars, path: &str) -> Result<String, VarError> {
     }
 }
 
-fn go_json_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
 fn unmarshal_error(raw: &Value, into: &str, detail: String) -> VarError {
     other(format!(
         "failed to unmarshal variable json {:?} into {into}: json: {detail}",
@@ -225,7 +215,7 @@ fn go_string(v: &Value, field: &str) -> Result<String, String> {
         Value::String(s) => Ok(s.clone()),
         other => Err(format!(
             "cannot unmarshal {} into Go {field} of type string",
-            go_json_type(other)
+            go_type_name(other)
         )),
     }
 }
@@ -242,7 +232,7 @@ fn get_string_list(vars: &Vars, name: &str) -> Result<Vec<String>, VarError> {
             .collect(),
         v => Err(err(format!(
             "cannot unmarshal {} into Go value of type []string",
-            go_json_type(v)
+            go_type_name(v)
         ))),
     }
 }
@@ -259,7 +249,7 @@ fn get_string_map(vars: &Vars, name: &str) -> Result<Vec<(String, String)>, VarE
             .collect(),
         v => Err(err(format!(
             "cannot unmarshal {} into Go value of type map[string]string",
-            go_json_type(v)
+            go_type_name(v)
         ))),
     }
 }
@@ -283,7 +273,7 @@ fn get_files(vars: &Vars) -> Result<Vec<FileVariable>, VarError> {
         v => {
             return Err(err(format!(
                 "cannot unmarshal {} into Go value of type []topologymutation.fileVariable",
-                go_json_type(v)
+                go_type_name(v)
             )));
         }
     };
@@ -307,7 +297,7 @@ fn get_files(vars: &Vars) -> Result<Vec<FileVariable>, VarError> {
             v => {
                 return Err(err(format!(
                     "cannot unmarshal {} into Go value of type topologymutation.fileVariable",
-                    go_json_type(v)
+                    go_type_name(v)
                 )));
             }
         }
