@@ -26,6 +26,17 @@ pub struct PlanArgs {
     #[command(flatten)]
     pub extensions: ExtensionArgs,
 
+    /// The objects as they are now (files, directories or -), e.g. the output of `kubectl get
+    /// cluster,machinedeployments,machinepools,machinehealthchecks,machines,<provider kinds>
+    /// -A -o yaml`: existing objects keep their names and are compared the way the topology
+    /// controller compares them (server-side apply); repeatable.
+    #[arg(long = "current", value_name = "PATH")]
+    pub current: Vec<PathBuf>,
+
+    /// Exit with 2 when the plan changes anything (0 when it changes nothing, 1 on error).
+    #[arg(long = "detailed-exitcode")]
+    pub detailed_exitcode: bool,
+
     /// Plan only this Cluster (NAMESPACE/NAME); repeatable.
     #[arg(long = "cluster", value_name = "NAMESPACE/NAME")]
     pub clusters: Vec<String>,
@@ -67,6 +78,8 @@ pub struct OutputOptions {
     pub color: bool,
     /// Show the patch trace.
     pub explain: bool,
+    /// Exit 2 on changes.
+    pub detailed_exitcode: bool,
 }
 
 /// Resolve the flags into library options.
@@ -108,18 +121,26 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
     let Some(load) = load.filter(|_| errors.is_empty()) else {
         return Err(errors);
     };
+    // Stored objects are read as they are: no ${VAR} substitution.
+    let current = (!args.current.is_empty()).then(|| crate::load::LoadOptions {
+        paths: args.current.clone(),
+        default_namespace: load.default_namespace.clone(),
+        substitute: None,
+    });
     Ok((
         PlanOptions {
             load,
             clusters,
             gates,
             extensions,
+            current,
         },
         OutputOptions {
             format: args.format,
             dir: args.output_dir,
             color: stdout_color(),
             explain: args.explain,
+            detailed_exitcode: args.detailed_exitcode,
         },
     ))
 }
@@ -150,7 +171,12 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
         write_stdout(&format!("\n{text}"))?;
     }
     // The process exits next: freeing a fleet's worth of JSON trees would only cost time.
+    let changes = plan.clusters.iter().any(plan::ClusterPlan::has_changes);
     std::mem::forget(plan);
     std::mem::forget(inputs);
-    Ok(ExitCode::SUCCESS)
+    Ok(if out.detailed_exitcode && changes {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

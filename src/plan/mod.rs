@@ -19,7 +19,11 @@ use crate::load::{self, LoadOptions, Object};
 use crate::topology::{self, Blueprint, Catalog, Role};
 use crate::validate::run::{Mode, Settings, validate_objects};
 
+pub mod current;
 pub mod extensions;
+pub mod ssa;
+pub mod upgrade;
+pub mod verdict;
 
 /// Resolved options for `topoplan plan`.
 #[derive(Debug, Clone, Default)]
@@ -32,6 +36,8 @@ pub struct PlanOptions {
     pub gates: crate::validate::Gates,
     /// Runtime extensions from the command line (resolved, not yet contacted).
     pub extensions: crate::runtime::ExtensionOptions,
+    /// Where to read the current objects (`--current`); `None` plans every Cluster as new.
+    pub current: Option<LoadOptions>,
 }
 
 /// What happens to an object.
@@ -75,8 +81,15 @@ pub struct PlannedObject {
     pub action: Action,
     /// What it is for.
     pub role: Role,
-    /// The object as it would be after the change (or as it is, when deleted).
+    /// The object as it would be after the change (or as it is, when unchanged or deleted).
     pub object: Value,
+    /// The object as it is now, when it exists.
+    pub current: Option<Value>,
+    /// Why, when the verdict needs explaining: held by the upgrade sequencing, rotated,
+    /// deleted because its topology entry is gone.
+    pub note: Option<String>,
+    /// For a template created by rotation: the name of the template it replaces.
+    pub rotated_from: Option<String>,
 }
 
 impl PlannedObject {
@@ -122,6 +135,8 @@ pub struct ClusterPlan {
     pub objects: Vec<PlannedObject>,
     /// What each ClusterClass patch did to each template (for `--explain`).
     pub patches: Vec<crate::patches::explain::PatchTrace>,
+    /// Changes the upgrade sequencing holds back this pass: (role, `Kind name`, why).
+    pub deferred: Vec<(Role, String, String)>,
 }
 
 impl ClusterPlan {
@@ -144,32 +159,68 @@ pub struct Plan {
 /// overlap; Cluster API's controller, too, reconciles Clusters concurrently).
 const EXTENSION_CONCURRENCY: usize = 16;
 
-/// Read the input and plan every topology Cluster in it.
+/// Read the input (and the current objects, with `--current`) and plan every topology Cluster.
 pub fn plan(opts: &PlanOptions) -> Result<Plan, Diagnostics> {
-    let inputs = load::load(&opts.load)?;
-    plan_inputs(&inputs, opts)
+    plan_with_inputs(opts).map(|(p, _)| p)
 }
 
 /// Like [`plan`], but also hands back the loaded input (the CLI keeps it alive until exit
 /// instead of paying to free it).
-pub fn plan_with_inputs(opts: &PlanOptions) -> Result<(Plan, load::Inputs), Diagnostics> {
-    let inputs = load::load(&opts.load)?;
-    let plan = plan_inputs(&inputs, opts)?;
-    Ok((plan, inputs))
+pub fn plan_with_inputs(opts: &PlanOptions) -> Result<(Plan, Loaded), Diagnostics> {
+    let (inputs, current) = match &opts.current {
+        None => (load::load(&opts.load)?, None),
+        Some(c) => match (load::load(&opts.load), load::load(c)) {
+            (Ok(i), Ok(c)) => (i, Some(c)),
+            (i, c) => {
+                let mut errors = Vec::new();
+                for e in [i.err(), c.err()].into_iter().flatten() {
+                    errors.extend(e.0);
+                }
+                return Err(Diagnostics(errors));
+            }
+        },
+    };
+    let plan = plan_inputs(&inputs, current.as_ref(), opts)?;
+    Ok((plan, Loaded { inputs, current }))
+}
+
+/// The loaded input and current objects.
+#[derive(Debug)]
+pub struct Loaded {
+    /// `-f`.
+    pub inputs: load::Inputs,
+    /// `--current`.
+    pub current: Option<load::Inputs>,
 }
 
 /// Run admission over the loaded input (as `topoplan validate` does), then plan the objects as
 /// the API server would have stored them. Invalid input is refused: Cluster API would never
 /// reconcile it. Runtime extensions are contacted only when a ClusterClass of the input has
 /// external patches.
-pub fn plan_inputs(inputs: &load::Inputs, opts: &PlanOptions) -> Result<Plan, Diagnostics> {
+pub fn plan_inputs(
+    inputs: &load::Inputs,
+    current: Option<&load::Inputs>,
+    opts: &PlanOptions,
+) -> Result<Plan, Diagnostics> {
     let registry = extensions::connect(&inputs.objects, &opts.extensions, extensions::Need::Plan)?;
     let settings = Settings {
         mode: Mode::Plan,
         gates: opts.gates,
         registry: registry.as_ref(),
     };
-    let v = validate_objects(&inputs.objects, &[], &inputs.runtime_messages, &settings);
+    // Clusters that exist only in the current state are planned as they are stored: what
+    // would the controller do to them now (drift, or a changed class)? They pass admission
+    // with the rest, as they once did.
+    let extra = current.map(|c| current_only_clusters(&inputs.objects, &c.objects));
+    let admitted: std::borrow::Cow<'_, [Object]> = match &extra {
+        Some(extra) if !extra.is_empty() => {
+            let mut all = inputs.objects.clone();
+            all.extend(extra.iter().cloned());
+            std::borrow::Cow::Owned(all)
+        }
+        _ => std::borrow::Cow::Borrowed(&inputs.objects),
+    };
+    let v = validate_objects(&admitted, &[], &inputs.runtime_messages, &settings);
     if v.has_errors() {
         let mut d = v.diagnostics();
         d.extend(extensions::ignored(registry.as_ref()));
@@ -179,7 +230,19 @@ pub fn plan_inputs(inputs: &load::Inputs, opts: &PlanOptions) -> Result<Plan, Di
         registry: registry.as_ref(),
         status: &v.status_variables,
     };
-    let planned = plan_objects_with(&v.objects, &opts.clusters, &ctx);
+    let mut lists = ssa::ListTypes::builtin();
+    let mut list_warnings = Vec::new();
+    let index = current.map(|c| current::Index::new(&c.objects));
+    if let Some(c) = current {
+        let (l, w) = lists.with_crds(&inputs.objects, &c.objects);
+        lists = l;
+        list_warnings = w;
+    }
+    let state = State {
+        index: index.as_ref(),
+        lists: &lists,
+    };
+    let planned = plan_objects_in(&v.objects, &opts.clusters, &ctx, &state);
     let ignored = extensions::ignored(registry.as_ref());
     let mut plan = match planned {
         Ok(p) => p,
@@ -190,6 +253,7 @@ pub fn plan_inputs(inputs: &load::Inputs, opts: &PlanOptions) -> Result<Plan, Di
     };
     let mut warnings = v.diagnostics();
     warnings.extend(ignored);
+    warnings.extend(list_warnings);
     warnings.append(&mut plan.warnings);
     plan.warnings = warnings;
     Ok(plan)
@@ -217,11 +281,98 @@ pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Pla
     )
 }
 
-/// Plan the given objects (already loaded and admitted; see [`plan_inputs`]).
+/// What exists: the `--current` objects, indexed, and the list semantics their comparison uses.
+#[derive(Debug, Clone, Copy)]
+pub struct State<'a> {
+    /// The current objects; `None` when every Cluster is new.
+    pub index: Option<&'a current::Index<'a>>,
+    /// List semantics (built in, plus supplied CRDs).
+    pub lists: &'a ssa::ListTypes,
+}
+
+/// Topology Clusters of the current state that `-f` does not redefine.
+fn current_only_clusters(inputs: &[Object], current: &[Object]) -> Vec<Object> {
+    let given: BTreeSet<(&str, &str)> = inputs
+        .iter()
+        .filter(|o| o.kind == "Cluster" && o.group() == api::GROUP)
+        .map(|o| (o.namespace.as_str(), o.name.as_str()))
+        .collect();
+    current
+        .iter()
+        .filter(|o| {
+            o.kind == "Cluster"
+                && o.group() == api::GROUP
+                && o.value
+                    .pointer("/spec/topology")
+                    .is_some_and(|t| !t.is_null())
+                && !given.contains(&(o.namespace.as_str(), o.name.as_str()))
+        })
+        .cloned()
+        .collect()
+}
+
+/// The Cluster to plan: the `-f` Cluster with what only the stored Cluster knows (its uid and
+/// the references the controller set). A reference the two disagree on is an error: the input
+/// contradicts the current state.
+fn with_stored(given: &Object, stored: &Object) -> Result<Object, Diagnostic> {
+    if std::ptr::eq(given, stored) {
+        return Ok(given.clone());
+    }
+    let mut merged = given.clone();
+    for ptr in ["/spec/infrastructureRef", "/spec/controlPlaneRef"] {
+        let Some(s) = stored.value.pointer(ptr).filter(|v| !api::is_zero(v)) else {
+            continue;
+        };
+        match given.value.pointer(ptr).filter(|v| !api::is_zero(v)) {
+            None => {
+                let keys: Vec<&str> = ptr.trim_start_matches('/').split('/').collect();
+                topology::desired::set_path(&mut merged.value, &keys, s.clone());
+            }
+            Some(g) if current::read_ref(Some(g)) != current::read_ref(Some(s)) => {
+                return Err(Diagnostic::error(format!(
+                    "Cluster {}: {} differs from the stored Cluster's ({})",
+                    given.key(),
+                    ptr.trim_start_matches('/').replace('/', "."),
+                    stored.origin.file.name
+                ))
+                .at(&given.origin, ptr, "contradicts the current state")
+                .with_help("the topology controller sets this reference; drop it from the input or export the Cluster again"));
+            }
+            Some(_) => {}
+        }
+    }
+    if let Some(uid) = stored.value.pointer("/metadata/uid")
+        && given.value.pointer("/metadata/uid").is_none()
+    {
+        topology::desired::set_path(&mut merged.value, &["metadata", "uid"], uid.clone());
+    }
+    Ok(merged)
+}
+
+/// Plan the given objects (already loaded and admitted; see [`plan_inputs`]) as new Clusters.
 pub fn plan_objects_with(
     objects: &[Object],
     only: &[(String, String)],
     ext: &Extensions<'_>,
+) -> Result<Plan, Diagnostics> {
+    let lists = ssa::ListTypes::builtin();
+    plan_objects_in(
+        objects,
+        only,
+        ext,
+        &State {
+            index: None,
+            lists: &lists,
+        },
+    )
+}
+
+/// Plan the given objects (already loaded and admitted) against the current state.
+pub fn plan_objects_in(
+    objects: &[Object],
+    only: &[(String, String)],
+    ext: &Extensions<'_>,
+    state: &State<'_>,
 ) -> Result<Plan, Diagnostics> {
     let mut errors = Vec::new();
     let mut classes: BTreeMap<(String, String), ClusterClass> = BTreeMap::new();
@@ -242,11 +393,24 @@ pub fn plan_objects_with(
                 }
                 Err(e) => errors.push(e),
             },
-            "Cluster" => match Cluster::parse(o, api) {
-                Ok(c) if c.spec.topology.is_some() => clusters.push(c),
-                Ok(_) => {}
-                Err(e) => errors.push(e),
-            },
+            "Cluster" => {
+                let stored = state.index.and_then(|ix| ix.cluster(&o.namespace, &o.name));
+                let merged = match stored {
+                    Some(s) => match with_stored(o, s) {
+                        Ok(m) => std::borrow::Cow::Owned(m),
+                        Err(e) => {
+                            errors.push(e);
+                            continue;
+                        }
+                    },
+                    None => std::borrow::Cow::Borrowed(o),
+                };
+                match Cluster::parse(&merged, api) {
+                    Ok(c) if c.spec.topology.is_some() => clusters.push(c),
+                    Ok(_) => {}
+                    Err(e) => errors.push(e),
+                }
+            }
             _ => {}
         }
     }
@@ -275,7 +439,7 @@ pub fn plan_objects_with(
         );
     }
 
-    for c in &clusters {
+    for c in clusters.iter().filter(|_| state.index.is_none()) {
         for (field, ptr) in [
             ("infrastructureRef", "/spec/infrastructureRef"),
             ("controlPlaneRef", "/spec/controlPlaneRef"),
@@ -293,7 +457,7 @@ pub fn plan_objects_with(
                     ))
                     .at(&c.object.origin, ptr, "set by the topology controller")
                     .with_help(format!(
-                        "remove spec.{field} to plan the Cluster from scratch; planning against existing objects needs their current state"
+                        "pass the current objects with --current (for example: kubectl get cluster,machinedeployments,... -o yaml), or remove spec.{field} to plan the Cluster from scratch"
                     )),
                 );
             }
@@ -390,13 +554,70 @@ pub fn plan_objects_with(
                 c.object.key()
             ))]
         })?;
-        let mut desired = topology::compute(c, bp)?;
+        // What exists: the stored Cluster (or the given one, when it carries the references
+        // only an existing Cluster has) and everything found from it.
+        let current = match state.index {
+            Some(ix) => {
+                let given_refs = ["/spec/infrastructureRef", "/spec/controlPlaneRef"]
+                    .iter()
+                    .any(|p| c.object.value.pointer(p).is_some_and(|v| !api::is_zero(v)));
+                let stored = ix
+                    .cluster(c.namespace(), c.name())
+                    .or(given_refs.then_some(&c.object));
+                match stored {
+                    Some(s) => Some(current::find(s, c.api, ix)?),
+                    None => {
+                        orphans(c, ix)?;
+                        None
+                    }
+                }
+            }
+            None => None,
+        };
+        let decision = match &current {
+            Some(cur) => upgrade_decision(c, bp, cur)?,
+            None => upgrade::UpgradeDecision::default(),
+        };
+        let existing = match &current {
+            Some(cur) => topology::Existing {
+                names: verdict::existing_names(cur),
+                versions: versions_of(&decision),
+            },
+            None => topology::Existing::default(),
+        };
+        let mut desired = topology::compute_with(c, bp, &existing)?;
         let ctx = crate::patches::PatchContext {
             registry: ext.registry,
             status: ext.status.get(&c.class_key()),
         };
         let traces = crate::patches::apply(c, bp.class, bp, &mut desired, ctx)?;
-        let mut p = classify(c, desired);
+        let mut p = match &current {
+            Some(cur) => {
+                let seed = format!("{}/{}", c.namespace(), c.name());
+                let v = verdict::judge(
+                    c.name(),
+                    &seed,
+                    desired.objects,
+                    &verdict::Input {
+                        api: c.api,
+                        current: cur,
+                        upgrade: &decision,
+                        lists: state.lists,
+                    },
+                )?;
+                let mut p = classify(
+                    c,
+                    topology::DesiredState {
+                        objects: Vec::new(),
+                    },
+                );
+                p.objects = v.objects;
+                sort_objects(&mut p.objects);
+                p.deferred = v.deferred;
+                p
+            }
+            None => classify(c, desired),
+        };
         p.patches = traces;
         if ambiguous.contains(&(p.namespace.clone(), p.name.clone())) {
             p.source = Some(c.object.origin.file.name.clone());
@@ -565,17 +786,13 @@ fn classify(cluster: &Cluster, desired: topology::DesiredState) -> ClusterPlan {
                 action,
                 role: d.role,
                 object: d.value,
+                current: None,
+                note: None,
+                rotated_from: None,
             }
         })
         .collect();
-    objects.sort_by_cached_key(|o| {
-        (
-            o.action,
-            o.kind().to_string(),
-            o.name().to_string(),
-            o.namespace().to_string(),
-        )
-    });
+    sort_objects(&mut objects);
     ClusterPlan {
         namespace: cluster.namespace().to_string(),
         name: cluster.name().to_string(),
@@ -584,5 +801,77 @@ fn classify(cluster: &Cluster, desired: topology::DesiredState) -> ClusterPlan {
         source: None,
         objects,
         patches: Vec::new(),
+        deferred: Vec::new(),
     }
+}
+
+/// Display order: created, modified, unchanged, deleted; then kind, name, namespace.
+fn sort_objects(objects: &mut [PlannedObject]) {
+    objects.sort_by_cached_key(|o| {
+        (
+            o.action,
+            o.kind().to_string(),
+            o.name().to_string(),
+            o.namespace().to_string(),
+        )
+    });
+}
+
+/// A Cluster with no stored counterpart must not have objects in the current state either:
+/// they would belong to a Cluster the input says does not exist yet.
+fn orphans(c: &Cluster, ix: &current::Index<'_>) -> Result<(), Vec<Diagnostic>> {
+    let found = current::find(&c.object, c.api, ix)?;
+    let stray: Vec<&Object> = found
+        .machine_deployments
+        .values()
+        .chain(found.machine_pools.values())
+        .map(|w| w.object)
+        .collect();
+    if stray.is_empty() {
+        return Ok(());
+    }
+    Err(stray
+        .into_iter()
+        .map(|o| {
+            Diagnostic::error(format!(
+                "{} {}/{} belongs to Cluster {}, which the current objects do not contain",
+                o.kind,
+                o.namespace,
+                o.name,
+                c.object.key()
+            ))
+            .at(&o.origin, "/metadata/labels", "labelled for this Cluster")
+            .with_help(
+                "pass the stored Cluster with --current too, so its references and uid are known",
+            )
+        })
+        .collect())
+}
+
+/// The upgrade sequencing for one existing Cluster.
+fn upgrade_decision(
+    _c: &Cluster,
+    _bp: &Blueprint<'_>,
+    _cur: &current::CurrentState<'_>,
+) -> Result<upgrade::UpgradeDecision, Vec<Diagnostic>> {
+    Ok(upgrade::UpgradeDecision::default())
+}
+
+/// The versions the decision writes, by role.
+fn versions_of(d: &upgrade::UpgradeDecision) -> BTreeMap<Role, String> {
+    let mut v = BTreeMap::new();
+    if !d.control_plane_version.is_empty() {
+        v.insert(Role::ControlPlane, d.control_plane_version.clone());
+    }
+    for (n, w) in &d.machine_deployments {
+        if !w.version.is_empty() {
+            v.insert(Role::MachineDeployment(n.clone()), w.version.clone());
+        }
+    }
+    for (n, w) in &d.machine_pools {
+        if !w.version.is_empty() {
+            v.insert(Role::MachinePool(n.clone()), w.version.clone());
+        }
+    }
+    v
 }

@@ -2,8 +2,9 @@
 Topology: what Cluster API's topology controller would want to exist for one Cluster.
 
 Owns the blueprint (class + resolved templates), generated names, and the desired state of
-every object (desired-state.md §2–4), in Cluster API's `Generate` order. It reads only the input
-— no current state yet — and produces plain JSON objects for `plan` to classify.
+every object (desired-state.md §2–4), in Cluster API's `Generate` order. Of the current state it
+sees only what `plan` distils for it ([`Existing`]: names to keep, versions to write); it
+produces plain JSON objects for `plan` to compare and classify.
 */
 
 pub mod blueprint;
@@ -13,4 +14,4 @@ pub mod names;
 pub mod template;
 
 pub use blueprint::{Blueprint, Catalog};
-pub use desired::{DesiredObject, DesiredState, Role, compute};
+pub use desired::{DesiredObject, DesiredState, Existing, Role, compute, compute_with};

@@ -180,7 +180,12 @@ pub fn compute(ctx: &Ctx<'_>, machine_template: Option<&Value>) -> Result<Value,
             }
         }
     }
-    // With no current control plane, computeControlPlaneVersion returns topology.version.
-    set_path(&mut cp, &["spec", "version"], json!(ctx.version));
+    // computeControlPlaneVersion: topology.version for a new control plane, otherwise what the
+    // upgrade sequencing allows on this pass.
+    set_path(
+        &mut cp,
+        &["spec", "version"],
+        json!(ctx.version_for(&Role::ControlPlane)),
+    );
     Ok(cp)
 }

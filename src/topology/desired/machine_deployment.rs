@@ -106,7 +106,7 @@ pub fn compute(
     match ctx.api {
         ApiVersion::V1Beta2 => {
             // v1beta2's Version is a plain string with omitempty.
-            put(&mut machine, "version", json!(ctx.version));
+            put(&mut machine, "version", json!(ctx.version_for(&md_role)));
             put(&mut machine, "minReadySeconds", min_ready);
             rollout_v1beta2(&mut spec, mdt, class).map_err(|e| {
                 ctx.cluster_error(
@@ -121,7 +121,7 @@ pub fn compute(
         }
         ApiVersion::V1Beta1 => {
             // v1.10's Version is a pointer, always set.
-            machine.insert("version".into(), json!(ctx.version));
+            machine.insert("version".into(), json!(ctx.version_for(&md_role)));
             put(&mut spec, "minReadySeconds", min_ready);
             strategy_v1beta1(&mut spec, mdt, class);
         }

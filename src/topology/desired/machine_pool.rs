@@ -109,11 +109,11 @@ pub fn compute(
     );
     match ctx.api {
         ApiVersion::V1Beta2 => {
-            put(&mut machine, "version", json!(ctx.version));
+            put(&mut machine, "version", json!(ctx.version_for(&mp_role)));
             put(&mut machine, "minReadySeconds", min_ready);
         }
         ApiVersion::V1Beta1 => {
-            machine.insert("version".into(), json!(ctx.version));
+            machine.insert("version".into(), json!(ctx.version_for(&mp_role)));
             put(&mut spec, "minReadySeconds", min_ready);
         }
     }

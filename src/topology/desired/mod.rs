@@ -17,6 +17,8 @@ mod machine_pool;
 mod refs;
 mod worker;
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value, json};
 
 use crate::api::{ApiVersion, Cluster};
@@ -127,10 +129,25 @@ pub struct DesiredState {
     pub objects: Vec<DesiredObject>,
 }
 
+/// What the current state decides before the desired state is computed (desired-state.md
+/// §5.2, §5.4): the names of objects that exist already, which every desired object keeps, and
+/// the versions the upgrade sequencing lets the control plane and each worker have on this
+/// pass. Empty for a Cluster that does not exist yet.
+#[derive(Debug, Clone, Default)]
+pub struct Existing {
+    /// The current object's name, by role.
+    pub names: BTreeMap<Role, String>,
+    /// The version to write, by role (`ControlPlane`, `MachineDeployment(n)`, `MachinePool(n)`);
+    /// roles not listed get `spec.topology.version`.
+    pub versions: BTreeMap<Role, String>,
+}
+
 /// What every builder needs: the Cluster, its blueprint and the output dialect.
 pub(crate) struct Ctx<'a> {
     pub cluster: &'a Cluster,
     pub bp: &'a Blueprint<'a>,
+    /// Names and versions decided by the current state.
+    pub existing: &'a Existing,
     /// API version of generated core objects: the input Cluster's.
     pub api: ApiVersion,
     /// `spec.topology.version` after webhook defaulting (`v` prefix).
@@ -148,9 +165,22 @@ impl Ctx<'_> {
         )
     }
 
-    /// `names.SimpleNameGenerator(prefix)` for `role`.
+    /// `names.SimpleNameGenerator(prefix)` for `role`, unless the object exists already: then
+    /// its current name (§5.2).
     pub fn simple_name(&self, prefix: &str, role: &Role) -> String {
-        names::simple(prefix, &self.seed(role))
+        match self.existing.names.get(role) {
+            Some(n) => n.clone(),
+            None => names::simple(prefix, &self.seed(role)),
+        }
+    }
+
+    /// The version `role` gets on this pass: what the upgrade sequencing decided, else
+    /// `spec.topology.version`.
+    pub fn version_for(&self, role: &Role) -> &str {
+        self.existing
+            .versions
+            .get(role)
+            .map_or(self.version.as_str(), String::as_str)
     }
 
     /// `ownerrefs.OwnerReferenceTo(cluster)`: no controller, no blockOwnerDeletion. The uid is
@@ -199,8 +229,18 @@ impl Ctx<'_> {
     }
 }
 
-/// Compute the desired state of `cluster` from its blueprint.
+/// Compute the desired state of a Cluster that does not exist yet.
 pub fn compute(cluster: &Cluster, bp: &Blueprint<'_>) -> Result<DesiredState, Vec<Diagnostic>> {
+    compute_with(cluster, bp, &Existing::default())
+}
+
+/// Compute the desired state of `cluster` from its blueprint, keeping the names of existing
+/// objects and the versions the upgrade sequencing decided.
+pub fn compute_with(
+    cluster: &Cluster,
+    bp: &Blueprint<'_>,
+    existing: &Existing,
+) -> Result<DesiredState, Vec<Diagnostic>> {
     let raw_version = &cluster.topology().version;
     // The Cluster webhook's defaulting adds the `v` prefix before anything reads the version.
     let version = if raw_version.is_empty() || raw_version.starts_with('v') {
@@ -211,6 +251,7 @@ pub fn compute(cluster: &Cluster, bp: &Blueprint<'_>) -> Result<DesiredState, Ve
     let ctx = Ctx {
         cluster,
         bp,
+        existing,
         api: cluster.api,
         version,
     };
@@ -291,6 +332,11 @@ pub(crate) fn put(map: &mut Map<String, Value>, key: &str, value: Value) {
     if !empty {
         map.insert(key.to_string(), value);
     }
+}
+
+/// Set `metadata.name`.
+pub fn set_name(obj: &mut Value, name: &str) {
+    set_path(obj, &["metadata", "name"], json!(name));
 }
 
 /// Set `value` at the path `keys` (creating objects on the way), like `unstructured.SetNestedField`.

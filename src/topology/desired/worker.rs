@@ -116,6 +116,9 @@ pub fn name(
     target: &NameTarget<'_>,
     role: &Role,
 ) -> Result<String, Diagnostic> {
+    if let Some(n) = ctx.existing.names.get(role) {
+        return Ok(n.clone());
+    }
     names::from_template(naming_template, ctx.cluster.name(), target, &ctx.seed(role)).map_err(
         |e| {
             let field = match ctx.bp.class.api {

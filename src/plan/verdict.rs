@@ -1,0 +1,729 @@
+/*!
+Verdicts: what the topology controller does to each object of one Cluster, given what exists.
+
+Owns the reconcile step of desired-state.md §5.3–5.5 and §6.2 as an offline judgement: every
+desired object is compared with its current counterpart through the server-side-apply
+simulation in [`super::ssa`]; templates whose spec changes are rotated (a new template under a
+new name, the holder re-pointed, the old one deleted); objects the upgrade sequencing holds
+back stay as they are; workers removed from the topology and health checks no longer wanted are
+deleted. The rollout impact of the result is [`super::rollout`]'s business.
+*/
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Value, json};
+
+use super::current::{CurrentState, Worker, read_ref};
+use super::ssa::{self, Change, ListTypes};
+use super::upgrade::UpgradeDecision;
+use super::{Action, PlannedObject};
+use crate::api::ApiVersion;
+use crate::diag::Diagnostic;
+use crate::load::Object;
+use crate::topology::{DesiredObject, Role, names};
+
+/// The verdicts for one Cluster.
+#[derive(Debug, Default)]
+pub struct Verdicts {
+    /// Every object the pass touches or keeps, in no particular order.
+    pub objects: Vec<PlannedObject>,
+    /// Changes held back this pass, with why: `(role, what, reason)`.
+    pub deferred: Vec<(Role, String, String)>,
+}
+
+/// Everything the verdicts of one Cluster depend on.
+pub struct Input<'a, 'c> {
+    /// The planned Cluster's API version.
+    pub api: ApiVersion,
+    /// What exists.
+    pub current: &'c CurrentState<'a>,
+    /// The upgrade sequencing's decision.
+    pub upgrade: &'c UpgradeDecision,
+    /// List semantics for the merge.
+    pub lists: &'c ListTypes,
+}
+
+/// Where the current counterpart of a role is, and the object that must exist for it.
+fn current_for<'a>(cur: &CurrentState<'a>, role: &Role) -> Option<&'a Object> {
+    let md = |n: &str| cur.machine_deployments.get(n);
+    let mp = |n: &str| cur.machine_pools.get(n);
+    match role {
+        Role::InfrastructureCluster => cur.infrastructure_cluster,
+        Role::ControlPlaneInfrastructureMachineTemplate => cur.control_plane_template,
+        Role::ControlPlane => cur.control_plane,
+        Role::ControlPlaneHealthCheck => cur.control_plane_health_check,
+        Role::Cluster => Some(cur.cluster),
+        Role::ClusterShim => cur.shim,
+        Role::MachineDeploymentBootstrapTemplate(n) => md(n).and_then(|w| w.bootstrap),
+        Role::MachineDeploymentInfrastructureTemplate(n) => md(n).and_then(|w| w.infrastructure),
+        Role::MachineDeployment(n) => md(n).map(|w| w.object),
+        Role::MachineDeploymentHealthCheck(n) => md(n).and_then(|w| w.health_check),
+        Role::MachinePoolBootstrapConfig(n) => mp(n).and_then(|w| w.bootstrap),
+        Role::MachinePoolInfrastructure(n) => mp(n).and_then(|w| w.infrastructure),
+        Role::MachinePool(n) => mp(n).map(|w| w.object),
+    }
+}
+
+/// The template roles that are rotated on a spec change, with the pointer of the reference to
+/// them in their holder and the holder's role.
+fn rotation(role: &Role, holder: &Value) -> Option<(Role, &'static str)> {
+    match role {
+        Role::ControlPlaneInfrastructureMachineTemplate => {
+            let ptr = if holder
+                .pointer("/spec/machineTemplate/spec/infrastructureRef")
+                .is_some()
+            {
+                "/spec/machineTemplate/spec/infrastructureRef/name"
+            } else {
+                "/spec/machineTemplate/infrastructureRef/name"
+            };
+            Some((Role::ControlPlane, ptr))
+        }
+        Role::MachineDeploymentBootstrapTemplate(n) => Some((
+            Role::MachineDeployment(n.clone()),
+            "/spec/template/spec/bootstrap/configRef/name",
+        )),
+        Role::MachineDeploymentInfrastructureTemplate(n) => Some((
+            Role::MachineDeployment(n.clone()),
+            "/spec/template/spec/infrastructureRef/name",
+        )),
+        _ => None,
+    }
+}
+
+/// The prefix of a rotated template's new name (`names.SimpleNameGenerator`): `<cluster>-` for
+/// the control plane's, `<cluster>-<topology name>-` for a MachineDeployment's.
+fn rotation_prefix(cluster: &str, role: &Role) -> String {
+    match role {
+        Role::MachineDeploymentBootstrapTemplate(n)
+        | Role::MachineDeploymentInfrastructureTemplate(n) => format!("{cluster}-{n}-"),
+        _ => format!("{cluster}-"),
+    }
+}
+
+/// The group of an apiVersion, `Kind.group` as Go's `GroupKind.String` prints it.
+fn group_kind(v: &Value) -> (String, String) {
+    let api = v.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
+    (
+        crate::load::object::group_of(api).to_string(),
+        kind.to_string(),
+    )
+}
+
+/// `check.ObjectsAreCompatible` (and `…StrictlyCompatible` with `strict`; MD bootstrap
+/// templates only need the namespace, `kind_may_change`): Kubernetes field errors.
+fn compatibility(
+    current: &Object,
+    desired: &Value,
+    strict: bool,
+    kind_may_change: bool,
+) -> Vec<String> {
+    let (cg, ck) = (current.group().to_string(), current.kind.clone());
+    let (dg, dk) = group_kind(desired);
+    let gk = if cg.is_empty() {
+        ck.clone()
+    } else {
+        format!("{ck}.{cg}")
+    };
+    let dname = crate::plan::metadata_str(desired, "name");
+    let mut errs = Vec::new();
+    if strict && current.name != dname {
+        errs.push(format!(
+            "metadata.name: Forbidden: metadata.name of {gk}/{} cannot be changed from {:?} to {dname:?} to prevent incompatible changes in the Cluster",
+            current.name, current.name
+        ));
+    }
+    if !kind_may_change {
+        if cg != dg {
+            errs.push(format!(
+                "metadata.apiVersion: Forbidden: apiVersion.group of {gk}/{} cannot be changed from {cg:?} to {dg:?} to prevent incompatible changes in the Cluster",
+                current.name
+            ));
+        }
+        if ck != dk {
+            errs.push(format!(
+                "metadata.kind: Forbidden: apiVersion.kind of {gk}/{} cannot be changed from {ck:?} to {dk:?} to prevent incompatible changes in the Cluster",
+                current.name
+            ));
+        }
+    }
+    errs
+}
+
+/// `utilerrors.NewAggregate(...).Error()`: one message bare, several in brackets.
+fn aggregate(errs: &[String]) -> String {
+    match errs {
+        [one] => one.clone(),
+        many => format!("[{}]", many.join(", ")),
+    }
+}
+
+/// The intent's ignore paths for a role (desired-state.md §4.1, §6.1).
+fn ignore_paths(role: &Role) -> &'static [&'static [&'static str]] {
+    match role {
+        Role::InfrastructureCluster => &[
+            &["spec", "controlPlaneEndpoint", "host"],
+            &["spec", "controlPlaneEndpoint", "port"],
+        ],
+        Role::ControlPlane => &[
+            &["spec", "controlPlaneEndpoint", "host"],
+            &["spec", "controlPlaneEndpoint", "port"],
+        ],
+        _ => &[],
+    }
+}
+
+/// Judge every desired object of one Cluster against what exists.
+pub fn judge(
+    cluster_name: &str,
+    seed: &str,
+    desired: Vec<DesiredObject>,
+    input: &Input<'_, '_>,
+) -> Result<Verdicts, Vec<Diagnostic>> {
+    let cur = input.current;
+    let up = input.upgrade;
+    let mut out = Verdicts::default();
+    let mut errors = Vec::new();
+
+    // Which roles this pass does not write (desired-state.md §5.4 "Effect on writing").
+    let mut held: BTreeMap<Role, String> = BTreeMap::new();
+    if up.control_plane_pending_upgrade {
+        let why = format!(
+            "the control plane's upgrade to {} is pending: {}",
+            up.topology_version,
+            up.control_plane.reason()
+        );
+        held.insert(Role::ControlPlane, why.clone());
+        held.insert(Role::ControlPlaneInfrastructureMachineTemplate, why);
+    }
+    let mut pending_create: BTreeSet<String> = BTreeSet::new();
+    for (kind_md, decisions) in [(true, &up.machine_deployments), (false, &up.machine_pools)] {
+        for (name, d) in decisions {
+            let reason = d
+                .reason
+                .clone()
+                .unwrap_or_else(|| "held by the upgrade sequencing".to_string());
+            if d.pending_create {
+                pending_create.insert(format!("{}/{name}", if kind_md { "md" } else { "mp" }));
+            }
+            if d.pending_upgrade {
+                let roles: Vec<Role> = if kind_md {
+                    vec![
+                        Role::MachineDeployment(name.clone()),
+                        Role::MachineDeploymentBootstrapTemplate(name.clone()),
+                        Role::MachineDeploymentInfrastructureTemplate(name.clone()),
+                    ]
+                } else {
+                    vec![
+                        Role::MachinePool(name.clone()),
+                        Role::MachinePoolBootstrapConfig(name.clone()),
+                        Role::MachinePoolInfrastructure(name.clone()),
+                    ]
+                };
+                for r in roles {
+                    held.insert(r, reason.clone());
+                }
+            }
+        }
+    }
+    // A deleting MachineDeployment is left alone but for its health check.
+    for (name, w) in &cur.machine_deployments {
+        if w.deleting {
+            for r in [
+                Role::MachineDeployment(name.clone()),
+                Role::MachineDeploymentBootstrapTemplate(name.clone()),
+                Role::MachineDeploymentInfrastructureTemplate(name.clone()),
+            ] {
+                held.insert(
+                    r,
+                    format!("MachineDeployment {} is being deleted", w.object.name),
+                );
+            }
+        }
+    }
+
+    let worker_of = |role: &Role| -> Option<String> {
+        match role {
+            Role::MachineDeployment(n)
+            | Role::MachineDeploymentBootstrapTemplate(n)
+            | Role::MachineDeploymentInfrastructureTemplate(n)
+            | Role::MachineDeploymentHealthCheck(n) => Some(format!("md/{n}")),
+            Role::MachinePool(n)
+            | Role::MachinePoolBootstrapConfig(n)
+            | Role::MachinePoolInfrastructure(n) => Some(format!("mp/{n}")),
+            _ => None,
+        }
+    };
+
+    // Templates first: a rotation re-points its holder before the holder is judged.
+    let mut desired = desired;
+    let mut renames: Vec<(Role, &'static str, String)> = Vec::new();
+    let mut results: Vec<Option<PlannedObject>> = Vec::new();
+    results.resize_with(desired.len(), || None);
+    let holders: BTreeMap<Role, Value> = desired
+        .iter()
+        .filter(|d| matches!(d.role, Role::ControlPlane | Role::MachineDeployment(_)))
+        .map(|d| (d.role.clone(), d.value.clone()))
+        .collect();
+    for (i, d) in desired.iter().enumerate() {
+        if worker_of(&d.role).is_some_and(|w| pending_create.contains(&w)) {
+            continue;
+        }
+        let Some(holder_value) = rotation(&d.role, &Value::Null).and_then(|(h, _)| holders.get(&h))
+        else {
+            continue;
+        };
+        let Some((holder, ptr)) = rotation(&d.role, holder_value) else {
+            continue;
+        };
+        let Some(current) = current_for(cur, &d.role) else {
+            results[i] = Some(planned(Action::Created, d, None, None));
+            continue;
+        };
+        let kind_may_change = matches!(d.role, Role::MachineDeploymentBootstrapTemplate(_));
+        let errs = compatibility(current, &d.value, false, kind_may_change);
+        if !errs.is_empty() {
+            errors.push(incompatible(current, &d.role, &errs));
+            continue;
+        }
+        let intent = ssa::intent(&d.value, ignore_paths(&d.role));
+        let after = ssa::apply(&current.value, &intent, input.lists);
+        let change = ssa::change(&current.value, &after);
+        if let Some(why) = held.get(&d.role) {
+            if change != Change::None {
+                out.deferred
+                    .push((d.role.clone(), kobj(&d.value), why.clone()));
+            }
+            results[i] = Some(planned(
+                Action::Unchanged,
+                d,
+                Some(current),
+                Some(format!("held: {why}")),
+            ));
+            continue;
+        }
+        match change {
+            Change::None => results[i] = Some(planned(Action::Unchanged, d, Some(current), None)),
+            Change::MetadataOnly => {
+                let mut p = planned(Action::Modified, d, Some(current), None);
+                p.object = after;
+                p.note = Some("metadata only: patched in place".into());
+                results[i] = Some(p);
+            }
+            Change::Spec => {
+                // Rotation: a copy under a new name, the holder re-pointed, the old one deleted.
+                // The name is Cluster API's shape with a suffix drawn from the new content, so
+                // the same change always plans the same name and never the current one.
+                let content = serde_json::to_string(d.value.get("spec").unwrap_or(&Value::Null))
+                    .unwrap_or_default();
+                let mut new_name = names::simple(
+                    &rotation_prefix(cluster_name, &d.role),
+                    &format!("{seed}/{}/{content}", d.role.id()),
+                );
+                if new_name == current.name {
+                    new_name = names::simple(
+                        &rotation_prefix(cluster_name, &d.role),
+                        &format!("{seed}/{}/{content}/again", d.role.id()),
+                    );
+                }
+                let mut created = d.value.clone();
+                crate::topology::desired::set_name(&mut created, &new_name);
+                let mut p = planned(Action::Created, d, None, None);
+                p.object = created;
+                p.note = Some(format!("replaces {} (spec changed)", current.name));
+                p.rotated_from = Some(current.name.clone());
+                results[i] = Some(p);
+                let when = match holder {
+                    Role::ControlPlane => "after the control plane is patched",
+                    _ => "by the MachineSet controller once no MachineSet uses it",
+                };
+                out.objects.push(PlannedObject {
+                    action: Action::Deleted,
+                    role: d.role.clone(),
+                    object: current.value.clone(),
+                    current: Some(current.value.clone()),
+                    note: Some(format!("rotated away to {new_name}; deleted {when}")),
+                    rotated_from: None,
+                });
+                renames.push((holder, ptr, new_name));
+            }
+        }
+    }
+    for (holder, ptr, name) in renames {
+        if let Some(h) = desired.iter_mut().find(|d| d.role == holder)
+            && let Some(slot) = h.value.pointer_mut(ptr)
+        {
+            *slot = json!(name);
+        }
+    }
+
+    let infra_and_cp_exist = cur.infrastructure_cluster.is_some() && cur.control_plane.is_some();
+    for d in desired.iter_mut() {
+        if matches!(d.role, Role::InfrastructureCluster | Role::ControlPlane) {
+            shim_owner(
+                &mut d.value,
+                current_for(cur, &d.role),
+                infra_and_cp_exist,
+                cur,
+            );
+        }
+    }
+    for (i, d) in desired.iter().enumerate() {
+        if results[i].is_some() || rotation(&d.role, &Value::Null).is_some() {
+            continue;
+        }
+        if worker_of(&d.role).is_some_and(|w| pending_create.contains(&w)) {
+            let why = worker_of(&d.role)
+                .and_then(|w| {
+                    let (k, n) = w.split_once('/')?;
+                    let m = if k == "md" {
+                        &up.machine_deployments
+                    } else {
+                        &up.machine_pools
+                    };
+                    m.get(n).and_then(|x| x.reason.clone())
+                })
+                .unwrap_or_else(|| "the control plane is not stable".into());
+            if matches!(d.role, Role::MachineDeployment(_) | Role::MachinePool(_)) {
+                out.deferred.push((
+                    d.role.clone(),
+                    kobj(&d.value),
+                    format!("created later: {why}"),
+                ));
+            }
+            continue;
+        }
+        let current = current_for(cur, &d.role);
+        match d.role {
+            Role::ClusterShim => {
+                // reconcileClusterShim: the shim exists while the InfrastructureCluster or the
+                // ControlPlane is missing; it is deleted once the Cluster owns both and the
+                // shim still owns one of them.
+                match (current, shim_deletable(cur)) {
+                    (None, _) if !infra_and_cp_exist => {
+                        results[i] = Some(planned(Action::Created, d, None, None));
+                    }
+                    (Some(c), true) => {
+                        let mut p = planned(Action::Deleted, d, Some(c), None);
+                        p.object = c.value.clone();
+                        p.note = Some(
+                            "the Cluster owns the InfrastructureCluster and the ControlPlane now"
+                                .into(),
+                        );
+                        results[i] = Some(p);
+                    }
+                    (Some(c), false) => {
+                        results[i] = Some(planned(Action::Unchanged, d, Some(c), None));
+                    }
+                    (None, _) => {}
+                }
+                continue;
+            }
+            Role::Cluster => {
+                let after = ssa::apply_cluster(&cur.cluster.value, &d.value, input.api);
+                let change = ssa::change(&cur.cluster.value, &after);
+                let action = if change == Change::None {
+                    Action::Unchanged
+                } else {
+                    Action::Modified
+                };
+                let mut p = planned(action, d, Some(cur.cluster), None);
+                p.object = after;
+                results[i] = Some(p);
+                continue;
+            }
+            _ => {}
+        }
+        let Some(current) = current else {
+            results[i] = Some(planned(Action::Created, d, None, None));
+            continue;
+        };
+        let strict = matches!(
+            d.role,
+            Role::InfrastructureCluster
+                | Role::ControlPlane
+                | Role::MachinePoolBootstrapConfig(_)
+                | Role::MachinePoolInfrastructure(_)
+        );
+        let errs = compatibility(current, &d.value, strict, false);
+        if !errs.is_empty() {
+            errors.push(incompatible(current, &d.role, &errs));
+            continue;
+        }
+        let intent = ssa::intent(&d.value, ignore_paths(&d.role));
+        let mut after = ssa::apply(&current.value, &intent, input.lists);
+        if matches!(d.role, Role::MachineDeployment(_)) {
+            ssa::default_machine_deployment(&mut after, &current.value);
+        }
+        let change = ssa::change(&current.value, &after);
+        if let Some(why) = held.get(&d.role) {
+            if change != Change::None {
+                out.deferred
+                    .push((d.role.clone(), kobj(&d.value), why.clone()));
+            }
+            results[i] = Some(planned(
+                Action::Unchanged,
+                d,
+                Some(current),
+                Some(format!("held: {why}")),
+            ));
+            continue;
+        }
+        let action = if change == Change::None {
+            Action::Unchanged
+        } else {
+            Action::Modified
+        };
+        let mut p = planned(action, d, Some(current), None);
+        p.object = after;
+        results[i] = Some(p);
+    }
+    out.objects.extend(results.into_iter().flatten());
+
+    // Deletions (§5.5): workers gone from the topology, health checks no longer wanted.
+    let wanted: BTreeSet<&Role> = desired.iter().map(|d| &d.role).collect();
+    let mut delete = |role: Role, o: &Object, note: String| {
+        out.objects.push(PlannedObject {
+            action: Action::Deleted,
+            role,
+            object: o.value.clone(),
+            current: Some(o.value.clone()),
+            note: Some(note),
+            rotated_from: None,
+        });
+    };
+    for (name, w) in &cur.machine_deployments {
+        let md = Role::MachineDeployment(name.clone());
+        if !wanted.contains(&md) {
+            delete_worker(&mut delete, name, w, true);
+        } else if let Some(mhc) = w.health_check
+            && !wanted.contains(&Role::MachineDeploymentHealthCheck(name.clone()))
+        {
+            delete(
+                Role::MachineDeploymentHealthCheck(name.clone()),
+                mhc,
+                "the health check is no longer enabled".into(),
+            );
+        }
+    }
+    for (name, w) in &cur.machine_pools {
+        if !wanted.contains(&Role::MachinePool(name.clone())) {
+            delete_worker(&mut delete, name, w, false);
+        }
+    }
+    if let Some(mhc) = cur.control_plane_health_check
+        && !wanted.contains(&Role::ControlPlaneHealthCheck)
+    {
+        delete(
+            Role::ControlPlaneHealthCheck,
+            mhc,
+            "the health check is no longer enabled".into(),
+        );
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Whether `o` has an owner reference to `kind` `name`.
+fn owned_by(o: &Object, kind: &str, name: &str) -> Option<Value> {
+    o.value
+        .pointer("/metadata/ownerReferences")
+        .and_then(Value::as_array)?
+        .iter()
+        .find(|r| {
+            r.get("kind").and_then(Value::as_str) == Some(kind)
+                && r.get("name").and_then(Value::as_str) == Some(name)
+        })
+        .cloned()
+}
+
+fn shim_name(cur: &CurrentState<'_>) -> String {
+    format!("{}-shim", cur.cluster.name)
+}
+
+/// Both the InfrastructureCluster and the ControlPlane exist, the Cluster owns both, and the
+/// shim still owns one of them.
+fn shim_deletable(cur: &CurrentState<'_>) -> bool {
+    let (Some(infra), Some(cp)) = (cur.infrastructure_cluster, cur.control_plane) else {
+        return false;
+    };
+    let cluster = cur.cluster.name.as_str();
+    let shim = shim_name(cur);
+    owned_by(infra, "Cluster", cluster).is_some()
+        && owned_by(cp, "Cluster", cluster).is_some()
+        && (owned_by(infra, "Secret", &shim).is_some() || owned_by(cp, "Secret", &shim).is_some())
+}
+
+/// The shim owner reference of the InfrastructureCluster and the ControlPlane: carried over
+/// from the current object when it has one (so server-side apply keeps it), added while either
+/// object is missing (reconcileClusterShim), absent otherwise.
+fn shim_owner(
+    desired: &mut Value,
+    current: Option<&Object>,
+    both_exist: bool,
+    cur: &CurrentState<'_>,
+) {
+    let shim = shim_name(cur);
+    let Some(refs) = desired
+        .pointer_mut("/metadata/ownerReferences")
+        .and_then(Value::as_array_mut)
+    else {
+        return;
+    };
+    let is_shim = |r: &Value| {
+        r.get("kind").and_then(Value::as_str) == Some("Secret")
+            && r.get("name").and_then(Value::as_str) == Some(shim.as_str())
+    };
+    let generated = refs.iter().find(|r| is_shim(r)).cloned();
+    refs.retain(|r| !is_shim(r));
+    if let Some(existing) = current.and_then(|c| owned_by(c, "Secret", &shim)) {
+        refs.push(existing);
+    } else if !both_exist && let Some(g) = generated {
+        refs.push(g);
+    }
+    if refs.is_empty()
+        && let Some(m) = desired.get_mut("metadata").and_then(Value::as_object_mut)
+    {
+        m.remove("ownerReferences");
+    }
+}
+
+fn delete_worker(
+    delete: &mut impl FnMut(Role, &Object, String),
+    name: &str,
+    w: &Worker<'_>,
+    md: bool,
+) {
+    let n = name.to_string();
+    let (kind, main, boot, infra, mhc) = if md {
+        (
+            "MachineDeployment",
+            Role::MachineDeployment(n.clone()),
+            Role::MachineDeploymentBootstrapTemplate(n.clone()),
+            Role::MachineDeploymentInfrastructureTemplate(n.clone()),
+            Some(Role::MachineDeploymentHealthCheck(n)),
+        )
+    } else {
+        (
+            "MachinePool",
+            Role::MachinePool(n.clone()),
+            Role::MachinePoolBootstrapConfig(n.clone()),
+            Role::MachinePoolInfrastructure(n),
+            None,
+        )
+    };
+    if w.deleting {
+        // Already on its way out: nothing new happens to it.
+        return;
+    }
+    let gone = format!("{kind} topology {name:?} was removed from the Cluster");
+    delete(main, w.object, gone.clone());
+    if let (Some(role), Some(o)) = (mhc, w.health_check) {
+        delete(role, o, gone.clone());
+    }
+    let by = if md {
+        "deleted by the MachineDeployment topology controller once unused"
+    } else {
+        "deleted by the MachinePool controller with its MachinePool"
+    };
+    for (role, o) in [(boot, w.bootstrap), (infra, w.infrastructure)] {
+        if let Some(o) = o {
+            delete(role, o, format!("{gone}; {by}"));
+        }
+    }
+}
+
+fn incompatible(current: &Object, role: &Role, errs: &[String]) -> Diagnostic {
+    Diagnostic::error(format!(
+        "failed to reconcile {} {}/{}: {}",
+        current.kind,
+        current.namespace,
+        current.name,
+        aggregate(errs)
+    ))
+    .at(&current.origin, "/kind", "current object")
+    .with_help(format!(
+        "the {} would change its API group or kind; Cluster API refuses that for an existing Cluster (the ClusterClass admission rejects such a class change too)",
+        role.id()
+    ))
+}
+
+fn kobj(v: &Value) -> String {
+    format!(
+        "{} {}",
+        v.get("kind").and_then(Value::as_str).unwrap_or(""),
+        crate::plan::metadata_str(v, "name")
+    )
+}
+
+fn planned(
+    action: Action,
+    d: &DesiredObject,
+    current: Option<&Object>,
+    note: Option<String>,
+) -> PlannedObject {
+    PlannedObject {
+        action,
+        role: d.role.clone(),
+        object: match (action, current) {
+            (Action::Unchanged, Some(c)) => c.value.clone(),
+            _ => d.value.clone(),
+        },
+        current: current.map(|c| c.value.clone()),
+        note,
+        rotated_from: None,
+    }
+}
+
+/// Names of current objects the desired state keeps (desired-state.md §5.2).
+pub fn existing_names(cur: &CurrentState<'_>) -> BTreeMap<Role, String> {
+    let mut names = BTreeMap::new();
+    if let Some(t) = cur.control_plane_template {
+        names.insert(
+            Role::ControlPlaneInfrastructureMachineTemplate,
+            t.name.clone(),
+        );
+    }
+    let mut from_ref = |role: Role, w: &Object, ptr: &str| {
+        if let Some((_, _, n)) = read_ref(w.value.pointer(ptr)) {
+            names.insert(role, n);
+        }
+    };
+    for (n, w) in &cur.machine_deployments {
+        if !w.deleting {
+            from_ref(
+                Role::MachineDeploymentBootstrapTemplate(n.clone()),
+                w.object,
+                "/spec/template/spec/bootstrap/configRef",
+            );
+            from_ref(
+                Role::MachineDeploymentInfrastructureTemplate(n.clone()),
+                w.object,
+                "/spec/template/spec/infrastructureRef",
+            );
+        }
+    }
+    for (n, w) in &cur.machine_pools {
+        from_ref(
+            Role::MachinePoolBootstrapConfig(n.clone()),
+            w.object,
+            "/spec/template/spec/bootstrap/configRef",
+        );
+        from_ref(
+            Role::MachinePoolInfrastructure(n.clone()),
+            w.object,
+            "/spec/template/spec/infrastructureRef",
+        );
+    }
+    for (n, w) in &cur.machine_deployments {
+        names.insert(Role::MachineDeployment(n.clone()), w.object.name.clone());
+    }
+    for (n, w) in &cur.machine_pools {
+        names.insert(Role::MachinePool(n.clone()), w.object.name.clone());
+    }
+    names
+}
