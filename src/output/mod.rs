@@ -6,6 +6,7 @@ deterministic: objects arrive sorted from `plan`, maps are sorted, and nothing d
 environment or thread scheduling.
 */
 
+pub mod diff;
 pub mod document;
 pub mod files;
 pub mod table;

@@ -21,6 +21,7 @@ use crate::validate::run::{Mode, Settings, validate_objects};
 
 pub mod current;
 pub mod extensions;
+pub mod rollout;
 pub mod ssa;
 pub mod upgrade;
 pub mod verdict;
@@ -90,6 +91,9 @@ pub struct PlannedObject {
     pub note: Option<String>,
     /// For a template created by rotation: the name of the template it replaces.
     pub rotated_from: Option<String>,
+    /// For an object held back by the upgrade sequencing: the object as the controller will
+    /// write it once the hold lifts.
+    pub pending: Option<Value>,
 }
 
 impl PlannedObject {
@@ -137,6 +141,8 @@ pub struct ClusterPlan {
     pub patches: Vec<crate::patches::explain::PatchTrace>,
     /// Changes the upgrade sequencing holds back this pass: (role, `Kind name`, why).
     pub deferred: Vec<(Role, String, String)>,
+    /// What rolls out (machines replaced), now or once a hold lifts.
+    pub rollouts: Vec<rollout::Rollout>,
 }
 
 impl ClusterPlan {
@@ -614,6 +620,7 @@ pub fn plan_objects_in(
                 p.objects = v.objects;
                 sort_objects(&mut p.objects);
                 p.deferred = v.deferred;
+                p.rollouts = rollout::rollouts(&p.objects);
                 p
             }
             None => classify(c, desired),
@@ -789,6 +796,7 @@ fn classify(cluster: &Cluster, desired: topology::DesiredState) -> ClusterPlan {
                 current: None,
                 note: None,
                 rotated_from: None,
+                pending: None,
             }
         })
         .collect();
@@ -802,6 +810,7 @@ fn classify(cluster: &Cluster, desired: topology::DesiredState) -> ClusterPlan {
         objects,
         patches: Vec::new(),
         deferred: Vec::new(),
+        rollouts: Vec::new(),
     }
 }
 

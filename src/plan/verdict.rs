@@ -295,12 +295,14 @@ pub fn judge(
                 out.deferred
                     .push((d.role.clone(), kobj(&d.value), why.clone()));
             }
-            results[i] = Some(planned(
+            let mut p = planned(
                 Action::Unchanged,
                 d,
                 Some(current),
                 Some(format!("held: {why}")),
-            ));
+            );
+            p.pending = (change != Change::None).then_some(after);
+            results[i] = Some(p);
             continue;
         }
         match change {
@@ -345,6 +347,7 @@ pub fn judge(
                     current: Some(current.value.clone()),
                     note: Some(format!("rotated away to {new_name}; deleted {when}")),
                     rotated_from: None,
+                    pending: None,
                 });
                 renames.push((holder, ptr, new_name));
             }
@@ -462,12 +465,14 @@ pub fn judge(
                 out.deferred
                     .push((d.role.clone(), kobj(&d.value), why.clone()));
             }
-            results[i] = Some(planned(
+            let mut p = planned(
                 Action::Unchanged,
                 d,
                 Some(current),
                 Some(format!("held: {why}")),
-            ));
+            );
+            p.pending = (change != Change::None).then_some(after);
+            results[i] = Some(p);
             continue;
         }
         let action = if change == Change::None {
@@ -491,6 +496,7 @@ pub fn judge(
             current: Some(o.value.clone()),
             note: Some(note),
             rotated_from: None,
+            pending: None,
         });
     };
     for (name, w) in &cur.machine_deployments {
@@ -676,6 +682,7 @@ fn planned(
         current: current.map(|c| c.value.clone()),
         note,
         rotated_from: None,
+        pending: None,
     }
 }
 
