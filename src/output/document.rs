@@ -19,7 +19,15 @@ clusters:
     kind: ...
     namespace: ...
     name: ...
-    object: {...}              # the full object
+    object: {...}              # the full object (after the plan; as it is when unchanged or deleted)
+    note: ...                  # why, when it needs saying (held, rotated, topology entry removed)
+    rotatedFrom: ...           # a template created by rotation: the name it replaces
+    diff: ...                  # modified objects with --current: unified diff of the managed fields
+  rollouts:                    # machines replaced; only when there are any
+  - {role: MachineDeployment/md-0, kind: MachineDeployment, name: ..., when: now,  # or deferred
+     reasons: ["Version v1.30.0, v1.31.0 required"]}
+  deferred:                    # changes the upgrade sequencing holds back this pass
+  - {role: ControlPlane, object: KubeadmControlPlane x, reason: ...}
   patches:                     # only with --explain: what each ClusterClass patch did
   - name: my-patch
     index: 0                   # position in spec.patches
@@ -72,6 +80,10 @@ struct ClusterEntry<'a> {
     source: Option<&'a str>,
     summary: Summary,
     objects: Vec<ObjectEntry<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    rollouts: Vec<RolloutEntry<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    deferred: Vec<DeferredEntry<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     patches: Option<Value>,
 }
@@ -100,6 +112,30 @@ struct ObjectEntry<'a> {
     namespace: &'a str,
     name: &'a str,
     object: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rotated_from: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RolloutEntry<'a> {
+    role: String,
+    kind: &'a str,
+    name: &'a str,
+    when: &'static str,
+    reasons: &'a [String],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DeferredEntry<'a> {
+    role: String,
+    object: &'a str,
+    reason: &'a str,
 }
 
 fn document(plan: &Plan, explain: bool) -> Document<'_> {
@@ -133,6 +169,29 @@ fn document(plan: &Plan, explain: bool) -> Document<'_> {
                         namespace: o.namespace(),
                         name: o.name(),
                         object: &o.object,
+                        note: o.note.as_deref(),
+                        rotated_from: o.rotated_from.as_deref(),
+                        diff: crate::output::table::object_diff(o, false),
+                    })
+                    .collect(),
+                rollouts: c
+                    .rollouts
+                    .iter()
+                    .map(|r| RolloutEntry {
+                        role: r.role.id(),
+                        kind: &r.kind,
+                        name: &r.name,
+                        when: if r.deferred { "deferred" } else { "now" },
+                        reasons: &r.reasons,
+                    })
+                    .collect(),
+                deferred: c
+                    .deferred
+                    .iter()
+                    .map(|(role, object, reason)| DeferredEntry {
+                        role: role.id(),
+                        object,
+                        reason,
                     })
                     .collect(),
                 patches: explain.then(|| crate::patches::explain::to_json(&c.patches)),

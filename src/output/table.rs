@@ -1,4 +1,6 @@
-//! The human table: per Cluster, one row per object (NAMESPACE KIND NAME ACTION).
+//! The human table: per Cluster, one row per object (NAMESPACE KIND NAME ACTION, and NOTE when
+//! some verdict needs explaining), then what rolls out, what is deferred, and the diff of every
+//! modified object.
 
 use std::fmt::Write as _;
 
@@ -23,11 +25,20 @@ pub fn render(plan: &Plan, color: bool) -> String {
             "Cluster {}/{} (ClusterClass {}/{}{from}):",
             c.namespace, c.name, c.class.0, c.class.1
         );
-        let header = ["NAMESPACE", "KIND", "NAME", "ACTION"];
-        let rows: Vec<[&str; 4]> = c
+        let notes = c.objects.iter().any(|o| o.note.is_some());
+        let header = ["NAMESPACE", "KIND", "NAME", "ACTION", "NOTE"];
+        let rows: Vec<[&str; 5]> = c
             .objects
             .iter()
-            .map(|o| [o.namespace(), o.kind(), o.name(), o.action.as_str()])
+            .map(|o| {
+                [
+                    o.namespace(),
+                    o.kind(),
+                    o.name(),
+                    o.action.as_str(),
+                    o.note.as_deref().unwrap_or(""),
+                ]
+            })
             .collect();
         let mut widths = header.map(str::len);
         for r in &rows {
@@ -35,7 +46,7 @@ pub fn render(plan: &Plan, color: bool) -> String {
                 *w = (*w).max(cell.chars().count());
             }
         }
-        let line = |out: &mut String, cells: [&str; 4], action: Option<Action>| {
+        let line = |out: &mut String, cells: [&str; 5], action: Option<Action>| {
             for (j, cell) in cells.iter().enumerate().take(3) {
                 let _ = write!(out, "{cell:<w$}  ", w = widths[j]);
             }
@@ -46,6 +57,10 @@ pub fn render(plan: &Plan, color: bool) -> String {
                 }
                 _ => out.push_str(cells[3]),
             }
+            if notes && !cells[4].is_empty() {
+                let pad = widths[3] - cells[3].chars().count();
+                let _ = write!(out, "{:pad$}  {}", "", cells[4]);
+            }
             out.push('\n');
         };
         line(&mut out, header, None);
@@ -53,16 +68,60 @@ pub fn render(plan: &Plan, color: bool) -> String {
             line(&mut out, *r, Some(o.action));
         }
         let count = |a: Action| c.objects.iter().filter(|o| o.action == a).count();
+        for r in &c.rollouts {
+            let when = if r.deferred {
+                "rolls out later"
+            } else {
+                "rolls out"
+            };
+            let _ = writeln!(
+                out,
+                "{} {} {when}: {}",
+                r.kind,
+                r.name,
+                r.reasons.join("; ")
+            );
+        }
+        for (_, object, reason) in &c.deferred {
+            let _ = writeln!(out, "Deferred: {object}: {reason}");
+        }
+        let rollouts = match c.rollouts.iter().filter(|r| !r.deferred).count() {
+            0 => String::new(),
+            1 => ", 1 rollout".to_string(),
+            n => format!(", {n} rollouts"),
+        };
         let _ = writeln!(
             out,
-            "{} to create, {} to modify, {} unchanged, {} to delete.",
+            "{} to create, {} to modify, {} unchanged, {} to delete{rollouts}.",
             count(Action::Created),
             count(Action::Modified),
             count(Action::Unchanged),
             count(Action::Deleted)
         );
+        for o in &c.objects {
+            if let Some(d) = object_diff(o, color) {
+                out.push('\n');
+                out.push_str(&d);
+            }
+        }
     }
     out
+}
+
+/// The diff of a modified object: its managed fields now and after the plan.
+pub fn object_diff(o: &crate::plan::PlannedObject, color: bool) -> Option<String> {
+    if o.action != Action::Modified {
+        return None;
+    }
+    let before = o.current.as_ref()?;
+    let label = format!("{}/{}/{}", o.kind(), o.namespace(), o.name());
+    let d = crate::output::diff::unified(
+        &crate::plan::ssa::for_display(before),
+        &crate::plan::ssa::for_display(&o.object),
+        &label,
+        color,
+    );
+    (!d.is_empty()).then_some(d)
 }
 
 fn style(a: Action) -> Style {

@@ -94,3 +94,6 @@ pub fn apply_cluster(current: &Value, desired: &Value, _api: ApiVersion) -> Valu
     }
     c
 }
+pub fn for_display(v: &Value) -> Value {
+    intent(v, &[])
+}
