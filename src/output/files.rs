@@ -8,9 +8,15 @@ DIR/
   .topoplan-plan                      marker: this directory was written by topoplan
   <cluster-namespace>/<cluster-name>/
     [<flavor file>/]<action>/<Kind>_<namespace>_<name>.yaml
+    [<flavor file>/]modified/<Kind>_<namespace>_<name>.yaml.orig   the object as it is now
+    [<flavor file>/]modified/<Kind>_<namespace>_<name>.diff        unified diff of its managed fields
 ```
 
 The flavor level appears only when several input files define a Cluster of the same name.
+`created/`, `modified/` and `unchanged/` hold the state after the plan (the `.orig` and `.diff`
+files are not YAML, so `kubectl apply -f` and `-f` skip them); `deleted/` holds what goes away.
+Passed back as `--current DIR`, a directory written here is read as that state: its `deleted/`
+directories are skipped ([`state_paths`]), so re-planning a plan's result reports no changes.
 
 Every path component is reduced to `[A-Za-z0-9._-]` (other characters become `_`), may not be
 `.`/`..` or start with a dot, and is cut to 100 bytes; a component that had to be changed gets an
@@ -54,10 +60,46 @@ pub fn layout(plan: &Plan) -> Vec<(PathBuf, String)> {
                     .join(format!("{}-{h}.yaml", component(&file)));
                 used.insert(path.clone());
             }
+            if o.action == crate::plan::Action::Modified
+                && let Some(before) = &o.current
+            {
+                let mut orig = path.clone().into_os_string();
+                orig.push(".orig");
+                out.push((PathBuf::from(orig), crate::load::yaml::to_yaml(before)));
+                if let Some(d) = crate::output::table::object_diff(o, false) {
+                    out.push((path.with_extension("diff"), d));
+                }
+            }
             out.push((path, crate::load::yaml::to_yaml(&o.object)));
         }
     }
     out
+}
+
+/// Whether `dir` was written by `plan -o`.
+pub fn is_plan_output(dir: &Path) -> bool {
+    dir.join(MARKER).is_file()
+}
+
+/// The files of a `plan -o` directory that make up the state after that plan: every YAML file
+/// except those under a `deleted` directory, sorted as `-f` sorts a directory.
+pub fn state_paths(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            if p.file_name().is_some_and(|n| n == "deleted") {
+                continue;
+            }
+            out.extend(state_paths(&p)?);
+        } else if p.extension().is_some_and(|e| e == "yaml") {
+            out.push(p);
+        }
+    }
+    Ok(out)
 }
 
 /// A safe file-name component for `s`.

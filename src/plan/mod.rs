@@ -175,7 +175,7 @@ pub fn plan(opts: &PlanOptions) -> Result<Plan, Diagnostics> {
 pub fn plan_with_inputs(opts: &PlanOptions) -> Result<(Plan, Loaded), Diagnostics> {
     let (inputs, current) = match &opts.current {
         None => (load::load(&opts.load)?, None),
-        Some(c) => match (load::load(&opts.load), load::load(c)) {
+        Some(c) => match (load::load(&opts.load), load::load(&expand_plan_outputs(c))) {
             (Ok(i), Ok(c)) => (i, Some(c)),
             (i, c) => {
                 let mut errors = Vec::new();
@@ -188,6 +188,21 @@ pub fn plan_with_inputs(opts: &PlanOptions) -> Result<(Plan, Loaded), Diagnostic
     };
     let plan = plan_inputs(&inputs, current.as_ref(), opts)?;
     Ok((plan, Loaded { inputs, current }))
+}
+
+/// `--current DIR` where DIR was written by `plan -o`: the state after that plan (its `deleted/`
+/// objects are gone).
+fn expand_plan_outputs(c: &LoadOptions) -> LoadOptions {
+    let mut paths = Vec::new();
+    for p in &c.paths {
+        match crate::output::files::is_plan_output(p).then(|| crate::output::files::state_paths(p))
+        {
+            Some(Ok(files)) => paths.extend(files),
+            // Unreadable: let the loader report it in its own words.
+            _ => paths.push(p.clone()),
+        }
+    }
+    LoadOptions { paths, ..c.clone() }
 }
 
 /// The loaded input and current objects.
