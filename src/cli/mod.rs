@@ -8,6 +8,7 @@ Completions and man pages are generated from these same definitions ([`generated
 */
 
 pub mod completions;
+pub mod diff;
 pub mod eval;
 pub mod generated;
 pub mod input;
@@ -42,6 +43,9 @@ pub struct Cli {
 pub enum Command {
     /// Plan every topology Cluster in the input: what would be created, modified or deleted.
     Plan(plan::PlanArgs),
+    /// Review a change: plan every Cluster with the OLD inputs, then with the NEW ones against
+    /// the state the old ones produce; report per Cluster what changes and what rolls out.
+    Diff(diff::DiffArgs),
     /// Run Cluster API's admission rules (defaulting and validation) on ClusterClasses and Clusters.
     Validate(validate::ValidateArgs),
     /// Render a template as Cluster API renders valueFrom.template (or replay oracle cases).
@@ -66,6 +70,7 @@ pub fn run() -> ExitCode {
     };
     let result = match cli.command {
         Command::Plan(args) => plan::run(args),
+        Command::Diff(args) => diff::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Completions(args) => completions::run(&args),

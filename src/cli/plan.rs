@@ -82,11 +82,10 @@ pub struct OutputOptions {
     pub detailed_exitcode: bool,
 }
 
-/// Resolve the flags into library options.
-pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagnostic>> {
-    let mut errors = Vec::new();
+/// `--cluster NAMESPACE/NAME` values; malformed ones become errors.
+pub fn parse_clusters(values: &[String], errors: &mut Vec<Diagnostic>) -> Vec<(String, String)> {
     let mut clusters = Vec::new();
-    for c in &args.clusters {
+    for c in values {
         match c.split_once('/') {
             Some((ns, name)) if !ns.is_empty() && !name.is_empty() && !name.contains('/') => {
                 clusters.push((ns.to_string(), name.to_string()));
@@ -97,6 +96,13 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
             ),
         }
     }
+    clusters
+}
+
+/// Resolve the flags into library options.
+pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    let clusters = parse_clusters(&args.clusters, &mut errors);
     let load = match args.input.resolve() {
         Ok(l) => Some(l),
         Err(mut e) => {

@@ -9,4 +9,5 @@ environment or thread scheduling.
 pub mod diff;
 pub mod document;
 pub mod files;
+pub mod review;
 pub mod table;

@@ -21,6 +21,7 @@ use crate::validate::run::{Mode, Settings, validate_objects};
 
 pub mod current;
 pub mod extensions;
+pub mod review;
 pub mod rollout;
 pub mod ssa;
 pub mod upgrade;
@@ -223,6 +224,17 @@ pub fn plan_inputs(
     current: Option<&load::Inputs>,
     opts: &PlanOptions,
 ) -> Result<Plan, Diagnostics> {
+    plan_against(inputs, current.map(|c| c.objects.as_slice()), opts)
+}
+
+/// Plan `inputs` against the `current` objects (`None`: every Cluster is new). Stored
+/// ClusterClasses and Clusters among the current objects make admission an update, as the API
+/// server would run it (class compatibility, Cluster topology changes).
+pub fn plan_against(
+    inputs: &load::Inputs,
+    current: Option<&[Object]>,
+    opts: &PlanOptions,
+) -> Result<Plan, Diagnostics> {
     let registry = extensions::connect(&inputs.objects, &opts.extensions, extensions::Need::Plan)?;
     let settings = Settings {
         mode: Mode::Plan,
@@ -232,16 +244,16 @@ pub fn plan_inputs(
     // Clusters that exist only in the current state are planned as they are stored: what
     // would the controller do to them now (drift, or a changed class)? They pass admission
     // with the rest, as they once did.
-    let extra = current.map(|c| current_only_clusters(&inputs.objects, &c.objects));
-    let admitted: std::borrow::Cow<'_, [Object]> = match &extra {
-        Some(extra) if !extra.is_empty() => {
-            let mut all = inputs.objects.clone();
-            all.extend(extra.iter().cloned());
-            std::borrow::Cow::Owned(all)
-        }
-        _ => std::borrow::Cow::Borrowed(&inputs.objects),
+    let admitted: std::borrow::Cow<'_, [Object]> = match current {
+        None => std::borrow::Cow::Borrowed(&inputs.objects),
+        Some(c) => std::borrow::Cow::Owned(with_current(&inputs.objects, c)?),
     };
-    let v = validate_objects(&admitted, &[], &inputs.runtime_messages, &settings);
+    let v = validate_objects(
+        &admitted,
+        current.unwrap_or(&[]),
+        &inputs.runtime_messages,
+        &settings,
+    );
     if v.has_errors() {
         let mut d = v.diagnostics();
         d.extend(extensions::ignored(registry.as_ref()));
@@ -253,9 +265,9 @@ pub fn plan_inputs(
     };
     let mut lists = ssa::ListTypes::builtin();
     let mut list_warnings = Vec::new();
-    let index = current.map(|c| current::Index::new(&c.objects));
+    let index = current.map(current::Index::new);
     if let Some(c) = current {
-        let (l, w) = lists.with_crds(&inputs.objects, &c.objects);
+        let (l, w) = lists.with_crds(&inputs.objects, c);
         lists = l;
         list_warnings = w;
     }
@@ -309,6 +321,37 @@ pub struct State<'a> {
     pub index: Option<&'a current::Index<'a>>,
     /// List semantics (built in, plus supplied CRDs).
     pub lists: &'a ssa::ListTypes,
+}
+
+/// The objects admission sees when current objects are given: each input Cluster carries what
+/// only its stored form knows (the user's apply would not remove the references the controller
+/// set), and Clusters that exist only in the current state are planned as they are stored: what
+/// would the controller do to them now (drift, or a changed class)? They pass admission with
+/// the rest, as they once did.
+fn with_current(inputs: &[Object], current: &[Object]) -> Result<Vec<Object>, Diagnostics> {
+    let index = current::Index::new(current);
+    let mut errors = Vec::new();
+    let mut out: Vec<Object> = inputs
+        .iter()
+        .map(|o| {
+            let stored = (o.kind == "Cluster" && o.group() == api::GROUP)
+                .then(|| index.cluster(&o.namespace, &o.name))
+                .flatten();
+            match stored {
+                Some(s) => with_stored(o, s).unwrap_or_else(|e| {
+                    errors.push(e);
+                    o.clone()
+                }),
+                None => o.clone(),
+            }
+        })
+        .collect();
+    out.extend(current_only_clusters(inputs, current));
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(Diagnostics(errors))
+    }
 }
 
 /// Topology Clusters of the current state that `-f` does not redefine.

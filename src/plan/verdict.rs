@@ -333,7 +333,7 @@ pub fn judge(
                 crate::topology::desired::set_name(&mut created, &new_name);
                 let mut p = planned(Action::Created, d, None, None);
                 p.object = created;
-                p.note = Some(format!("replaces {} (spec changed)", current.name));
+                p.note = Some(format!("replaces {}: its spec changed", current.name));
                 p.rotated_from = Some(current.name.clone());
                 results[i] = Some(p);
                 let when = match holder {
