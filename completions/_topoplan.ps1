@@ -26,6 +26,7 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Plan every topology Cluster in the input: what would be created, modified or deleted')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Review a change: plan every Cluster with the OLD inputs, then with the NEW ones against the state the old ones produce; report per Cluster what changes and what rolls out')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -41,13 +42,34 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API''s default')
             [CompletionResult]::new('--extension', '--extension', [CompletionResultType]::ParameterName, 'A Runtime extension serving external patches: NAME is the ExtensionConfig name the ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL; repeatable. Overrides the URL of an ExtensionConfig of that name in the input')
             [CompletionResult]::new('--ca-file', '--ca-file', [CompletionResultType]::ParameterName, 'PEM file of the CA(s) that signed the extensions'' serving certificates (instead of the system roots; an ExtensionConfig''s caBundle still wins for its extension)')
+            [CompletionResult]::new('--current', '--current', [CompletionResultType]::ParameterName, 'The objects as they are now (files, directories or -), e.g. the output of `kubectl get cluster,machinedeployments,machinepools,machinehealthchecks,machines,<provider kinds> -A -o yaml`: existing objects keep their names and are compared the way the topology controller compares them (server-side apply); repeatable')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'Plan only this Cluster (NAMESPACE/NAME); repeatable')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write one YAML file per object under DIR (replaces a previous topoplan output there)')
             [CompletionResult]::new('--output-dir', '--output-dir', [CompletionResultType]::ParameterName, 'Write one YAML file per object under DIR (replaces a previous topoplan output there)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'What to print on stdout')
             [CompletionResult]::new('--substitute', '--substitute', [CompletionResultType]::ParameterName, 'Substitute clusterctl-style ${VAR} variables in the input before parsing')
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the extensions'' TLS certificates')
+            [CompletionResult]::new('--detailed-exitcode', '--detailed-exitcode', [CompletionResultType]::ParameterName, 'Exit with 2 when the plan changes anything (0 when it changes nothing, 1 on error)')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Also show what each ClusterClass patch did to each template: the operations with their values, or why it was skipped (after the table; in the plan document with --output json/yaml)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'topoplan;diff' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set; otherwise "default"]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set; otherwise "default"]')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'KEY=VALUE file of variables for --substitute; the environment overrides it')
+            [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API''s default')
+            [CompletionResult]::new('--extension', '--extension', [CompletionResultType]::ParameterName, 'A Runtime extension serving external patches: NAME is the ExtensionConfig name the ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL; repeatable. Overrides the URL of an ExtensionConfig of that name in the input')
+            [CompletionResult]::new('--ca-file', '--ca-file', [CompletionResultType]::ParameterName, 'PEM file of the CA(s) that signed the extensions'' serving certificates (instead of the system roots; an ExtensionConfig''s caBundle still wins for its extension)')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'Review only this Cluster (NAMESPACE/NAME); repeatable')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'What to print on stdout')
+            [CompletionResult]::new('--substitute', '--substitute', [CompletionResultType]::ParameterName, 'Substitute clusterctl-style ${VAR} variables in both inputs before parsing')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the extensions'' TLS certificates')
+            [CompletionResult]::new('--stat', '--stat', [CompletionResultType]::ParameterName, 'One line per changed Cluster instead of its objects and diffs')
+            [CompletionResult]::new('--detailed-exitcode', '--detailed-exitcode', [CompletionResultType]::ParameterName, 'Exit with 2 when the change does anything (0 when nothing, 1 on error)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -93,6 +115,7 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
         }
         'topoplan;help' {
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Plan every topology Cluster in the input: what would be created, modified or deleted')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Review a change: plan every Cluster with the OLD inputs, then with the NEW ones against the state the old ones produce; report per Cluster what changes and what rolls out')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -100,6 +123,9 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             break
         }
         'topoplan;help;plan' {
+            break
+        }
+        'topoplan;help;diff' {
             break
         }
         'topoplan;help;validate' {

@@ -19,6 +19,9 @@ _topoplan() {
             topoplan,completions)
                 cmd="topoplan__subcmd__completions"
                 ;;
+            topoplan,diff)
+                cmd="topoplan__subcmd__diff"
+                ;;
             topoplan,eval)
                 cmd="topoplan__subcmd__eval"
                 ;;
@@ -33,6 +36,9 @@ _topoplan() {
                 ;;
             topoplan__subcmd__help,completions)
                 cmd="topoplan__subcmd__help__subcmd__completions"
+                ;;
+            topoplan__subcmd__help,diff)
+                cmd="topoplan__subcmd__help__subcmd__diff"
                 ;;
             topoplan__subcmd__help,eval)
                 cmd="topoplan__subcmd__help__subcmd__eval"
@@ -53,7 +59,7 @@ _topoplan() {
 
     case "${cmd}" in
         topoplan)
-            opts="-h -V --help --version plan validate eval completions help"
+            opts="-h -V --help --version plan diff validate eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -80,6 +86,52 @@ _topoplan() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        topoplan__subcmd__diff)
+            opts="-n -h -V --namespace --substitute --env-file --feature-gates --extension --ca-file --insecure-skip-tls-verify --cluster --output --stat --detailed-exitcode --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --feature-gates)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --extension)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         topoplan__subcmd__eval)
             opts="-h -V --vars --text --jsonl --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -99,7 +151,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__help)
-            opts="plan validate eval completions help"
+            opts="plan diff validate eval completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -113,6 +165,20 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        topoplan__subcmd__help__subcmd__diff)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -183,7 +249,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__plan)
-            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --feature-gates --extension --ca-file --insecure-skip-tls-verify --cluster --output-dir --output --explain --help --version"
+            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --feature-gates --extension --ca-file --insecure-skip-tls-verify --current --detailed-exitcode --cluster --output-dir --output --explain --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -218,6 +284,10 @@ _topoplan() {
                     return 0
                     ;;
                 --ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --current)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -23,6 +23,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand plan 'Plan every topology Cluster in the input: what would be created, modified or deleted'
+            cand diff 'Review a change: plan every Cluster with the OLD inputs, then with the NEW ones against the state the old ones produce; report per Cluster what changes and what rolls out'
             cand validate 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters'
             cand eval 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
             cand completions 'Print a shell completion script'
@@ -37,13 +38,33 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand --feature-gates 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API''s default'
             cand --extension 'A Runtime extension serving external patches: NAME is the ExtensionConfig name the ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL; repeatable. Overrides the URL of an ExtensionConfig of that name in the input'
             cand --ca-file 'PEM file of the CA(s) that signed the extensions'' serving certificates (instead of the system roots; an ExtensionConfig''s caBundle still wins for its extension)'
+            cand --current 'The objects as they are now (files, directories or -), e.g. the output of `kubectl get cluster,machinedeployments,machinepools,machinehealthchecks,machines,<provider kinds> -A -o yaml`: existing objects keep their names and are compared the way the topology controller compares them (server-side apply); repeatable'
             cand --cluster 'Plan only this Cluster (NAMESPACE/NAME); repeatable'
             cand -o 'Write one YAML file per object under DIR (replaces a previous topoplan output there)'
             cand --output-dir 'Write one YAML file per object under DIR (replaces a previous topoplan output there)'
             cand --output 'What to print on stdout'
             cand --substitute 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
             cand --insecure-skip-tls-verify 'Do not verify the extensions'' TLS certificates'
+            cand --detailed-exitcode 'Exit with 2 when the plan changes anything (0 when it changes nothing, 1 on error)'
             cand --explain 'Also show what each ClusterClass patch did to each template: the operations with their values, or why it was skipped (after the table; in the plan document with --output json/yaml)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'topoplan;diff'= {
+            cand -n 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set; otherwise "default"]'
+            cand --namespace 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set; otherwise "default"]'
+            cand --env-file 'KEY=VALUE file of variables for --substitute; the environment overrides it'
+            cand --feature-gates 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API''s default'
+            cand --extension 'A Runtime extension serving external patches: NAME is the ExtensionConfig name the ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL; repeatable. Overrides the URL of an ExtensionConfig of that name in the input'
+            cand --ca-file 'PEM file of the CA(s) that signed the extensions'' serving certificates (instead of the system roots; an ExtensionConfig''s caBundle still wins for its extension)'
+            cand --cluster 'Review only this Cluster (NAMESPACE/NAME); repeatable'
+            cand --output 'What to print on stdout'
+            cand --substitute 'Substitute clusterctl-style ${VAR} variables in both inputs before parsing'
+            cand --insecure-skip-tls-verify 'Do not verify the extensions'' TLS certificates'
+            cand --stat 'One line per changed Cluster instead of its objects and diffs'
+            cand --detailed-exitcode 'Exit with 2 when the change does anything (0 when nothing, 1 on error)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -85,12 +106,15 @@ set edit:completion:arg-completer[topoplan] = {|@words|
         }
         &'topoplan;help'= {
             cand plan 'Plan every topology Cluster in the input: what would be created, modified or deleted'
+            cand diff 'Review a change: plan every Cluster with the OLD inputs, then with the NEW ones against the state the old ones produce; report per Cluster what changes and what rolls out'
             cand validate 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters'
             cand eval 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'topoplan;help;plan'= {
+        }
+        &'topoplan;help;diff'= {
         }
         &'topoplan;help;validate'= {
         }

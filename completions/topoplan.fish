@@ -27,6 +27,7 @@ end
 complete -c topoplan -n "__fish_topoplan_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_needs_command" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "plan" -d 'Plan every topology Cluster in the input: what would be created, modified or deleted'
+complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "diff" -d 'Review a change: plan every Cluster with the OLD inputs, then with the NEW ones against the state the old ones produce; report per Cluster what changes and what rolls out'
 complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "validate" -d 'Run Cluster API\'s admission rules (defaulting and validation) on ClusterClasses and Clusters'
 complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "eval" -d 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
 complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -37,6 +38,7 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l env-file -d '
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l feature-gates -d 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API\'s default' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l extension -d 'A Runtime extension serving external patches: NAME is the ExtensionConfig name the ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL; repeatable. Overrides the URL of an ExtensionConfig of that name in the input' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l ca-file -d 'PEM file of the CA(s) that signed the extensions\' serving certificates (instead of the system roots; an ExtensionConfig\'s caBundle still wins for its extension)' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l current -d 'The objects as they are now (files, directories or -), e.g. the output of `kubectl get cluster,machinedeployments,machinepools,machinehealthchecks,machines,<provider kinds> -A -o yaml`: existing objects keep their names and are compared the way the topology controller compares them (server-side apply); repeatable' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l cluster -d 'Plan only this Cluster (NAMESPACE/NAME); repeatable' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s o -l output-dir -d 'Write one YAML file per object under DIR (replaces a previous topoplan output there)' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l output -d 'What to print on stdout' -r -f -a "table\t'A table per Cluster'
@@ -44,9 +46,25 @@ json\t'The plan document as JSON'
 yaml\t'The plan document as YAML'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l substitute -d 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l detailed-exitcode -d 'Exit with 2 when the plan changes anything (0 when it changes nothing, 1 on error)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l explain -d 'Also show what each ClusterClass patch did to each template: the operations with their values, or why it was skipped (after the table; in the plan document with --output json/yaml)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s V -l version -d 'Print version'
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s n -l namespace -d 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set; otherwise "default"]' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l env-file -d 'KEY=VALUE file of variables for --substitute; the environment overrides it' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l feature-gates -d 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API\'s default' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l extension -d 'A Runtime extension serving external patches: NAME is the ExtensionConfig name the ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL; repeatable. Overrides the URL of an ExtensionConfig of that name in the input' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l ca-file -d 'PEM file of the CA(s) that signed the extensions\' serving certificates (instead of the system roots; an ExtensionConfig\'s caBundle still wins for its extension)' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l cluster -d 'Review only this Cluster (NAMESPACE/NAME); repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l output -d 'What to print on stdout' -r -f -a "table\t'A table per Cluster'
+json\t'The plan document as JSON'
+yaml\t'The plan document as YAML'"
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l substitute -d 'Substitute clusterctl-style ${VAR} variables in both inputs before parsing'
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l stat -d 'One line per changed Cluster instead of its objects and diffs'
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l detailed-exitcode -d 'Exit with 2 when the change does anything (0 when nothing, 1 on error)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s f -l filename -d 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s n -l namespace -d 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl\'s target namespace; otherwise "default"]' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l env-file -d 'KEY=VALUE file of variables for --substitute; the environment overrides it' -r -F
@@ -68,8 +86,9 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -s h -l help -d 
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan validate eval completions help" -f -a "plan" -d 'Plan every topology Cluster in the input: what would be created, modified or deleted'
-complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan validate eval completions help" -f -a "validate" -d 'Run Cluster API\'s admission rules (defaulting and validation) on ClusterClasses and Clusters'
-complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan validate eval completions help" -f -a "eval" -d 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
-complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan validate eval completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan validate eval completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions help" -f -a "plan" -d 'Plan every topology Cluster in the input: what would be created, modified or deleted'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions help" -f -a "diff" -d 'Review a change: plan every Cluster with the OLD inputs, then with the NEW ones against the state the old ones produce; report per Cluster what changes and what rolls out'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions help" -f -a "validate" -d 'Run Cluster API\'s admission rules (defaulting and validation) on ClusterClasses and Clusters'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions help" -f -a "eval" -d 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

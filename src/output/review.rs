@@ -93,16 +93,20 @@ pub fn render(r: &Review, color: bool, stat: bool) -> String {
     }
     let s = summary(r);
     let n = |k: &str| s.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let plural = |k: &str, one: &str, many: &str| {
+        let v = n(k);
+        format!("{v} {}", if v == 1 { one } else { many })
+    };
     let _ = writeln!(
         out,
-        "{} Clusters: {} changed, {} unchanged ({} added, {} removed); {} rollouts in {} Clusters, {} deferred.",
-        n("clusters"),
+        "{}: {} changed, {} unchanged ({} added, {} removed); {} in {}, {} deferred.",
+        plural("clusters", "Cluster", "Clusters"),
         n("changed"),
         n("unchanged"),
         n("added"),
         n("removed"),
-        n("rollouts"),
-        n("clustersRollingOut"),
+        plural("rollouts", "rollout", "rollouts"),
+        plural("clustersRollingOut", "Cluster", "Clusters"),
         n("deferredRollouts")
     );
     out

@@ -1,0 +1,239 @@
+//! `topoplan diff OLD NEW` end to end: the review of a change to the bundled quick-start
+//! example — nothing, a replicas change, a template change (rotation and rollout), Clusters
+//! added and removed, an incompatible class change, bad old inputs — in table, stat and JSON
+//! form, with exit codes.
+
+mod common;
+
+use common::{Test, repo};
+use serde_json::Value;
+
+const EXAMPLE: &str = "testdata/examples/quick-start";
+
+fn read(file: &str) -> String {
+    std::fs::read_to_string(repo().join(EXAMPLE).join(file)).expect("fixture")
+}
+
+/// OLD is the example; NEW is the example with `edit` applied to `file`.
+fn change(file: &str, from: &str, to: &str) -> Test {
+    let text = read(file);
+    assert!(text.contains(from), "{file} does not contain {from:?}");
+    Test::new()
+        .fixture(EXAMPLE, "old")
+        .fixture(EXAMPLE, "new")
+        .file(&format!("new/{file}"), &text.replacen(from, to, 1))
+}
+
+fn json(out: &common::Output) -> Value {
+    serde_json::from_str(&out.stdout).expect("JSON review")
+}
+
+#[test]
+fn no_change_is_no_change() {
+    let out = Test::new()
+        .fixture(EXAMPLE, "old")
+        .fixture(EXAMPLE, "new")
+        .args(["diff", "old", "new", "--detailed-exitcode"])
+        .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "1 Cluster: 0 changed, 1 unchanged (0 added, 0 removed); 0 rollouts in 0 Clusters, 0 deferred.\n"
+    );
+}
+
+#[test]
+fn replicas_change_modifies_one_machine_deployment_in_place() {
+    let out = change("cluster.yaml", "replicas: 2", "replicas: 5")
+        .args(["diff", "old", "new", "--detailed-exitcode"])
+        .run();
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let s = &out.stdout;
+    assert!(
+        s.contains("  modified  MachineDeployment team-a/dev-md-0-p7p2x\n"),
+        "{s}"
+    );
+    assert!(
+        s.contains("    -  replicas: 2\n    +  replicas: 5\n"),
+        "{s}"
+    );
+    assert!(!s.contains("rolls out"), "{s}");
+    assert!(!s.contains("created"), "{s}");
+    // Without --detailed-exitcode a plan with changes still succeeds.
+    let out = change("cluster.yaml", "replicas: 2", "replicas: 5")
+        .args(["diff", "old", "new"])
+        .run();
+    assert_eq!(out.code, 0);
+}
+
+#[test]
+fn template_spec_change_rotates_and_rolls_out() {
+    let out = change(
+        "templates.yaml",
+        "customImage: kindest/node:v1.34.1",
+        "customImage: kindest/node:v1.34.2",
+    )
+    .args(["diff", "old", "new", "--output", "json"])
+    .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let doc = json(&out);
+    assert_eq!(doc["kind"], "Review");
+    assert_eq!(doc["summary"]["changed"], 1);
+    assert_eq!(doc["summary"]["rollouts"], 1);
+    let cluster = &doc["clusters"][0];
+    let objects = cluster["objects"].as_array().expect("objects");
+    let find = |action: &str, kind: &str| -> Vec<&Value> {
+        objects
+            .iter()
+            .filter(|o| o["action"] == action && o["kind"] == kind)
+            .collect()
+    };
+    let created = find("created", "DockerMachineTemplate");
+    assert_eq!(created.len(), 1, "{objects:#?}");
+    assert_eq!(created[0]["rotatedFrom"], "dev-md-0-2vxkw");
+    assert_eq!(
+        created[0]["object"]["spec"]["template"]["spec"]["customImage"],
+        "kindest/node:v1.34.2"
+    );
+    let new_name = created[0]["name"].as_str().expect("name");
+    assert_ne!(new_name, "dev-md-0-2vxkw");
+    assert!(new_name.starts_with("dev-md-0-"), "{new_name}");
+    let deleted = find("deleted", "DockerMachineTemplate");
+    assert_eq!(deleted.len(), 1);
+    assert_eq!(deleted[0]["name"], "dev-md-0-2vxkw");
+    let md = find("modified", "MachineDeployment");
+    assert_eq!(md.len(), 1);
+    assert_eq!(
+        md[0]["object"]["spec"]["template"]["spec"]["infrastructureRef"]["name"],
+        new_name
+    );
+    assert!(
+        md[0]["diff"]
+            .as_str()
+            .is_some_and(|d| d.contains(&format!("+        name: {new_name}"))),
+        "{}",
+        md[0]["diff"]
+    );
+    assert_eq!(
+        cluster["rollouts"],
+        serde_json::json!([{
+            "role": "MachineDeployment/md-0",
+            "kind": "MachineDeployment",
+            "name": "dev-md-0-p7p2x",
+            "when": "now",
+            "reasons": ["DockerMachine is not up-to-date"],
+        }])
+    );
+    // The same change twice plans the same new name.
+    let again = change(
+        "templates.yaml",
+        "customImage: kindest/node:v1.34.1",
+        "customImage: kindest/node:v1.34.2",
+    )
+    .args(["diff", "old", "new", "--output", "json"])
+    .run();
+    assert_eq!(again.stdout, out.stdout);
+}
+
+#[test]
+fn stat_prints_a_line_per_changed_cluster() {
+    let out = change(
+        "templates.yaml",
+        "customImage: kindest/node:v1.34.1",
+        "customImage: kindest/node:v1.34.2",
+    )
+    .args(["diff", "old", "new", "--stat"])
+    .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    insta::assert_snapshot!("diff_stat", out.stdout);
+}
+
+#[test]
+fn clusters_added_and_removed() {
+    let cluster = read("cluster.yaml");
+    let second = cluster.replacen("name: dev\n", "name: prod\n", 1);
+    let out = Test::new()
+        .fixture(EXAMPLE, "old")
+        .fixture(EXAMPLE, "new")
+        .file("old/prod.yaml", &second)
+        .file("new/cluster.yaml", "")
+        .file(
+            "new/staging.yaml",
+            &cluster.replacen("name: dev\n", "name: staging\n", 1),
+        )
+        .args([
+            "diff",
+            "old",
+            "new",
+            "--output",
+            "json",
+            "--detailed-exitcode",
+        ])
+        .run();
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let doc = json(&out);
+    assert_eq!(
+        doc["added"],
+        serde_json::json!([{"namespace": "team-a", "name": "staging"}])
+    );
+    assert_eq!(
+        doc["removed"],
+        serde_json::json!([
+            {"namespace": "team-a", "name": "dev"},
+            {"namespace": "team-a", "name": "prod"}
+        ])
+    );
+    for c in doc["clusters"].as_array().expect("clusters") {
+        let want = if c["name"] == "staging" {
+            "created"
+        } else {
+            "deleted"
+        };
+        let objects = c["objects"].as_array().expect("objects");
+        assert!(!objects.is_empty());
+        assert!(
+            objects.iter().all(|o| o["action"] == want),
+            "{}: {objects:#?}",
+            c["name"]
+        );
+    }
+}
+
+#[test]
+fn incompatible_class_change_is_refused_as_an_update() {
+    let out = change(
+        "clusterclass.yaml",
+        "kind: DockerMachineTemplate\n          name: docker-small-worker\n",
+        "kind: DockerMachinePoolTemplate\n          name: docker-small-worker\n",
+    )
+    .args(["diff", "old", "new"])
+    .run();
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains("kind cannot be changed from \"DockerMachineTemplate\""),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn bad_old_inputs_are_named_as_such() {
+    let out = Test::new()
+        .fixture(EXAMPLE, "new")
+        .file("old/cluster.yaml", &read("cluster.yaml"))
+        .args(["diff", "old", "new"])
+        .run();
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("the old inputs do not plan: a diff needs both sides to be valid"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("not found in the input"),
+        "{}",
+        out.stderr
+    );
+}
