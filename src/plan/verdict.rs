@@ -424,7 +424,11 @@ pub fn judge(
                 continue;
             }
             Role::Cluster => {
-                let after = ssa::apply_cluster(&cur.cluster.value, &d.value, input.api);
+                let after = ssa::apply_cluster(
+                    &cluster_as_applied(&cur.cluster.value, &d.value),
+                    &d.value,
+                    input.api,
+                );
                 let change = ssa::change(&cur.cluster.value, &after);
                 let action = if change == Change::None {
                     Action::Unchanged
@@ -532,6 +536,28 @@ pub fn judge(
     } else {
         Err(errors)
     }
+}
+
+/// The stored Cluster once the user applied the input's: its spec is the input's (with the
+/// references the controller set), its labels and annotations the stored ones with the input's
+/// on top. The controller's own patch comes after this.
+fn cluster_as_applied(stored: &Value, given: &Value) -> Value {
+    let mut out = stored.clone();
+    if let (Some(o), Some(spec)) = (out.as_object_mut(), given.get("spec")) {
+        o.insert("spec".into(), spec.clone());
+    }
+    for field in ["labels", "annotations"] {
+        let Some(g) = given
+            .pointer(&format!("/metadata/{field}"))
+            .and_then(Value::as_object)
+        else {
+            continue;
+        };
+        for (k, v) in g {
+            crate::topology::desired::set_path(&mut out, &["metadata", field, k], v.clone());
+        }
+    }
+    out
 }
 
 /// Whether `o` has an owner reference to `kind` `name`.
