@@ -20,6 +20,7 @@ use crate::topology::{self, Blueprint, Catalog, Role};
 use crate::validate::run::{Mode, Settings, validate_objects};
 
 pub mod extensions;
+pub mod upgrade;
 
 /// Resolved options for `topoplan plan`.
 #[derive(Debug, Clone, Default)]
