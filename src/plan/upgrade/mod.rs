@@ -7,7 +7,7 @@ back (desired-state.md §5.4; Cluster API `exp/topology/desiredstate/desired_sta
 
 Owns: reading the version inputs from the current objects (ControlPlane `spec.version`,
 `status.version(s)`; MD/MP `spec.template.spec.version`; Machines and Nodes), the upgrade plans
-([`plan`]), the upgrade tracker's bookkeeping (provisioning / upgrading / starting / pending /
+(submodule `plan`), the upgrade tracker's bookkeeping (provisioning / upgrading / starting / pending /
 waiting for workers; per-kind upgrading sets and concurrency) and the operator-facing reasons.
 It is pure: no I/O, the caller hands in the objects and turns errors into diagnostics.
 

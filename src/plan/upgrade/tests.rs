@@ -800,6 +800,74 @@ fn cases() -> Vec<Case> {
                 }),
             )
         },
+        Case {
+            mds: vec![at("md-0", "v1.30.0+a")],
+            ..base(
+                "build metadata only: an unordered build tag is still an upgrade step",
+                "v1.30.0+b",
+                cp("v1.30.0+a", Some("v1.30.0+a")),
+                Ok(Expect {
+                    cp_version: "v1.30.0+b",
+                    cp_state: starting("v1.30.0+a", "v1.30.0+b"),
+                    cp_pending: false,
+                    cp_plan: &["v1.30.0+b"],
+                    workers_plan: &["v1.30.0+b"],
+                    mds: &[("md-0", "v1.30.0+a", Flag::PendingUpgrade)],
+                    mps: &[],
+                    step: UpgradeStep::Set(s("v1.30.0+b")),
+                }),
+            )
+        },
+        Case {
+            concurrency: Some("3"),
+            mps: vec![
+                at("mp-0", "v1.30.2").annotated(HOLD_UPGRADE_SEQUENCE),
+                at("mp-1", "v1.30.2"),
+            ],
+            mds: vec![at("md-0", "v1.30.2")],
+            ..base(
+                "hold-upgrade-sequence on a MachinePool holds later pools only, not MDs",
+                "v1.31.0",
+                cp("v1.31.0", Some("v1.31.0")),
+                Ok(Expect {
+                    cp_version: "v1.31.0",
+                    cp_state: ControlPlaneState::WaitingForWorkers {
+                        version: s("v1.31.0"),
+                    },
+                    cp_pending: false,
+                    cp_plan: &[],
+                    workers_plan: &["v1.31.0"],
+                    mds: &[("md-0", "v1.31.0", Flag::Starting)],
+                    mps: &[
+                        ("mp-0", "v1.30.2", Flag::Deferred),
+                        ("mp-1", "v1.30.2", Flag::Deferred),
+                    ],
+                    step: UpgradeStep::Set(s("v1.31.0")),
+                }),
+            )
+        },
+        base(
+            "status.versions: an older replica keeps the CP upgrading",
+            "v1.32.0",
+            Some(
+                json!({"spec": {"version": "v1.31.0"}, "status": {"version": "v1.31.0", "versions": [
+                {"version": "v1.30.2", "replicas": 1}, {"version": "v1.31.0", "replicas": 2}]}}),
+            ),
+            Ok(Expect {
+                cp_version: "v1.31.0",
+                cp_state: ControlPlaneState::Upgrading {
+                    version: s("v1.31.0"),
+                    status_version: s("v1.30.2"),
+                    status_field: "status.versions",
+                },
+                cp_pending: true,
+                cp_plan: &["v1.32.0"],
+                workers_plan: &[],
+                mds: &[],
+                mps: &[],
+                step: UpgradeStep::Set(s("v1.31.0")),
+            }),
+        ),
     ]
 }
 
