@@ -29,6 +29,8 @@ pub struct Index<'a> {
     listed: HashMap<(&'a str, &'a str), Vec<&'a Object>>,
     /// Clusters by (namespace, name).
     clusters: HashMap<(&'a str, &'a str), &'a Object>,
+    /// Nodes.
+    nodes: Vec<&'a Object>,
 }
 
 /// `cluster.x-k8s.io/deployment-name`: the MachineDeployment a Machine belongs to.
@@ -51,6 +53,7 @@ impl<'a> Index<'a> {
                         .or_default()
                         .push(o);
                 }
+                "Node" if o.api_version == "v1" => ix.nodes.push(o),
                 "Cluster" if core => {
                     ix.clusters
                         .insert((o.namespace.as_str(), o.name.as_str()), o);
@@ -64,6 +67,11 @@ impl<'a> Index<'a> {
     /// The current Cluster of this name, if the input has one.
     pub fn cluster(&self, namespace: &str, name: &str) -> Option<&'a Object> {
         self.clusters.get(&(namespace, name)).copied()
+    }
+
+    /// Every current Node (workload-cluster Nodes, for MachinePool upgrades), in input order.
+    pub fn nodes(&self) -> Vec<&'a Value> {
+        self.nodes.iter().map(|o| &o.value).collect()
     }
 
     /// Every current Cluster.

@@ -11,7 +11,7 @@ labels or references. Rendering the plan belongs to `output`.
 use std::collections::{BTreeMap, BTreeSet};
 
 use rayon::prelude::*;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::api::{self, ApiVersion, Cluster, ClusterClass};
 use crate::diag::{Diagnostic, Diagnostics};
@@ -618,6 +618,7 @@ pub fn plan_objects_in(
                 c.object.key()
             ))]
         })?;
+        let nodes: Vec<&Value> = state.index.map(|ix| ix.nodes()).unwrap_or_default();
         // What exists: the stored Cluster (or the given one, when it carries the references
         // only an existing Cluster has) and everything found from it.
         let current = match state.index {
@@ -639,24 +640,27 @@ pub fn plan_objects_in(
             None => None,
         };
         let decision = match &current {
-            Some(cur) => upgrade_decision(c, bp, cur)?,
-            None => upgrade::UpgradeDecision::default(),
+            Some(cur) => Some(upgrade_decision(c, bp, cur, &nodes)?),
+            None => None,
         };
-        let existing = match &current {
-            Some(cur) => topology::Existing {
+        let existing = match (&current, &decision) {
+            (Some(cur), Some(d)) => topology::Existing {
                 names: verdict::existing_names(cur),
-                versions: versions_of(&decision),
+                versions: versions_of(d),
             },
-            None => topology::Existing::default(),
+            _ => topology::Existing::default(),
         };
         let mut desired = topology::compute_with(c, bp, &existing)?;
+        if let Some(d) = &decision {
+            upgrade_step(&mut desired, &d.upgrade_step, c);
+        }
         let ctx = crate::patches::PatchContext {
             registry: ext.registry,
             status: ext.status.get(&c.class_key()),
         };
         let traces = crate::patches::apply(c, bp.class, bp, &mut desired, ctx)?;
-        let mut p = match &current {
-            Some(cur) => {
+        let mut p = match (&current, &decision) {
+            (Some(cur), Some(decision)) => {
                 let seed = format!("{}/{}", c.namespace(), c.name());
                 let v = verdict::judge(
                     c.name(),
@@ -665,7 +669,8 @@ pub fn plan_objects_in(
                     &verdict::Input {
                         api: c.api,
                         current: cur,
-                        upgrade: &decision,
+                        upgrade: decision,
+                        topology_version: &normalized_version(c),
                         lists: state.lists,
                     },
                 )?;
@@ -678,10 +683,10 @@ pub fn plan_objects_in(
                 p.objects = v.objects;
                 sort_objects(&mut p.objects);
                 p.deferred = v.deferred;
-                p.rollouts = rollout::rollouts(&p.objects);
+                p.rollouts = rollout::merge(rollout::rollouts(&p.objects), v.rollouts);
                 p
             }
-            None => classify(c, desired),
+            _ => classify(c, desired),
         };
         p.patches = traces;
         if ambiguous.contains(&(p.namespace.clone(), p.name.clone())) {
@@ -915,13 +920,160 @@ fn orphans(c: &Cluster, ix: &current::Index<'_>) -> Result<(), Vec<Diagnostic>> 
         .collect())
 }
 
-/// The upgrade sequencing for one existing Cluster.
+/// `spec.topology.version` as the webhook stores it (`v` prefix added).
+fn normalized_version(c: &Cluster) -> String {
+    let v = &c.topology().version;
+    if v.is_empty() || v.starts_with('v') {
+        v.clone()
+    } else {
+        format!("v{v}")
+    }
+}
+
+/// The upgrade sequencing for one existing Cluster (desired-state.md §5.4), from its current
+/// objects. An upgrade plan Cluster API would refuse is a diagnostic at the Cluster's version.
 fn upgrade_decision(
-    _c: &Cluster,
-    _bp: &Blueprint<'_>,
-    _cur: &current::CurrentState<'_>,
+    c: &Cluster,
+    bp: &Blueprint<'_>,
+    cur: &current::CurrentState<'_>,
+    nodes: &[&Value],
 ) -> Result<upgrade::UpgradeDecision, Vec<Diagnostic>> {
-    Ok(upgrade::UpgradeDecision::default())
+    let topo = c.topology();
+    let version = normalized_version(c);
+    let class_versions: Vec<String> = bp
+        .class
+        .object
+        .value
+        .pointer("/spec/kubernetesVersions")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default();
+    let extension_name = bp
+        .class
+        .object
+        .value
+        .pointer("/spec/upgrade/external/generateUpgradePlanExtension")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty());
+    let plan_extension = extension_name.map(|name| upgrade::PlanExtension { name, call: None });
+    let annotations = |m: &crate::api::ObjectMeta| -> Map<String, Value> {
+        m.annotations
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect()
+    };
+    let md_annotations: Vec<(String, Map<String, Value>)> = topo
+        .workers
+        .machine_deployments
+        .iter()
+        .map(|m| (m.name.clone(), annotations(&m.metadata)))
+        .collect();
+    let mp_annotations: Vec<(String, Map<String, Value>)> = topo
+        .workers
+        .machine_pools
+        .iter()
+        .map(|m| (m.name.clone(), annotations(&m.metadata)))
+        .collect();
+    let input = upgrade::UpgradeInput {
+        api: c.api,
+        topology_version: &version,
+        class_versions: &class_versions,
+        plan_extension: plan_extension.as_ref(),
+        cluster_annotations: c
+            .object
+            .value
+            .pointer("/metadata/annotations")
+            .and_then(Value::as_object),
+        control_plane: cur.control_plane.map(|o| &o.value),
+        machine_deployments: upgrade_workers(&md_annotations, &cur.machine_deployments, &[]),
+        machine_pools: upgrade_workers(&mp_annotations, &cur.machine_pools, nodes),
+    };
+    upgrade::decide(&input).map_err(|e| {
+        vec![
+            Diagnostic::error(format!(
+                "Cluster {}: failed to compute the upgrade plan: {e}",
+                c.object.key()
+            ))
+            .at(&c.object.origin, "/spec/topology/version", "desired version")
+            .with_help(
+                "Cluster API would not reconcile this Cluster; see the ClusterClass's spec.kubernetesVersions",
+            ),
+        ]
+    })
+}
+
+/// The sequencing's view of MachineDeployments or MachinePools: the topology entries in order,
+/// then current ones whose entry is gone.
+fn upgrade_workers<'a>(
+    entries: &'a [(String, Map<String, Value>)],
+    current: &'a BTreeMap<String, current::Worker<'a>>,
+    nodes: &[&'a Value],
+) -> Vec<upgrade::Worker<'a>> {
+    let mut out: Vec<upgrade::Worker<'a>> = entries
+        .iter()
+        .map(|(name, a)| {
+            let w = current.get(name);
+            upgrade::Worker {
+                name,
+                in_topology: true,
+                topology_annotations: Some(a),
+                current: w.map(|w| &w.object.value),
+                machines: w
+                    .map(|w| w.machines.iter().map(|m| &m.value).collect())
+                    .unwrap_or_default(),
+                nodes: nodes.to_vec(),
+            }
+        })
+        .collect();
+    for (name, w) in current {
+        if !entries.iter().any(|(n, _)| n == name) {
+            out.push(upgrade::Worker {
+                name,
+                in_topology: false,
+                topology_annotations: None,
+                current: Some(&w.object.value),
+                machines: w.machines.iter().map(|m| &m.value).collect(),
+                nodes: nodes.to_vec(),
+            });
+        }
+    }
+    out
+}
+
+/// The Cluster's upgrade-step annotation as the decision leaves it (main only).
+fn upgrade_step(desired: &mut topology::DesiredState, step: &upgrade::UpgradeStep, c: &Cluster) {
+    let Some(d) = desired.objects.iter_mut().find(|d| d.role == Role::Cluster) else {
+        return;
+    };
+    match step {
+        upgrade::UpgradeStep::Set(v) => topology::desired::set_path(
+            &mut d.value,
+            &["metadata", "annotations", upgrade::UPGRADE_STEP],
+            Value::String(v.clone()),
+        ),
+        upgrade::UpgradeStep::Remove => {
+            // Already removed by the desired Cluster.
+        }
+        upgrade::UpgradeStep::NotManaged => {
+            if let Some(v) = c
+                .object
+                .value
+                .pointer("/metadata/annotations")
+                .and_then(|a| a.get(upgrade::UPGRADE_STEP))
+            {
+                topology::desired::set_path(
+                    &mut d.value,
+                    &["metadata", "annotations", upgrade::UPGRADE_STEP],
+                    v.clone(),
+                );
+            }
+        }
+    }
 }
 
 /// The versions the decision writes, by role.

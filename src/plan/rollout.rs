@@ -188,6 +188,27 @@ pub fn rollouts(objects: &[PlannedObject]) -> Vec<Rollout> {
     out
 }
 
+/// Rollouts from the verdicts plus the version upgrades held back, one entry per object (a
+/// held object's reasons are joined).
+pub fn merge(mut found: Vec<Rollout>, held: Vec<Rollout>) -> Vec<Rollout> {
+    for h in held {
+        match found
+            .iter_mut()
+            .find(|r| r.role == h.role && r.deferred == h.deferred)
+        {
+            Some(r) => {
+                for reason in h.reasons {
+                    if !r.reasons.contains(&reason) {
+                        r.reasons.insert(0, reason);
+                    }
+                }
+            }
+            None => found.push(h),
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Value, json};
 
 use super::current::{CurrentState, Worker, read_ref};
+use super::rollout::Rollout;
 use super::ssa::{self, Change, ListTypes};
 use super::upgrade::UpgradeDecision;
 use super::{Action, PlannedObject};
@@ -29,6 +30,8 @@ pub struct Verdicts {
     pub objects: Vec<PlannedObject>,
     /// Changes held back this pass, with why: `(role, what, reason)`.
     pub deferred: Vec<(Role, String, String)>,
+    /// Rollouts the held version upgrades will cause.
+    pub rollouts: Vec<Rollout>,
 }
 
 /// Everything the verdicts of one Cluster depend on.
@@ -39,6 +42,8 @@ pub struct Input<'a, 'c> {
     pub current: &'c CurrentState<'a>,
     /// The upgrade sequencing's decision.
     pub upgrade: &'c UpgradeDecision,
+    /// `spec.topology.version`, `v`-prefixed.
+    pub topology_version: &'c str,
     /// List semantics for the merge.
     pub lists: &'c ListTypes,
 }
@@ -189,11 +194,7 @@ pub fn judge(
     // Which roles this pass does not write (desired-state.md §5.4 "Effect on writing").
     let mut held: BTreeMap<Role, String> = BTreeMap::new();
     if up.control_plane_pending_upgrade {
-        let why = format!(
-            "the control plane's upgrade to {} is pending: {}",
-            up.topology_version,
-            up.control_plane.reason()
-        );
+        let why = up.control_plane.reason();
         held.insert(Role::ControlPlane, why.clone());
         held.insert(Role::ControlPlaneInfrastructureMachineTemplate, why);
     }
@@ -227,6 +228,50 @@ pub fn judge(
             }
         }
     }
+    // Version upgrades the sequencing holds back: (from, to, why) by holder.
+    let mut waits: BTreeMap<Role, (String, String, String)> = BTreeMap::new();
+    if up.control_plane_pending_upgrade
+        && let Some(cp) = cur.control_plane
+    {
+        let from = cp
+            .value
+            .pointer("/spec/version")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if from != input.topology_version {
+            waits.insert(
+                Role::ControlPlane,
+                (
+                    from.to_string(),
+                    input.topology_version.to_string(),
+                    up.control_plane.reason(),
+                ),
+            );
+        }
+    }
+    for (md, decisions) in [(true, &up.machine_deployments), (false, &up.machine_pools)] {
+        for (name, d) in decisions {
+            let Some(from) = d.current_version.as_deref() else {
+                continue;
+            };
+            if d.pending_upgrade && from != input.topology_version {
+                let role = if md {
+                    Role::MachineDeployment(name.clone())
+                } else {
+                    Role::MachinePool(name.clone())
+                };
+                let why = d
+                    .reason
+                    .clone()
+                    .unwrap_or_else(|| "held by the upgrade sequencing".into());
+                waits.insert(
+                    role,
+                    (from.to_string(), input.topology_version.to_string(), why),
+                );
+            }
+        }
+    }
+
     // A deleting MachineDeployment is left alone but for its health check.
     for (name, w) in &cur.machine_deployments {
         if w.deleting {
@@ -291,18 +336,7 @@ pub fn judge(
         let after = ssa::apply(&current.value, &intent, input.lists);
         let change = ssa::change(&current.value, &after);
         if let Some(why) = held.get(&d.role) {
-            if change != Change::None {
-                out.deferred
-                    .push((d.role.clone(), kobj(&d.value), why.clone()));
-            }
-            let mut p = planned(
-                Action::Unchanged,
-                d,
-                Some(current),
-                Some(format!("held: {why}")),
-            );
-            p.pending = (change != Change::None).then_some(after);
-            results[i] = Some(p);
+            results[i] = Some(hold(&mut out, d, current, after, change, why, &waits));
             continue;
         }
         match change {
@@ -465,18 +499,7 @@ pub fn judge(
         }
         let change = ssa::change(&current.value, &after);
         if let Some(why) = held.get(&d.role) {
-            if change != Change::None {
-                out.deferred
-                    .push((d.role.clone(), kobj(&d.value), why.clone()));
-            }
-            let mut p = planned(
-                Action::Unchanged,
-                d,
-                Some(current),
-                Some(format!("held: {why}")),
-            );
-            p.pending = (change != Change::None).then_some(after);
-            results[i] = Some(p);
+            results[i] = Some(hold(&mut out, d, current, after, change, why, &waits));
             continue;
         }
         let action = if change == Change::None {
@@ -536,6 +559,50 @@ pub fn judge(
     } else {
         Err(errors)
     }
+}
+
+/// The verdict on an object the upgrade sequencing does not write this pass: unchanged, with
+/// the change it will get later (if any) kept as `pending` and reported as deferred. A held
+/// holder whose version upgrade waits is reported even when nothing else changes, with a
+/// deferred rollout.
+fn hold(
+    out: &mut Verdicts,
+    d: &DesiredObject,
+    current: &Object,
+    after: Value,
+    change: Change,
+    why: &str,
+    waits: &BTreeMap<Role, (String, String, String)>,
+) -> PlannedObject {
+    let wait = waits.get(&d.role);
+    let mut p = planned(Action::Unchanged, d, Some(current), None);
+    if let Some((from, to, reason)) = wait {
+        out.deferred.push((
+            d.role.clone(),
+            format!("{} {}", current.kind, current.name),
+            format!("upgrade from {from} to {to} waits: {reason}"),
+        ));
+        out.rollouts.push(Rollout {
+            role: d.role.clone(),
+            kind: current.kind.clone(),
+            name: current.name.clone(),
+            deferred: true,
+            reasons: vec![format!("Version {from}, {to} required")],
+        });
+        p.note = Some(format!("held: {reason}"));
+    }
+    if change != Change::None {
+        if wait.is_none() {
+            out.deferred.push((
+                d.role.clone(),
+                format!("{} {}", current.kind, current.name),
+                format!("changes wait: {why}"),
+            ));
+        }
+        p.note = Some(format!("held: {why}"));
+        p.pending = Some(after);
+    }
+    p
 }
 
 /// The stored Cluster once the user applied the input's: its spec is the input's (with the
