@@ -60,14 +60,6 @@ impl FieldSet {
             .map(|(_, s)| s)
     }
 
-    /// The child for field `name`, if owned.
-    pub fn field(&self, name: &str) -> Option<&FieldSet> {
-        self.children.iter().find_map(|(e, s)| match e {
-            Element::Field(f) if f == name => Some(s),
-            _ => None,
-        })
-    }
-
     /// Whether nothing at all is owned here.
     pub fn is_empty(&self) -> bool {
         !self.member && self.children.is_empty()
@@ -458,7 +450,9 @@ mod tests {
                 "/f:spec/f:tags/v:3",
             ]
         );
-        let labels = set.field("metadata").and_then(|m| m.field("labels"));
+        let labels = set
+            .child(&Element::Field("metadata".into()))
+            .and_then(|m| m.child(&Element::Field("labels".into())));
         assert_eq!(labels.map(|l| l.member), Some(true));
     }
 
