@@ -26,10 +26,15 @@ const PATCHED: &[(&str, &str)] = &[
     ("spec", "controlPlaneRef"),
 ];
 
-/// The Cluster after the topology controller writes `desired` over `current`, with the verdict.
-/// For v1beta2 the result is exact (no ownership involved); for v1beta1 it is as exact as
-/// `current`'s managedFields allow, like every other applied object.
-pub fn apply_cluster(current: &Value, desired: &Value, api: ApiVersion) -> Verdict {
+/// The Cluster after the topology controller writes `desired` over `current`.
+pub fn apply_cluster(current: &Value, desired: &Value, api: ApiVersion) -> Value {
+    compare_cluster(current, desired, api).after
+}
+
+/// [`apply_cluster`] with the verdict. For v1beta2 the result is exact (no ownership involved)
+/// and the change is decided on labels, annotations and the two references only; for v1beta1 it
+/// is as exact as `current`'s managedFields allow, like every other applied object.
+pub fn compare_cluster(current: &Value, desired: &Value, api: ApiVersion) -> Verdict {
     match api {
         ApiVersion::V1Beta2 => merge_patch_cluster(current, desired),
         ApiVersion::V1Beta1 => {
@@ -122,7 +127,7 @@ pub fn cluster_for_display(v: &Value, api: ApiVersion) -> Value {
         &["spec", "infrastructureRef"],
         &["spec", "controlPlaneRef"],
     ];
-    let none: &[FieldPath] = &[];
+    let none: &[FieldPath<'_>] = &[];
     match api {
         ApiVersion::V1Beta2 => filter(v, V1BETA2, none),
         ApiVersion::V1Beta1 => {
@@ -208,7 +213,11 @@ mod tests {
             ),
         ];
         for (name, desired, want, pointer, value) in cases {
-            let v = apply_cluster(&current, &desired, ApiVersion::V1Beta2);
+            let v = compare_cluster(&current, &desired, ApiVersion::V1Beta2);
+            assert_eq!(
+                v.after,
+                apply_cluster(&current, &desired, ApiVersion::V1Beta2)
+            );
             assert_eq!(v.change, want, "{name}");
             assert_eq!(
                 v.after.pointer(pointer),
@@ -239,7 +248,7 @@ mod tests {
             json!({"new": "annotation"}),
             desired_spec,
         );
-        let v = apply_cluster(&current, &desired, ApiVersion::V1Beta1);
+        let v = compare_cluster(&current, &desired, ApiVersion::V1Beta1);
         assert_eq!(v.change, Change::Spec);
         assert_eq!(
             v.after["metadata"]["labels"],
@@ -253,7 +262,7 @@ mod tests {
         );
         assert!(!v.exact);
         // Applying the result again changes nothing.
-        let again = apply_cluster(&v.after, &desired, ApiVersion::V1Beta1);
+        let again = compare_cluster(&v.after, &desired, ApiVersion::V1Beta1);
         assert_eq!(again.change, Change::None);
         let shown = cluster_for_display(&v.after, ApiVersion::V1Beta1);
         assert!(shown["metadata"].get("annotations").is_none());
@@ -276,11 +285,11 @@ mod tests {
             (json!([]), json!([])),
         ] {
             for api in [ApiVersion::V1Beta1, ApiVersion::V1Beta2] {
-                let _ = apply_cluster(&current, &desired, api);
+                let _ = compare_cluster(&current, &desired, api);
                 let _ = cluster_for_display(&current, api);
             }
         }
-        let v = apply_cluster(
+        let v = compare_cluster(
             &json!({"metadata": 1, "spec": "x"}),
             &cluster(
                 V2,

@@ -12,8 +12,13 @@ use serde_json::{Map, Value};
 
 use super::managed_fields::{CONVERSION_DATA_ANNOTATION, DRY_RUN_ANNOTATION};
 
-/// A field path as a list of map keys.
-pub type FieldPath = Vec<String>;
+/// A field path as a list of map keys (`&["spec", "controlPlaneEndpoint", "host"]`).
+pub type FieldPath<'a> = &'a [&'a str];
+
+/// `spec.controlPlaneEndpoint.host`.
+pub const ENDPOINT_HOST: &[&str] = &["spec", "controlPlaneEndpoint", "host"];
+/// `spec.controlPlaneEndpoint.port`.
+pub const ENDPOINT_PORT: &[&str] = &["spec", "controlPlaneEndpoint", "port"];
 
 /// Paths the topology controller has an opinion on, for every object it applies except the
 /// Cluster: identity, labels, annotations, owner references and the whole spec.
@@ -44,20 +49,15 @@ pub const CLUSTER_ALLOWED_V1BETA1: &[&[&str]] = &[
     &["spec", "controlPlaneRef"],
 ];
 
-/// A dotted path (`spec.controlPlaneEndpoint.host`) as a [`FieldPath`].
-pub fn path(dotted: &str) -> FieldPath {
-    dotted.split('.').map(str::to_string).collect()
-}
-
 /// The SSA intent for `desired`: filtered to [`DEFAULT_ALLOWED`], minus `ignore`, with
 /// `metadata.uid` removed (the apply simulation carries the current object's uid, as the
 /// controller does for an update; for a create there is none).
-pub fn intent(desired: &Value, ignore: &[FieldPath]) -> Value {
+pub fn intent(desired: &Value, ignore: &[FieldPath<'_>]) -> Value {
     intent_with(desired, DEFAULT_ALLOWED, ignore)
 }
 
 /// [`intent`] with other allowed paths (the v1beta1 Cluster).
-pub fn intent_with(desired: &Value, allowed: &[&[&str]], ignore: &[FieldPath]) -> Value {
+pub fn intent_with(desired: &Value, allowed: &[&[&str]], ignore: &[FieldPath<'_>]) -> Value {
     let mut v = filter(desired, allowed, ignore);
     if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
         meta.remove("uid");
@@ -70,28 +70,30 @@ pub fn intent_with(desired: &Value, allowed: &[&[&str]], ignore: &[FieldPath]) -
 /// Those zero values come from templates that leave the endpoint to the provider, and sending
 /// them would overwrite what the provider filled in. (Cluster API v1.10 had these for the
 /// InfrastructureCluster only.)
-pub fn endpoint_ignore_paths(desired: &Value) -> Vec<FieldPath> {
+/// Callers that know the object's role pass these rather than both paths unconditionally: a
+/// template that does set a host must still have it enforced.
+pub fn endpoint_ignore_paths(desired: &Value) -> Vec<FieldPath<'static>> {
     let mut out = Vec::new();
     let endpoint = desired.pointer("/spec/controlPlaneEndpoint");
     if endpoint.and_then(|e| e.get("host")).and_then(Value::as_str) == Some("") {
-        out.push(path("spec.controlPlaneEndpoint.host"));
+        out.push(ENDPOINT_HOST);
     }
     if endpoint.and_then(|e| e.get("port")).and_then(Value::as_i64) == Some(0) {
-        out.push(path("spec.controlPlaneEndpoint.port"));
+        out.push(ENDPOINT_PORT);
     }
     out
 }
 
 /// `v` reduced to the `allowed` paths, minus the `ignore` paths. A mapping that loses all its
 /// fields to the filter is dropped as well; one that was empty to begin with is kept.
-pub fn filter(v: &Value, allowed: &[&[&str]], ignore: &[FieldPath]) -> Value {
+pub fn filter(v: &Value, allowed: &[&[&str]], ignore: &[FieldPath<'_>]) -> Value {
     let mut out = v.clone();
     filter_in_place(&mut out, &mut Vec::new(), &|p: &[String]| {
         !allowed.iter().any(|a| overlaps(p, a))
     });
     if !ignore.is_empty() {
         filter_in_place(&mut out, &mut Vec::new(), &|p: &[String]| {
-            ignore.iter().any(|i| i == p)
+            ignore.iter().any(|i| same_path(p, i))
         });
     }
     out
@@ -114,6 +116,10 @@ pub fn drop_comparison_annotations(v: &mut Value) {
     filter_in_place(v, &mut Vec::new(), &|p: &[String]| {
         ignore.iter().any(|i| i == p)
     });
+}
+
+fn same_path(p: &[String], q: &[&str]) -> bool {
+    p.len() == q.len() && p.iter().zip(q).all(|(a, b)| a.as_str() == *b)
 }
 
 /// One path is a prefix of the other: a parent of an allowed path must be kept to reach it,
@@ -209,8 +215,11 @@ mod tests {
             (json!("junk"), &[]),
         ];
         for (desired, want) in cases {
-            let want: Vec<FieldPath> = want.iter().map(|p| path(p)).collect();
-            assert_eq!(endpoint_ignore_paths(desired), want, "{desired}");
+            let got: Vec<String> = endpoint_ignore_paths(desired)
+                .iter()
+                .map(|p| p.join("."))
+                .collect();
+            assert_eq!(got, *want, "{desired}");
         }
     }
 

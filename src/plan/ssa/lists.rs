@@ -209,12 +209,12 @@ impl ListTypes {
     }
 
     /// Add the `x-kubernetes-list-type` markers (map with `x-kubernetes-list-map-keys`, set,
-    /// atomic) of every CustomResourceDefinition version in `objects`. Rules from a CRD take
-    /// precedence over built-in ones for that exact version. A schema that cannot be read gives a
-    /// warning and contributes nothing.
-    pub fn with_crds(mut self, objects: &[Object]) -> (Self, Vec<Diagnostic>) {
+    /// atomic) of every CustomResourceDefinition version in `inputs` and `current` (a CRD may
+    /// come with either). Rules from a CRD take precedence over built-in ones for that exact
+    /// version. A schema that cannot be read gives a warning and contributes nothing.
+    pub fn with_crds(mut self, inputs: &[Object], current: &[Object]) -> (Self, Vec<Diagnostic>) {
         let mut warnings = Vec::new();
-        let crds = objects.iter().filter(|o| {
+        let crds = inputs.iter().chain(current).filter(|o| {
             o.kind == "CustomResourceDefinition" && o.group() == "apiextensions.k8s.io"
         });
         for crd in crds {
@@ -514,10 +514,13 @@ mod tests {
             "byZone": {"type": "object", "additionalProperties": {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}}},
             "order": {"type": "array", "x-kubernetes-list-type": "atomic", "items": {"type": "string"}}
         }}}});
-        let (lists, warnings) = ListTypes::builtin().with_crds(&[crd(json!([
-            {"name": "v1", "schema": {"openAPIV3Schema": schema}},
-            {"name": "v2", "schema": {"openAPIV3Schema": {"type": "object"}}}
-        ]))]);
+        let (lists, warnings) = ListTypes::builtin().with_crds(
+            &[crd(json!([
+                {"name": "v1", "schema": {"openAPIV3Schema": schema}},
+                {"name": "v2", "schema": {"openAPIV3Schema": {"type": "object"}}}
+            ]))],
+            &[],
+        );
         assert!(warnings.is_empty(), "{warnings:?}");
         let cases: &[(&str, &str, Option<ListType>)] = &[
             (
@@ -555,7 +558,7 @@ mod tests {
             json!([{"name": "v1", "schema": {"openAPIV3Schema": {"properties": ["x"]}}}]),
         ];
         for versions in cases {
-            let (lists, warnings) = ListTypes::none().with_crds(&[crd(versions.clone())]);
+            let (lists, warnings) = ListTypes::none().with_crds(&[], &[crd(versions.clone())]);
             assert!(!warnings.is_empty(), "expected a warning for {versions}");
             assert!(
                 lists
@@ -568,7 +571,7 @@ mod tests {
             json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
             "metadata": {"name": "x"}, "spec": {"group": "g"}}),
         );
-        let (_, warnings) = ListTypes::none().with_crds(&[bare]);
+        let (_, warnings) = ListTypes::none().with_crds(&[bare], &[]);
         assert_eq!(warnings.len(), 1);
     }
 
@@ -578,9 +581,12 @@ mod tests {
         for _ in 0..200 {
             schema = json!({"type": "object", "properties": {"x": schema}});
         }
-        let (_, warnings) = ListTypes::none().with_crds(&[crd(
-            json!([{"name": "v1", "schema": {"openAPIV3Schema": schema}}]),
-        )]);
+        let (_, warnings) = ListTypes::none().with_crds(
+            &[crd(
+                json!([{"name": "v1", "schema": {"openAPIV3Schema": schema}}]),
+            )],
+            &[],
+        );
         assert_eq!(warnings.len(), 1);
     }
 }

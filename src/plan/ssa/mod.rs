@@ -6,7 +6,8 @@ metadata-only change, or a spec change (the distinction that decides template ro
 Owns the whole comparison, pure on JSON values: the intent ([`intent`]), the simulated apply
 with field manager `capi-topology` and force ([`apply`]), the server's MachineDeployment
 defaults ([`default_machine_deployment`]), the verdict ([`change`], [`compare`]), the reduction
-for display ([`for_display`]), and the Cluster's own patch ([`apply_cluster`]). It mirrors
+for display ([`for_display`]), and the Cluster's own patch ([`apply_cluster`],
+[`compare_cluster`]). It replaces the stand-in `plan/ssa.rs` and keeps its signatures. It mirrors
 Cluster API's dry-run comparison: both sides are reduced to the allowed paths (apiVersion, kind,
 name, namespace, uid, labels, annotations, ownerReferences, spec) without the dry-run and
 conversion-data annotations, and a difference under `spec` is a spec change.
@@ -30,11 +31,11 @@ mod lists;
 mod managed_fields;
 mod merge;
 
-pub use cluster::{apply_cluster, cluster_for_display};
+pub use cluster::{apply_cluster, cluster_for_display, compare_cluster};
 pub use defaults::{default_machine_deployment, is_machine_deployment};
 pub use intent::{
-    CLUSTER_ALLOWED_V1BETA1, DEFAULT_ALLOWED, FieldPath, endpoint_ignore_paths, intent,
-    intent_with, path,
+    CLUSTER_ALLOWED_V1BETA1, DEFAULT_ALLOWED, ENDPOINT_HOST, ENDPOINT_PORT, FieldPath,
+    endpoint_ignore_paths, intent, intent_with,
 };
 pub use lists::{ListType, ListTypes};
 pub use managed_fields::{TOPOLOGY_MANAGER, has_topology_managed_fields};
@@ -69,10 +70,18 @@ pub struct Verdict {
     pub exact: bool,
 }
 
-/// What changes between `current` and `after`, compared on [`DEFAULT_ALLOWED`] minus `ignore`,
-/// never looking at managedFields, status, resourceVersion or the dry-run and conversion-data
-/// annotations.
-pub fn change(current: &Value, after: &Value, ignore: &[FieldPath]) -> Change {
+/// What changes between `current` and `after`, compared on [`DEFAULT_ALLOWED`], never looking
+/// at managedFields, status, resourceVersion or the dry-run and conversion-data annotations.
+/// A MachineDeployment is compared with the admission defaults applied to both sides: upstream
+/// dry-runs the current object too, precisely so that defaults it lacks (an object stored before
+/// a Cluster API upgrade, or one written without them) do not count as changes.
+pub fn change(current: &Value, after: &Value) -> Change {
+    change_with(current, after, DEFAULT_ALLOWED, &[])
+}
+
+/// [`change`] minus the `ignore` paths on both sides, as upstream compares (a provider-filled
+/// endpoint the topology does not send is then not a difference even if the apply dropped it).
+pub fn change_ignoring(current: &Value, after: &Value, ignore: &[FieldPath<'_>]) -> Change {
     change_with(current, after, DEFAULT_ALLOWED, ignore)
 }
 
@@ -81,10 +90,10 @@ pub fn change_with(
     current: &Value,
     after: &Value,
     allowed: &[&[&str]],
-    ignore: &[FieldPath],
+    ignore: &[FieldPath<'_>],
 ) -> Change {
-    let mut before = intent::filter(current, allowed, ignore);
-    let mut after = intent::filter(after, allowed, ignore);
+    let mut before = intent::filter(&defaulted(current, current), allowed, ignore);
+    let mut after = intent::filter(&defaulted(after, current), allowed, ignore);
     intent::drop_comparison_annotations(&mut before);
     intent::drop_comparison_annotations(&mut after);
     if before == after {
@@ -94,6 +103,15 @@ pub fn change_with(
     } else {
         Change::MetadataOnly
     }
+}
+
+/// `v` with the server's known admission defaults applied (an update of `current`).
+fn defaulted(v: &Value, current: &Value) -> Value {
+    let mut out = v.clone();
+    if is_machine_deployment(&out) {
+        default_machine_deployment(&mut out, current);
+    }
+    out
 }
 
 /// `v` reduced to what a reviewer should see in a diff: the allowed paths, without uid,
@@ -114,19 +132,13 @@ pub fn for_display(v: &Value) -> Value {
 pub fn compare(
     current: &Value,
     desired: &Value,
-    ignore: &[FieldPath],
+    ignore: &[FieldPath<'_>],
     lists: &ListTypes,
 ) -> Verdict {
     let intent = intent::intent(desired, ignore);
-    let mut after = merge::apply(current, &intent, lists);
-    let mut before = current.clone();
-    if is_machine_deployment(&after) {
-        default_machine_deployment(&mut after, current);
-    }
-    if is_machine_deployment(&before) {
-        default_machine_deployment(&mut before, current);
-    }
-    let mut change = change(&before, &after, ignore);
+    let after = defaulted(&merge::apply(current, &intent, lists), current);
+    let before = defaulted(current, current);
+    let mut change = change_ignoring(&before, &after, ignore);
     let ownership_only =
         change == Change::None && merge::ownership_changed(current, &intent, lists);
     if ownership_only {
