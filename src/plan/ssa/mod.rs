@@ -37,7 +37,7 @@ pub use intent::{
     CLUSTER_ALLOWED_V1BETA1, DEFAULT_ALLOWED, ENDPOINT_HOST, ENDPOINT_PORT, FieldPath,
     endpoint_ignore_paths, intent, intent_with,
 };
-pub use lists::{ListType, ListTypes};
+pub use lists::{ANY_KEY, ITEM, ListType, ListTypes};
 pub use managed_fields::{TOPOLOGY_MANAGER, has_topology_managed_fields};
 pub use merge::{apply, ownership_changed};
 
