@@ -70,6 +70,7 @@ pub fn intent_with(desired: &Value, allowed: &[&[&str]], ignore: &[FieldPath<'_>
 /// Those zero values come from templates that leave the endpoint to the provider, and sending
 /// them would overwrite what the provider filled in. (Cluster API v1.10 had these for the
 /// InfrastructureCluster only.)
+///
 /// Callers that know the object's role pass these rather than both paths unconditionally: a
 /// template that does set a host must still have it enforced.
 pub fn endpoint_ignore_paths(desired: &Value) -> Vec<FieldPath<'static>> {
@@ -101,20 +102,12 @@ pub fn filter(v: &Value, allowed: &[&[&str]], ignore: &[FieldPath<'_>]) -> Value
 
 /// The annotations the comparison never looks at: the dry-run marker and conversion data.
 pub fn drop_comparison_annotations(v: &mut Value) {
-    let ignore = [
-        vec![
-            "metadata".to_string(),
-            "annotations".into(),
-            DRY_RUN_ANNOTATION.into(),
-        ],
-        vec![
-            "metadata".to_string(),
-            "annotations".into(),
-            CONVERSION_DATA_ANNOTATION.into(),
-        ],
+    let ignore: [&[&str]; 2] = [
+        &["metadata", "annotations", DRY_RUN_ANNOTATION],
+        &["metadata", "annotations", CONVERSION_DATA_ANNOTATION],
     ];
     filter_in_place(v, &mut Vec::new(), &|p: &[String]| {
-        ignore.iter().any(|i| i == p)
+        ignore.iter().any(|i| same_path(p, i))
     });
 }
 
