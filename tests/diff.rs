@@ -237,3 +237,82 @@ fn bad_old_inputs_are_named_as_such() {
         out.stderr
     );
 }
+
+#[test]
+fn a_field_removed_from_a_template_is_removed_from_the_object() {
+    // The old side is on record as applied by capi-topology, so dropping a field is a change
+    // (Cluster API's server-side apply removes fields its manager no longer sends).
+    let out = change(
+        "templates.yaml",
+        "      loadBalancer:\n        imageRepository: kindest\n",
+        "",
+    )
+    .args(["diff", "old", "new", "--detailed-exitcode"])
+    .run();
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let s = &out.stdout;
+    assert!(
+        s.contains("  modified  DockerCluster team-a/dev-86xbh\n"),
+        "{s}"
+    );
+    assert!(
+        s.contains("    -  loadBalancer:\n    -    imageRepository: kindest\n"),
+        "{s}"
+    );
+    // Nothing else moves: no owner reference lost, nothing rolls out.
+    assert!(!s.contains("ownerReferences"), "{s}");
+    assert!(!s.contains("rolls out"), "{s}");
+}
+
+#[test]
+fn version_bump_upgrades_the_control_plane_first() {
+    let out = change("cluster.yaml", "version: 1.34.1", "version: 1.35.0")
+        .args(["diff", "old", "new", "--output", "json"])
+        .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let doc = json(&out);
+    let c = &doc["clusters"][0];
+    let rollouts = c["rollouts"].as_array().expect("rollouts");
+    let now: Vec<&Value> = rollouts.iter().filter(|r| r["when"] == "now").collect();
+    assert_eq!(now.len(), 1, "{rollouts:#?}");
+    assert_eq!(now[0]["kind"], "KubeadmControlPlane");
+    assert_eq!(now[0]["reasons"][0], "Version v1.34.1, v1.35.0 required");
+    let later: Vec<&str> = rollouts
+        .iter()
+        .filter(|r| r["when"] == "deferred")
+        .map(|r| r["role"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        later,
+        [
+            "MachineDeployment/md-0",
+            "MachineDeployment/md-1",
+            "MachinePool/mp-0"
+        ]
+    );
+    let deferred = c["deferred"].as_array().expect("deferred");
+    assert!(
+        deferred
+            .iter()
+            .any(|d| d["role"] == "MachineDeployment/md-0"
+                && d["reason"]
+                    .as_str()
+                    .is_some_and(|r| r.contains("defer-upgrade"))),
+        "{deferred:#?}"
+    );
+    // The control plane is written at the new version; the workers keep theirs this pass.
+    let objects = c["objects"].as_array().expect("objects");
+    let cp = objects
+        .iter()
+        .find(|o| o["kind"] == "KubeadmControlPlane")
+        .expect("cp");
+    assert_eq!(cp["action"], "modified");
+    assert_eq!(cp["object"]["spec"]["version"], "v1.35.0");
+    for o in objects.iter().filter(|o| o["kind"] == "MachineDeployment") {
+        assert_eq!(o["action"], "unchanged", "{o:#?}");
+        assert_eq!(
+            o["object"]["spec"]["template"]["spec"]["version"],
+            "v1.34.1"
+        );
+    }
+}

@@ -144,6 +144,8 @@ pub struct ClusterPlan {
     pub deferred: Vec<(Role, String, String)>,
     /// What rolls out (machines replaced), now or once a hold lifts.
     pub rollouts: Vec<rollout::Rollout>,
+    /// Current objects compared without `capi-topology` managedFields.
+    pub inexact: usize,
 }
 
 impl ClusterPlan {
@@ -683,6 +685,7 @@ pub fn plan_objects_in(
                 p.objects = v.objects;
                 sort_objects(&mut p.objects);
                 p.deferred = v.deferred;
+                p.inexact = v.inexact;
                 p.rollouts = rollout::merge(rollout::rollouts(&p.objects), v.rollouts);
                 p
             }
@@ -718,6 +721,16 @@ pub fn plan_objects_in(
     }
     if !errors.is_empty() {
         return Err(Diagnostics(errors));
+    }
+    let inexact: usize = plans.iter().map(|p| p.inexact).sum();
+    if inexact > 0 {
+        let clusters = plans.iter().filter(|p| p.inexact > 0).count();
+        warnings.push(
+            Diagnostic::warning(format!(
+                "{inexact} current object(s) in {clusters} Cluster(s) have no managedFields entry of capi-topology: a field removed from a template is not detected as removed from them"
+            ))
+            .with_help("export the current objects with their managedFields: kubectl get … -o yaml --show-managed-fields"),
+        );
     }
     Ok(Plan {
         clusters: plans,
@@ -874,6 +887,7 @@ fn classify(cluster: &Cluster, desired: topology::DesiredState) -> ClusterPlan {
         patches: Vec::new(),
         deferred: Vec::new(),
         rollouts: Vec::new(),
+        inexact: 0,
     }
 }
 

@@ -102,12 +102,13 @@ pub fn review_inputs(
         .cloned()
         .collect();
     let mut gone = Vec::new();
+    let (lists, _) = crate::plan::ssa::ListTypes::builtin().with_crds(&old.objects, &new.objects);
     for c in old_plan.clusters {
         let key = (c.namespace.clone(), c.name.clone());
         if removed.contains(&key) {
             gone.push(removed_cluster(c));
         } else {
-            state.extend(converged(&c));
+            state.extend(converged(&c, &lists));
         }
     }
     let mut plan = plan_against(new, Some(&state), opts)?;
@@ -146,7 +147,7 @@ fn is_topology_cluster(o: &Object) -> bool {
 /// Cluster owning its InfrastructureCluster and ControlPlane in place of the cluster shim,
 /// which is gone by then (the Cluster controller adopts both; the topology controller then
 /// deletes the shim).
-fn converged(c: &ClusterPlan) -> Vec<Object> {
+fn converged(c: &ClusterPlan, lists: &crate::plan::ssa::ListTypes) -> Vec<Object> {
     let origin = Origin {
         file: SourceFile::new(
             format!("{}/{} as planned from the old inputs", c.namespace, c.name),
@@ -161,6 +162,19 @@ fn converged(c: &ClusterPlan) -> Vec<Object> {
             let mut v = o.object.clone();
             if matches!(o.role, Role::InfrastructureCluster | Role::ControlPlane) {
                 adopt(&mut v, c);
+            }
+            // What the controller applied is on record, as on a real cluster (the Cluster itself
+            // is merge-patched, not applied).
+            if o.role != Role::Cluster {
+                let mut intent = crate::plan::ssa::intent(&o.object, &[]);
+                // The shim reference the controller once sent is gone with the shim; the
+                // Cluster's reference belongs to the Cluster controller.
+                if matches!(o.role, Role::InfrastructureCluster | Role::ControlPlane)
+                    && let Some(m) = intent.get_mut("metadata").and_then(Value::as_object_mut)
+                {
+                    m.remove("ownerReferences");
+                }
+                crate::plan::ssa::record_topology_apply(&mut v, &intent, lists);
             }
             if o.role == Role::ControlPlane
                 && let Some(version) = v.pointer("/spec/version").cloned()

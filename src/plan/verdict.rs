@@ -32,6 +32,9 @@ pub struct Verdicts {
     pub deferred: Vec<(Role, String, String)>,
     /// Rollouts the held version upgrades will cause.
     pub rollouts: Vec<Rollout>,
+    /// Current objects compared without `capi-topology` managedFields (fields dropped from a
+    /// template cannot be detected in them).
+    pub inexact: usize,
 }
 
 /// Everything the verdicts of one Cluster depend on.
@@ -164,19 +167,15 @@ fn aggregate(errs: &[String]) -> String {
     }
 }
 
-/// The intent's ignore paths for a role (desired-state.md §4.1, §6.1).
-fn ignore_paths(role: &Role) -> &'static [&'static [&'static str]] {
-    match role {
-        Role::InfrastructureCluster => &[
-            &["spec", "controlPlaneEndpoint", "host"],
-            &["spec", "controlPlaneEndpoint", "port"],
-        ],
-        Role::ControlPlane => &[
-            &["spec", "controlPlaneEndpoint", "host"],
-            &["spec", "controlPlaneEndpoint", "port"],
-        ],
-        _ => &[],
-    }
+/// Cluster API's comparison of `current` with the desired object: the intent without the
+/// ignore paths (the control-plane endpoint, when the topology leaves it to the provider),
+/// applied and compared (desired-state.md §6.1).
+fn compare(current: &Object, d: &DesiredObject, lists: &ListTypes) -> ssa::Verdict {
+    let ignore = match d.role {
+        Role::InfrastructureCluster | Role::ControlPlane => ssa::endpoint_ignore_paths(&d.value),
+        _ => Vec::new(),
+    };
+    ssa::compare(&current.value, &d.value, &ignore, lists)
 }
 
 /// Judge every desired object of one Cluster against what exists.
@@ -332,9 +331,9 @@ pub fn judge(
             errors.push(incompatible(current, &d.role, &errs));
             continue;
         }
-        let intent = ssa::intent(&d.value, ignore_paths(&d.role));
-        let after = ssa::apply(&current.value, &intent, input.lists);
-        let change = ssa::change(&current.value, &after);
+        let v = compare(current, d, input.lists);
+        out.inexact += usize::from(!v.exact);
+        let (after, change) = (v.after, v.change);
         if let Some(why) = held.get(&d.role) {
             results[i] = Some(hold(&mut out, d, current, after, change, why, &waits));
             continue;
@@ -492,12 +491,9 @@ pub fn judge(
             errors.push(incompatible(current, &d.role, &errs));
             continue;
         }
-        let intent = ssa::intent(&d.value, ignore_paths(&d.role));
-        let mut after = ssa::apply(&current.value, &intent, input.lists);
-        if matches!(d.role, Role::MachineDeployment(_)) {
-            ssa::default_machine_deployment(&mut after, &current.value);
-        }
-        let change = ssa::change(&current.value, &after);
+        let v = compare(current, d, input.lists);
+        out.inexact += usize::from(!v.exact);
+        let (after, change) = (v.after, v.change);
         if let Some(why) = held.get(&d.role) {
             results[i] = Some(hold(&mut out, d, current, after, change, why, &waits));
             continue;

@@ -360,6 +360,60 @@ fn value_fields(
     }
 }
 
+impl FieldSet {
+    /// The set in the `fieldsV1` format (`{"f:spec": {"f:replicas": {}}}`), with the key of a
+    /// list-map entry and the value of a set entry as compact JSON, as the server writes them.
+    pub fn to_fields_v1(&self) -> Value {
+        let mut m = Map::new();
+        if self.member && !self.children.is_empty() {
+            m.insert(".".into(), Value::Object(Map::new()));
+        }
+        for (e, child) in &self.children {
+            let key = match e {
+                Element::Field(f) => format!("f:{f}"),
+                Element::Key(k) => format!(
+                    "k:{}",
+                    serde_json::to_string(&Value::Object(k.clone())).unwrap_or_default()
+                ),
+                Element::Value(v) => format!("v:{}", serde_json::to_string(v).unwrap_or_default()),
+                Element::Index(i) => format!("i:{i}"),
+            };
+            m.insert(key, child.to_fields_v1());
+        }
+        Value::Object(m)
+    }
+}
+
+/// Record on `object` the managedFields entry the server keeps after `capi-topology` applied
+/// `intent`: one `Apply` entry owning exactly the intent's fields. Used for state topoplan
+/// itself computed (`diff`'s old side), so that a field dropped from a template between the two
+/// sides is seen as removed, as it would be on a real cluster.
+pub fn record_topology_apply(object: &mut Value, intent: &Value, lists: &super::ListTypes) {
+    let api_version = object
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let kind = object
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let fields = intent_fields(intent, &|path| {
+        lists.lookup(&api_version, &kind, path).cloned()
+    });
+    let entry = serde_json::json!({
+        "manager": TOPOLOGY_MANAGER,
+        "operation": "Apply",
+        "apiVersion": api_version,
+        "fieldsType": "FieldsV1",
+        "fieldsV1": fields.to_fields_v1(),
+    });
+    if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+        meta.insert("managedFields".into(), Value::Array(vec![entry]));
+    }
+}
+
 /// The key of a list-map entry: its key fields that are present (absent ones are left out, as
 /// the server does for optional keys).
 pub fn entry_key(item: &Value, keys: &[String]) -> Map<String, Value> {

@@ -38,7 +38,7 @@ pub use intent::{
     endpoint_ignore_paths, intent, intent_with,
 };
 pub use lists::{ANY_KEY, ITEM, ListType, ListTypes};
-pub use managed_fields::{TOPOLOGY_MANAGER, has_topology_managed_fields};
+pub use managed_fields::{TOPOLOGY_MANAGER, has_topology_managed_fields, record_topology_apply};
 pub use merge::{apply, ownership_changed};
 
 /// What applying the intent does to an object.
