@@ -15,6 +15,10 @@
 #   cp-upgrading/   KubeadmControlPlane spec.version v1.34.1 but status.version v1.33.4 (an upgrade
 #                   to v1.34.1 is still rolling out); both MachineDeployments and the MachinePool
 #                   are still at v1.33.4, as Cluster API leaves them until the control plane is done.
+#   cp-upgraded/    the control plane finished its upgrade to v1.35.0 (spec and status.version), the
+#                   stored Cluster's topology says v1.35.0; the workers are still at v1.34.1.
+#   md-upgrading/   md-1 is still rolling out: one of its Machines runs v1.33.4 while md-1 says
+#                   v1.34.1 (Machines are listed by the MachineDeployment's selector labels).
 #   dropped-field/  md-1's DockerMachineTemplate carries the managedFields entry of the topology
 #                   controller (manager capi-topology, operation Apply), which owns
 #                   spec.template.spec.customImage and .extraMounts.
@@ -22,7 +26,9 @@
 #                   it), while the Cluster's topology still lists md-1.
 #   settled/        the Cluster controller has adopted the DockerCluster and the
 #                   KubeadmControlPlane (ownerReference to Cluster dev next to the shim's), as it
-#                   does right after the first reconcile; the shim Secret can go.
+#                   does right after the first reconcile; the shim Secret can go. The shim and
+#                   the ownerReferences carry uids, as stored objects do (ownerReferences are a
+#                   list map keyed by uid).
 #
 # Usage (from the repository root, after `cargo build`): testdata/current/regen.sh
 set -eu
@@ -64,6 +70,43 @@ done
 header stable-cp "the control plane reports status.version v1.34.1"
 header cp-upgrading "the control plane is still upgrading to v1.34.1 (status.version v1.33.4), workers at v1.33.4"
 
+fresh cp-upgraded
+{ sed 's/^  version: v1\.34\.1$/  version: v1.35.0/' "$here/base/$KCP"; printf 'status:\n  version: v1.35.0\n'; } >"$here/cp-upgraded/$KCP"
+sed 's/^    version: v1\.34\.1$/    version: v1.35.0/' "$here/base/Cluster_team-a_dev.yaml" >"$here/cp-upgraded/Cluster_team-a_dev.yaml"
+grep -q 'version: v1.35.0' "$here/cp-upgraded/$KCP" "$here/cp-upgraded/Cluster_team-a_dev.yaml"
+header cp-upgraded "the control plane is at v1.35.0 (spec and status), the workers at v1.34.1"
+
+fresh md-upgrading
+cat >"$here/md-upgrading/Machine_team-a_dev-mem-md-1-4xkpv-7xq2c-k4n8z.yaml" <<'YAML'
+# Overlay md-upgrading: a Machine of md-1 still at v1.33.4 (written by regen.sh).
+apiVersion: cluster.x-k8s.io/v1beta2
+kind: Machine
+metadata:
+  labels:
+    cluster.x-k8s.io/cluster-name: dev
+    cluster.x-k8s.io/deployment-name: dev-mem-md-1-4xkpv
+    cluster.x-k8s.io/set-name: dev-mem-md-1-4xkpv-7xq2c
+    topology.cluster.x-k8s.io/deployment-name: md-1
+    topology.cluster.x-k8s.io/owned: ""
+  name: dev-mem-md-1-4xkpv-7xq2c-k4n8z
+  namespace: team-a
+spec:
+  bootstrap:
+    configRef:
+      apiGroup: bootstrap.cluster.x-k8s.io
+      kind: KubeadmConfig
+      name: dev-mem-md-1-4xkpv-7xq2c-k4n8z
+  clusterName: dev
+  infrastructureRef:
+    apiGroup: infrastructure.cluster.x-k8s.io
+    kind: DockerMachine
+    name: dev-mem-md-1-4xkpv-7xq2c-k4n8z
+  version: v1.33.4
+status:
+  nodeInfo:
+    kubeletVersion: v1.33.4
+YAML
+
 fresh dropped-field
 sed '/^metadata:$/r /dev/stdin' "$here/base/$DMT1" >"$here/dropped-field/$DMT1" <<'YAML'
   managedFields:
@@ -93,14 +136,19 @@ header dropped-field "managedFields of the topology controller (capi-topology ow
 
 fresh settled
 for f in $DC $KCP; do
-  sed '/^  ownerReferences:$/r /dev/stdin' "$here/base/$f" >"$here/settled/$f" <<'YAML'
+  sed -e '/^  ownerReferences:$/r /dev/stdin' \
+    -e 's/^    name: dev-shim$/    name: dev-shim\n    uid: 6f1c2a8e-0000-4000-8000-00000000000a/' \
+    "$here/base/$f" >"$here/settled/$f" <<'YAML'
   - apiVersion: cluster.x-k8s.io/v1beta2
     blockOwnerDeletion: true
     controller: true
     kind: Cluster
     name: dev
+    uid: 6f1c2a8e-0000-4000-8000-000000000001
 YAML
 done
+sed 's/^  namespace: team-a$/  namespace: team-a\n  uid: 6f1c2a8e-0000-4000-8000-00000000000a/' \
+  "$here/base/Secret_team-a_dev-shim.yaml" >"$here/settled/Secret_team-a_dev-shim.yaml"
 fresh md-deleting
 sed '/^metadata:$/r /dev/stdin' "$here/base/$MD1" >"$here/md-deleting/$MD1" <<'YAML'
   deletionTimestamp: "2026-01-01T00:00:00Z"
