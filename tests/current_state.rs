@@ -1,0 +1,1353 @@
+//! `topoplan plan --current`: the scenario table of issue #6, end to end through the CLI.
+//!
+//! Every scenario starts from `testdata/current/base/`, the objects Cluster API's topology
+//! controller creates for `testdata/examples/quick-start` on its first reconcile (see
+//! `testdata/current/regen.sh`), plus the overlays the scenario names; the input is a copy of
+//! the quick-start example with the scenario's edits. Expectations are what Cluster API's
+//! controller does (desired-state.md §5, §6), not what the code happens to print: each row
+//! lists the objects whose verdict is not `unchanged` (every other base object must be
+//! unchanged), the rollouts, the changes held by the upgrade sequencing, and the exit code under
+//! `--detailed-exitcode`.
+//!
+//! Rows that need a part still being written are `#[ignore = "needs …"]`.
+
+mod common;
+
+use std::path::Path;
+
+use common::{Output, Test, repo};
+use serde_json::Value;
+
+/// Generated names of the base state (`testdata/current/regen.sh`).
+const DC: &str = "dev-86xbh";
+const KCP: &str = "dev-s6cjd";
+const CP_DMT: &str = "dev-zdjdz";
+const MD0: &str = "dev-md-0-p7p2x";
+const MD0_DMT: &str = "dev-md-0-2vxkw";
+const MD0_KCT: &str = "dev-md-0-8l7s8";
+const MD1: &str = "dev-mem-md-1-4xkpv";
+const MD1_DMT: &str = "dev-md-1-b2vrj";
+const MD1_KCT: &str = "dev-md-1-4jzp7";
+const MP0: &str = "dev-mp-0-xgscx";
+const MP0_DMP: &str = "dev-mp-0-zs6jm";
+const MP0_KC: &str = "dev-mp-0-h79mv";
+
+/// Every object of the base state, as (kind, name).
+const BASE: &[(&str, &str)] = &[
+    ("Cluster", "dev"),
+    ("DockerCluster", DC),
+    ("DockerMachinePool", MP0_DMP),
+    ("DockerMachineTemplate", CP_DMT),
+    ("DockerMachineTemplate", MD0_DMT),
+    ("DockerMachineTemplate", MD1_DMT),
+    ("KubeadmConfig", MP0_KC),
+    ("KubeadmConfigTemplate", MD0_KCT),
+    ("KubeadmConfigTemplate", MD1_KCT),
+    ("KubeadmControlPlane", KCP),
+    ("MachineDeployment", MD0),
+    ("MachineDeployment", MD1),
+    ("MachineHealthCheck", KCP),
+    ("MachineHealthCheck", MD0),
+    ("MachineHealthCheck", MD1),
+    ("MachinePool", MP0),
+    ("Secret", "dev-shim"),
+];
+
+/// An edit of a copied file: `from` must occur exactly once.
+#[derive(Clone, Copy)]
+struct Edit {
+    file: &'static str,
+    from: &'static str,
+    to: &'static str,
+}
+
+const fn edit(file: &'static str, from: &'static str, to: &'static str) -> Edit {
+    Edit { file, from, to }
+}
+
+/// What must happen to one object.
+#[derive(Clone, Copy)]
+struct Expect {
+    action: &'static str,
+    kind: &'static str,
+    /// The name; `prefix*` is a name Cluster API generates (`names.SimpleNameGenerator`): the
+    /// prefix and five random characters.
+    name: &'static str,
+    /// A part of the note.
+    note: Option<&'static str>,
+    rotated_from: Option<&'static str>,
+    /// Lines of the diff (modified objects).
+    diff: &'static [&'static str],
+}
+
+const fn obj(action: &'static str, kind: &'static str, name: &'static str) -> Expect {
+    Expect {
+        action,
+        kind,
+        name,
+        note: None,
+        rotated_from: None,
+        diff: &[],
+    }
+}
+
+impl Expect {
+    const fn note(mut self, n: &'static str) -> Expect {
+        self.note = Some(n);
+        self
+    }
+    const fn rotated_from(mut self, n: &'static str) -> Expect {
+        self.rotated_from = Some(n);
+        self
+    }
+    const fn diff(mut self, d: &'static [&'static str]) -> Expect {
+        self.diff = d;
+        self
+    }
+}
+
+/// One rollout: kind, name (or `prefix*`), `now` or `deferred`, reasons (exactly).
+type Roll = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+);
+
+/// One deferred change: its role and a part of its reason.
+type Defer = (&'static str, &'static str);
+
+/// One row of the table.
+#[derive(Clone, Copy)]
+struct Scenario {
+    /// Directories of `testdata/current/` copied over the base current state.
+    overlays: &'static [&'static str],
+    /// Fixture files copied into the input directory (next to the quick-start files).
+    inputs: &'static [(&'static str, &'static str)],
+    /// Edits of the input (`in/…`, a copy of testdata/examples/quick-start).
+    edits: &'static [Edit],
+    /// Objects whose verdict is not `unchanged`, or whose note matters (the Cluster apart).
+    objects: &'static [Expect],
+    rollouts: &'static [Roll],
+    deferred: &'static [Defer],
+    /// Base objects Cluster API does not read in this scenario: absent from the plan, or
+    /// unchanged.
+    unread: &'static [(&'static str, &'static str)],
+    /// What happens to the Cluster: its action and lines of its diff. The Cluster is the
+    /// input's as applied over the stored one (the user's change, defaulted by admission), then
+    /// patched by the controller (labels, annotations, references; on main the upgrade-step
+    /// annotation while an upgrade plan runs).
+    cluster: (&'static str, &'static [&'static str]),
+    /// Exit code with `--detailed-exitcode`.
+    exit: i32,
+}
+
+const NONE: Scenario = Scenario {
+    overlays: &[],
+    inputs: &[],
+    edits: &[],
+    objects: &[],
+    rollouts: &[],
+    deferred: &[],
+    unread: &[],
+    cluster: ("unchanged", &[]),
+    exit: 0,
+};
+
+/// Copy the input and the current state of a scenario into a fresh test directory: `in/` and
+/// `cur/`.
+fn setup(s: &Scenario) -> Test {
+    let mut t = Test::new()
+        .fixture("testdata/examples/quick-start", "in")
+        .fixture("testdata/current/base", "cur");
+    for o in s.overlays {
+        t = t.fixture(&format!("testdata/current/{o}"), "cur");
+    }
+    for (src, name) in s.inputs {
+        let text = std::fs::read_to_string(repo().join(src)).expect("read input fixture");
+        t = t.file(&format!("in/{name}"), &text);
+    }
+    for e in s.edits {
+        apply_edit(t.path(), e);
+    }
+    t
+}
+
+fn apply_edit(dir: &Path, e: &Edit) {
+    let p = dir.join(e.file);
+    let text = std::fs::read_to_string(&p).unwrap_or_else(|_| panic!("read {}", e.file));
+    assert_eq!(
+        text.matches(e.from).count(),
+        1,
+        "{}: {:?} must occur exactly once",
+        e.file,
+        e.from
+    );
+    std::fs::write(&p, text.replacen(e.from, e.to, 1)).expect("write edit");
+}
+
+fn run_json(t: Test, extra: &[&str]) -> (Output, Value) {
+    let out = t
+        .args(["plan", "-f", "in", "--current", "cur", "--output", "json"])
+        .args(["--detailed-exitcode"])
+        .args(extra.iter().copied())
+        .run();
+    assert!(
+        out.code == 0 || out.code == 2,
+        "plan failed ({}):\n{}",
+        out.code,
+        out.stderr
+    );
+    let doc: Value = serde_json::from_str(&out.stdout).expect("plan document");
+    (out, doc)
+}
+
+fn s(v: &Value) -> &str {
+    v.as_str().unwrap_or("")
+}
+
+/// Whether `name` matches `pattern` (`prefix*` = a new name: the prefix plus five characters of
+/// Cluster API's random alphabet, and no name of the base state).
+fn name_matches(pattern: &str, name: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(prefix) => {
+            !BASE.iter().any(|(_, n)| *n == name)
+                && name.len() == prefix.len() + 5
+                && name.starts_with(prefix)
+                && name[prefix.len()..]
+                    .chars()
+                    .all(|c| "bcdfghjklmnpqrstvwxz2456789".contains(c))
+        }
+        None => name == pattern,
+    }
+}
+
+fn objects(doc: &Value) -> &Vec<Value> {
+    doc["clusters"][0]["objects"]
+        .as_array()
+        .expect("one planned Cluster")
+}
+
+fn find<'d>(doc: &'d Value, kind: &str, pattern: &str) -> &'d Value {
+    let found: Vec<&Value> = objects(doc)
+        .iter()
+        .filter(|o| s(&o["kind"]) == kind && name_matches(pattern, s(&o["name"])))
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "exactly one {kind} {pattern} expected, got {}:\n{}",
+        found.len(),
+        summary(doc)
+    );
+    found[0]
+}
+
+/// One line per object: action kind name (note).
+fn summary(doc: &Value) -> String {
+    objects(doc)
+        .iter()
+        .map(|o| {
+            format!(
+                "{} {} {} {}\n",
+                s(&o["action"]),
+                s(&o["kind"]),
+                s(&o["name"]),
+                s(&o["note"])
+            )
+        })
+        .collect()
+}
+
+fn check_object(doc: &Value, e: &Expect) {
+    let o = find(doc, e.kind, e.name);
+    let what = format!("{} {}", e.kind, s(&o["name"]));
+    assert_eq!(s(&o["action"]), e.action, "{what}:\n{}", summary(doc));
+    if let Some(n) = e.note {
+        assert!(
+            s(&o["note"]).contains(n),
+            "{what}: note {:?} should contain {n:?}",
+            o["note"]
+        );
+    }
+    assert_eq!(
+        o.get("rotatedFrom").and_then(Value::as_str),
+        e.rotated_from,
+        "{what}: rotatedFrom"
+    );
+    let diff = s(&o["diff"]);
+    for line in e.diff {
+        assert!(
+            diff.lines().any(|l| l == *line),
+            "{what}: diff lacks {line:?}:\n{diff}"
+        );
+    }
+    if e.action == "modified" {
+        assert!(!diff.is_empty(), "{what}: a modified object has a diff");
+    }
+}
+
+/// Check a plan document against a row.
+fn check(doc: &Value, sc: &Scenario) {
+    for e in sc.objects {
+        check_object(doc, e);
+    }
+    let (action, diff) = sc.cluster;
+    check_object(doc, &obj(action, "Cluster", "dev").diff(diff));
+    // Every other base object is there, once, unchanged.
+    for (kind, name) in BASE {
+        if *kind == "Cluster"
+            || sc
+                .objects
+                .iter()
+                .any(|e| e.kind == *kind && e.name == *name)
+        {
+            continue;
+        }
+        if sc.unread.contains(&(kind, name))
+            && !objects(doc)
+                .iter()
+                .any(|o| s(&o["kind"]) == *kind && s(&o["name"]) == *name)
+        {
+            continue;
+        }
+        let o = find(doc, kind, name);
+        assert_eq!(
+            s(&o["action"]),
+            "unchanged",
+            "{kind} {name}:\n{}",
+            summary(doc)
+        );
+    }
+    // Nothing else appears.
+    for o in objects(doc) {
+        let (kind, name) = (s(&o["kind"]), s(&o["name"]));
+        let expected = sc
+            .objects
+            .iter()
+            .any(|e| e.kind == kind && name_matches(e.name, name))
+            || BASE.contains(&(kind, name));
+        assert!(expected, "unexpected {kind} {name}:\n{}", summary(doc));
+    }
+    let rollouts = doc["clusters"][0]["rollouts"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let got: Vec<String> = rollouts
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {} {} {:?}",
+                s(&r["kind"]),
+                s(&r["name"]),
+                s(&r["when"]),
+                r["reasons"]
+                    .as_array()
+                    .map(|a| a.iter().map(|x| s(x).to_string()).collect::<Vec<_>>())
+                    .unwrap_or_default()
+            )
+        })
+        .collect();
+    assert_eq!(
+        rollouts.len(),
+        sc.rollouts.len(),
+        "rollouts: {got:#?}\n{}",
+        summary(doc)
+    );
+    for (kind, name, when, reasons) in sc.rollouts {
+        let r = rollouts
+            .iter()
+            .find(|r| s(&r["kind"]) == *kind && name_matches(name, s(&r["name"])))
+            .unwrap_or_else(|| panic!("no rollout of {kind} {name}: {got:#?}"));
+        assert_eq!(s(&r["when"]), *when, "{kind} {name}: {got:#?}");
+        let rs: Vec<&str> = r["reasons"]
+            .as_array()
+            .map(|a| a.iter().map(s).collect())
+            .unwrap_or_default();
+        assert_eq!(rs, *reasons, "{kind} {name} reasons");
+    }
+    let deferred = doc["clusters"][0]["deferred"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(deferred.len(), sc.deferred.len(), "deferred: {deferred:#?}");
+    for (role, reason) in sc.deferred {
+        let d = deferred
+            .iter()
+            .find(|d| s(&d["role"]) == *role)
+            .unwrap_or_else(|| panic!("nothing deferred for {role}: {deferred:#?}"));
+        assert!(
+            s(&d["reason"]).contains(reason),
+            "{role}: reason {:?} should contain {reason:?}",
+            d["reason"]
+        );
+    }
+}
+
+/// Run a row: objects, rollouts, deferred changes and exit code.
+fn run_row(sc: &Scenario) {
+    let (out, doc) = run_json(setup(sc), &[]);
+    check(&doc, sc);
+    assert_eq!(out.code, sc.exit, "exit code; stderr:\n{}", out.stderr);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rows.
+
+const V1_35: Edit = edit("in/cluster.yaml", "version: 1.34.1", "version: 1.35.0");
+
+/// 1. Re-planning against the state a plan produces: nothing to do.
+const NO_OP: Scenario = NONE;
+
+/// 2. One MachineDeployment scaled: patched, nothing rolls out.
+const REPLICAS: Scenario = Scenario {
+    edits: &[edit(
+        "in/cluster.yaml",
+        "name: md-0\n        replicas: 2",
+        "name: md-0\n        replicas: 3",
+    )],
+    objects: &[
+        obj("modified", "MachineDeployment", MD0).diff(&["-  replicas: 2", "+  replicas: 3"])
+    ],
+    cluster: (
+        "modified",
+        &["-        replicas: 2", "+        replicas: 3"],
+    ),
+    exit: 2,
+    ..NONE
+};
+
+/// 3. The topology version is bumped again while the control plane is still rolling out the
+/// previous upgrade (spec v1.34.1, status v1.33.4): the control plane is not written at all
+/// this pass (pending upgrade), and the workers wait for it. Main's OneMinor plan: control
+/// plane [v1.35.0], workers [v1.35.0]; the upgrade-step annotation tracks the control plane's
+/// written version.
+const CP_UPGRADING: Scenario = Scenario {
+    overlays: &["cp-upgrading"],
+    inputs: &[],
+    edits: &[V1_35],
+    objects: &[
+        obj("unchanged", "KubeadmControlPlane", KCP).note("held: "),
+        obj("unchanged", "MachineDeployment", MD0).note("held: "),
+        obj("unchanged", "MachineDeployment", MD1).note("held: "),
+        obj("unchanged", "MachinePool", MP0).note("held: "),
+    ],
+    rollouts: &[
+        (
+            "KubeadmControlPlane",
+            KCP,
+            "deferred",
+            &["Version v1.34.1, v1.35.0 required"],
+        ),
+        (
+            "MachineDeployment",
+            MD0,
+            "deferred",
+            &["Version v1.33.4, v1.35.0 required"],
+        ),
+        (
+            "MachineDeployment",
+            MD1,
+            "deferred",
+            &["Version v1.33.4, v1.35.0 required"],
+        ),
+        (
+            "MachinePool",
+            MP0,
+            "deferred",
+            &["Version v1.33.4, v1.35.0 required"],
+        ),
+    ],
+    deferred: &[
+        ("ControlPlane", "upgrading"),
+        ("MachineDeployment/md-0", "defer-upgrade"),
+        ("MachineDeployment/md-1", "control plane"),
+        ("MachinePool/mp-0", "control plane"),
+    ],
+    unread: &[],
+    cluster: (
+        "modified",
+        &[
+            "-    version: v1.34.1",
+            "+    version: v1.35.0",
+            "+    topology.internal.cluster.x-k8s.io/upgrade-step: v1.34.1",
+        ],
+    ),
+    exit: 2,
+};
+
+/// 4. A minor upgrade of a stable Cluster: the control plane starts upgrading (and rolls out),
+/// the workers are held until it is done — md-0 also by its defer-upgrade annotation.
+const UPGRADE: Scenario = Scenario {
+    overlays: &["stable-cp"],
+    inputs: &[],
+    edits: &[V1_35],
+    objects: &[
+        obj("modified", "KubeadmControlPlane", KCP)
+            .diff(&["-  version: v1.34.1", "+  version: v1.35.0"]),
+        obj("unchanged", "MachineDeployment", MD0).note("held: "),
+        obj("unchanged", "MachineDeployment", MD1).note("held: "),
+        obj("unchanged", "MachinePool", MP0).note("held: "),
+    ],
+    rollouts: &[
+        (
+            "KubeadmControlPlane",
+            KCP,
+            "now",
+            &["Version v1.34.1, v1.35.0 required"],
+        ),
+        (
+            "MachineDeployment",
+            MD0,
+            "deferred",
+            &["Version v1.34.1, v1.35.0 required"],
+        ),
+        (
+            "MachineDeployment",
+            MD1,
+            "deferred",
+            &["Version v1.34.1, v1.35.0 required"],
+        ),
+        (
+            "MachinePool",
+            MP0,
+            "deferred",
+            &["Version v1.34.1, v1.35.0 required"],
+        ),
+    ],
+    deferred: &[
+        ("MachineDeployment/md-0", "defer-upgrade"),
+        ("MachineDeployment/md-1", "control plane"),
+        ("MachinePool/mp-0", "control plane"),
+    ],
+    unread: &[],
+    cluster: (
+        "modified",
+        &[
+            "-    version: v1.34.1",
+            "+    version: v1.35.0",
+            "+    topology.internal.cluster.x-k8s.io/upgrade-step: v1.35.0",
+        ],
+    ),
+    exit: 2,
+};
+
+/// 4b. The control plane finished upgrading to v1.35.0: it waits for the workers (the workers
+/// plan's first step is its version), md-1 and mp-0 pick up v1.35.0 (one MachineDeployment and
+/// one MachinePool at a time: upgrade concurrency 1 each), md-0 stays deferred by its
+/// annotation.
+const WORKERS_FOLLOW: Scenario = Scenario {
+    overlays: &["cp-upgraded"],
+    inputs: &[],
+    edits: &[V1_35],
+    objects: &[
+        obj("unchanged", "MachineDeployment", MD0).note("held: "),
+        obj("modified", "MachineDeployment", MD1)
+            .diff(&["-      version: v1.34.1", "+      version: v1.35.0"]),
+        obj("modified", "MachinePool", MP0)
+            .diff(&["-      version: v1.34.1", "+      version: v1.35.0"]),
+    ],
+    rollouts: &[
+        (
+            "MachineDeployment",
+            MD0,
+            "deferred",
+            &["Version v1.34.1, v1.35.0 required"],
+        ),
+        (
+            "MachineDeployment",
+            MD1,
+            "now",
+            &["Version v1.34.1, v1.35.0 required"],
+        ),
+        (
+            "MachinePool",
+            MP0,
+            "now",
+            &["Version v1.34.1, v1.35.0 required"],
+        ),
+    ],
+    deferred: &[("MachineDeployment/md-0", "defer-upgrade")],
+    unread: &[],
+    cluster: (
+        "modified",
+        &["+    topology.internal.cluster.x-k8s.io/upgrade-step: v1.35.0"],
+    ),
+    exit: 2,
+};
+
+/// 4c. A minor upgrade while md-1 is still rolling out the previous version (one of its
+/// Machines runs v1.33.4): the control plane does not start (`computeControlPlaneVersion`: a
+/// MachineDeployment is upgrading), so it is held, and so are the workers.
+const MD_STILL_UPGRADING: Scenario = Scenario {
+    overlays: &["stable-cp", "md-upgrading"],
+    inputs: &[],
+    edits: &[V1_35],
+    objects: &[
+        obj("unchanged", "KubeadmControlPlane", KCP).note("held: "),
+        obj("unchanged", "MachineDeployment", MD0).note("held: "),
+        obj("unchanged", "MachineDeployment", MD1).note("held: "),
+        obj("unchanged", "MachinePool", MP0).note("held: "),
+    ],
+    rollouts: &[
+        (
+            "KubeadmControlPlane",
+            KCP,
+            "deferred",
+            &["Version v1.34.1, v1.35.0 required"],
+        ),
+        (
+            "MachineDeployment",
+            MD0,
+            "deferred",
+            &["Version v1.34.1, v1.35.0 required"],
+        ),
+        (
+            "MachineDeployment",
+            MD1,
+            "deferred",
+            &["Version v1.34.1, v1.35.0 required"],
+        ),
+        (
+            "MachinePool",
+            MP0,
+            "deferred",
+            &["Version v1.34.1, v1.35.0 required"],
+        ),
+    ],
+    deferred: &[
+        ("ControlPlane", "md-1"),
+        ("MachineDeployment/md-0", "defer-upgrade"),
+        ("MachineDeployment/md-1", ""),
+        ("MachinePool/mp-0", "control plane"),
+    ],
+    unread: &[],
+    cluster: (
+        "modified",
+        &[
+            "-    version: v1.34.1",
+            "+    version: v1.35.0",
+            "+    topology.internal.cluster.x-k8s.io/upgrade-step: v1.34.1",
+        ],
+    ),
+    exit: 2,
+};
+
+/// 5. A spec change of md-0's and of the control plane's machine templates: both are rotated
+/// (a copy under a new name, the holder re-pointed, the old one deleted) and both roll out.
+const TEMPLATE_SPEC: Scenario = Scenario {
+    edits: &[
+        edit(
+            "in/templates.yaml",
+            "  name: docker-small-worker\n  namespace: fleet\nspec:\n  template:\n    spec:\n      customImage: kindest/node:v1.34.1\n",
+            "  name: docker-small-worker\n  namespace: fleet\nspec:\n  template:\n    spec:\n      customImage: kindest/node:v1.34.1-custom\n",
+        ),
+        edit(
+            "in/templates.yaml",
+            "        hostPath: /var/run/docker.sock\n",
+            "        hostPath: /var/run/docker.sock\n      - containerPath: /var/lib/extra\n        hostPath: /var/lib/extra\n",
+        ),
+    ],
+    objects: &[
+        obj("created", "DockerMachineTemplate", "dev-md-0-*").rotated_from(MD0_DMT),
+        obj("deleted", "DockerMachineTemplate", MD0_DMT).note("MachineSet"),
+        obj("modified", "MachineDeployment", MD0).diff(&["-        name: dev-md-0-2vxkw"]),
+        obj("created", "DockerMachineTemplate", "dev-*").rotated_from(CP_DMT),
+        obj("deleted", "DockerMachineTemplate", CP_DMT).note("after the control plane is patched"),
+        obj("modified", "KubeadmControlPlane", KCP).diff(&["-        name: dev-zdjdz"]),
+    ],
+    rollouts: &[
+        (
+            "KubeadmControlPlane",
+            KCP,
+            "now",
+            &["DockerMachine is not up-to-date"],
+        ),
+        (
+            "MachineDeployment",
+            MD0,
+            "now",
+            &["DockerMachine is not up-to-date"],
+        ),
+    ],
+    exit: 2,
+    ..NONE
+};
+
+/// 6. A label on md-0's template object (not its spec): the generated template is patched in
+/// place under its name; nothing rolls out.
+const TEMPLATE_METADATA: Scenario = Scenario {
+    edits: &[edit(
+        "in/templates.yaml",
+        "  name: docker-small-worker\n  namespace: fleet\n",
+        "  name: docker-small-worker\n  namespace: fleet\n  labels:\n    image: stock\n",
+    )],
+    objects: &[obj("modified", "DockerMachineTemplate", MD0_DMT).diff(&["+    image: stock"])],
+    exit: 2,
+    ..NONE
+};
+
+/// 7. md-1 removed from the topology: the controller deletes its health check and the
+/// MachineDeployment; the MachineDeployment topology controller then deletes its templates.
+const MD_REMOVED: Scenario = Scenario {
+    edits: &[edit(
+        "in/cluster.yaml",
+        "      - class: memory-heavy\n        name: md-1\n        replicas: 1\n        failureDomain: fd-2\n        deletion:\n          nodeDrainTimeoutSeconds: 120\n        healthCheck:\n          checks:\n            unhealthyNodeConditions:\n            - type: Ready\n              status: \"False\"\n              timeoutSeconds: 60\n",
+        "",
+    )],
+    objects: &[
+        obj("deleted", "MachineDeployment", MD1).note("removed"),
+        obj("deleted", "MachineHealthCheck", MD1).note("removed"),
+        obj("deleted", "DockerMachineTemplate", MD1_DMT)
+            .note("MachineDeployment topology controller"),
+        obj("deleted", "KubeadmConfigTemplate", MD1_KCT)
+            .note("MachineDeployment topology controller"),
+    ],
+    cluster: ("modified", &["-        name: md-1"]),
+    exit: 2,
+    ..NONE
+};
+
+const REBASE_V2: Edit = edit(
+    "in/cluster.yaml",
+    "    classRef:\n      name: docker-small\n",
+    "    classRef:\n      name: docker-small-v2\n",
+);
+
+/// 8. A rebase onto a compatible class: names are kept, the DockerCluster is updated in place.
+const REBASE: Scenario = Scenario {
+    inputs: &[(
+        "testdata/current/rebase/docker-small-v2.yaml",
+        "docker-small-v2.yaml",
+    )],
+    edits: &[REBASE_V2],
+    objects: &[obj("modified", "DockerCluster", DC).diff(&[
+        "-    cluster.x-k8s.io/cloned-from-name: docker-small-cluster",
+        "+    cluster.x-k8s.io/cloned-from-name: docker-small-v2-cluster",
+        "-    imageRepository: kindest",
+        "+    imageRepository: mirror.example.com/kindest",
+    ])],
+    cluster: (
+        "modified",
+        &["-      name: docker-small", "+      name: docker-small-v2"],
+    ),
+    exit: 2,
+    ..NONE
+};
+
+/// The class with a patch behind `enabledIf: {{ .mirror }}`.
+const MIRROR_CLASS: (&str, &str) = (
+    "testdata/current/enabled-if/clusterclass.yaml",
+    "clusterclass.yaml",
+);
+
+/// 9a. The patch is off (the variable's default): the class generates what the base holds.
+/// Only the Cluster changes: admission adds the new variable's default to it.
+const ENABLED_IF_OFF: Scenario = Scenario {
+    inputs: &[MIRROR_CLASS],
+    cluster: ("modified", &["+    - name: mirror", "+      value: false"]),
+    exit: 2,
+    ..NONE
+};
+
+/// 9b. A variable flips the patch on: md-0's DockerMachineTemplate is rotated (and md-0 rolls
+/// out); the DockerCluster, which is never rotated, is patched in place.
+const ENABLED_IF_ON: Scenario = Scenario {
+    inputs: &[MIRROR_CLASS],
+    edits: &[edit(
+        "in/cluster.yaml",
+        "    variables:\n",
+        "    variables:\n    - name: mirror\n      value: true\n",
+    )],
+    objects: &[
+        obj("created", "DockerMachineTemplate", "dev-md-0-*").rotated_from(MD0_DMT),
+        obj("deleted", "DockerMachineTemplate", MD0_DMT).note("MachineSet"),
+        obj("modified", "MachineDeployment", MD0).diff(&["-        name: dev-md-0-2vxkw"]),
+        obj("modified", "DockerCluster", DC).diff(&[
+            "-    imageRepository: kindest",
+            "+    imageRepository: mirror.example.com/kindest",
+        ]),
+    ],
+    rollouts: &[(
+        "MachineDeployment",
+        MD0,
+        "now",
+        &["DockerMachine is not up-to-date"],
+    )],
+    cluster: ("modified", &["+    - name: mirror", "+      value: true"]),
+    exit: 2,
+    ..NONE
+};
+
+/// A field the class no longer sets, which the topology controller owned (managedFields):
+/// server-side apply removes it, so md-1's DockerMachineTemplate changes in spec and is
+/// rotated. (Cluster API v1.10's offline plan merged two ways and missed this.)
+const DROPPED_FIELD: Scenario = Scenario {
+    overlays: &["dropped-field"],
+    edits: &[edit(
+        "in/templates.yaml",
+        "      customImage: kindest/node:v1.34.1\n      extraMounts:\n      - containerPath: /data\n        hostPath: /mnt/data\n",
+        "      customImage: kindest/node:v1.34.1\n",
+    )],
+    objects: &[
+        obj("created", "DockerMachineTemplate", "dev-md-1-*").rotated_from(MD1_DMT),
+        obj("deleted", "DockerMachineTemplate", MD1_DMT).note("MachineSet"),
+        obj("modified", "MachineDeployment", MD1).diff(&["-        name: dev-md-1-b2vrj"]),
+    ],
+    rollouts: &[(
+        "MachineDeployment",
+        MD1,
+        "now",
+        &["DockerMachine is not up-to-date"],
+    )],
+    exit: 2,
+    ..NONE
+};
+
+/// The Cluster controller has adopted the DockerCluster and the KubeadmControlPlane: the
+/// topology controller deletes the shim (reconcileClusterShim), and keeps the ownerReferences
+/// it does not own (a list map keyed by uid).
+const SETTLED: Scenario = Scenario {
+    overlays: &["settled"],
+    objects: &[obj("deleted", "Secret", "dev-shim").note("owns")],
+    exit: 2,
+    ..NONE
+};
+
+/// md-1 is being deleted (someone deleted it) but is still in the topology: the controller
+/// reconciles only its health check (`updateMachineDeployment` returns early), reads none of its
+/// templates and creates none.
+const MD_DELETING: Scenario = Scenario {
+    overlays: &["md-deleting"],
+    objects: &[obj("unchanged", "MachineDeployment", MD1).note("being deleted")],
+    unread: &[
+        ("DockerMachineTemplate", MD1_DMT),
+        ("KubeadmConfigTemplate", MD1_KCT),
+    ],
+    ..NONE
+};
+
+#[test]
+fn no_op() {
+    run_row(&NO_OP);
+}
+
+#[test]
+fn replicas() {
+    run_row(&REPLICAS);
+}
+
+#[test]
+#[ignore = "needs upgrade sequencing: a control plane still upgrading is held (not written), workers wait for it"]
+fn control_plane_still_upgrading() {
+    run_row(&CP_UPGRADING);
+}
+
+#[test]
+#[ignore = "needs upgrade sequencing: the workers are held (deferred rollouts) while the control plane upgrades"]
+fn minor_upgrade() {
+    run_row(&UPGRADE);
+}
+
+#[test]
+#[ignore = "needs upgrade sequencing: workers follow a finished control plane upgrade, one at a time, deferred ones stay"]
+fn workers_follow_the_control_plane() {
+    run_row(&WORKERS_FOLLOW);
+}
+
+#[test]
+#[ignore = "needs upgrade sequencing: an upgrading MachineDeployment (its Machines) keeps the control plane from starting"]
+fn machine_deployment_still_upgrading() {
+    run_row(&MD_STILL_UPGRADING);
+}
+
+#[test]
+fn template_spec_change_rotates() {
+    run_row(&TEMPLATE_SPEC);
+}
+
+#[test]
+fn template_metadata_change_patches_in_place() {
+    run_row(&TEMPLATE_METADATA);
+}
+
+#[test]
+fn machine_deployment_removed() {
+    run_row(&MD_REMOVED);
+}
+
+#[test]
+fn rebase_to_compatible_class() {
+    run_row(&REBASE);
+}
+
+#[test]
+fn enabled_if_off_is_no_op() {
+    run_row(&ENABLED_IF_OFF);
+}
+
+#[test]
+fn enabled_if_flipped_on() {
+    run_row(&ENABLED_IF_ON);
+}
+
+#[test]
+#[ignore = "needs ssa: a field the topology controller owned (managedFields) and no longer sends is removed"]
+fn dropped_field_is_removed() {
+    run_row(&DROPPED_FIELD);
+}
+
+#[test]
+#[ignore = "bug: verdict::judge creates the templates of a MachineDeployment that is being deleted (the rotation loop asks current_for before the hold); Cluster API's updateMachineDeployment returns before reconciling them"]
+fn machine_deployment_being_deleted() {
+    run_row(&MD_DELETING);
+}
+
+#[test]
+#[ignore = "needs ssa: ownerReferences are a list map, the Cluster's ownerReference survives the apply"]
+fn settled_cluster_deletes_shim() {
+    run_row(&SETTLED);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Re-planning the examples against their own first reconcile.
+
+/// Plan `example` from scratch into `out/`, then again with `--current out`: every object is
+/// unchanged and the exit code is 0.
+fn round_trip(example: &str) {
+    let first = Test::new()
+        .fixture(example, "in")
+        .args(["plan", "-f", "in", "-o", "out"])
+        .run();
+    first.ok();
+    let dir = first.dir.path().to_path_buf();
+    let out = Test::new()
+        .fixture(example, "in")
+        .args([
+            "plan",
+            "-f",
+            "in",
+            "--output",
+            "json",
+            "--detailed-exitcode",
+        ])
+        .args(["--current", dir.join("out").to_str().expect("utf-8 path")])
+        .run();
+    assert_eq!(
+        out.code, 0,
+        "{example}: stderr:\n{}\n{}",
+        out.stderr, out.stdout
+    );
+    let doc: Value = serde_json::from_str(&out.stdout).expect("plan document");
+    for c in doc["clusters"].as_array().expect("clusters") {
+        let objs = c["objects"].as_array().expect("objects");
+        assert!(objs.len() > 1, "{example}: {c}");
+        for o in objs {
+            assert_eq!(
+                s(&o["action"]),
+                "unchanged",
+                "{example}: {} {}",
+                s(&o["kind"]),
+                s(&o["name"])
+            );
+        }
+        assert!(c.get("rollouts").is_none() && c.get("deferred").is_none());
+    }
+}
+
+#[test]
+fn round_trip_quick_start() {
+    round_trip("testdata/examples/quick-start");
+}
+
+#[test]
+fn round_trip_quick_start_v1beta1() {
+    round_trip("testdata/examples/quick-start-v1beta1");
+}
+
+#[test]
+fn round_trip_patches_v1beta1() {
+    round_trip("testdata/examples/patches-v1beta1");
+}
+
+#[test]
+fn round_trip_patches_v1beta2() {
+    round_trip("testdata/examples/patches-v1beta2");
+}
+
+#[test]
+fn round_trip_variables() {
+    round_trip("testdata/examples/variables");
+}
+
+/// The table of a rotation: NOTE column, rollouts, diffs.
+#[test]
+fn template_spec_change_table() {
+    let out = setup(&TEMPLATE_SPEC)
+        .args(["plan", "-f", "in", "--current", "cur"])
+        .run();
+    insta::assert_snapshot!("current_template_spec_table", out.ok());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Current state the controller would refuse, or that contradicts the input: exit 1.
+
+/// Run the base scenario with edits of `cur/` (or `in/`) and removed files; it must fail.
+fn refused(edits: &[Edit], remove: &[&str]) -> String {
+    let t = setup(&NONE);
+    for e in edits {
+        apply_edit(t.path(), e);
+    }
+    for r in remove {
+        std::fs::remove_file(t.path().join(r)).expect("remove fixture file");
+    }
+    let out = t
+        .args([
+            "plan",
+            "-f",
+            "in",
+            "--current",
+            "cur",
+            "--detailed-exitcode",
+        ])
+        .run();
+    assert_eq!(out.stdout, "", "nothing on stdout on error");
+    out.fails().to_string()
+}
+
+const MD0_FILE: &str = "cur/MachineDeployment_team-a_dev-md-0-p7p2x.yaml";
+
+#[test]
+fn bad_referenced_object_missing() {
+    let err = refused(
+        &[],
+        &["cur/DockerMachineTemplate_team-a_dev-md-0-2vxkw.yaml"],
+    );
+    assert!(
+        err.contains("failed to read DockerMachineTemplate team-a/dev-md-0-2vxkw"),
+        "{err}"
+    );
+    insta::assert_snapshot!("current_bad_missing_reference", err);
+}
+
+#[test]
+fn bad_not_topology_owned() {
+    let err = refused(
+        &[edit(
+            "cur/DockerCluster_team-a_dev-86xbh.yaml",
+            "    topology.cluster.x-k8s.io/owned: \"\"\n",
+            "",
+        )],
+        &[],
+    );
+    assert!(
+        err.contains(
+            "DockerCluster team-a/dev-86xbh referenced from Cluster team-a/dev is not topology owned"
+        ),
+        "{err}"
+    );
+    insta::assert_snapshot!("current_bad_not_owned", err);
+}
+
+#[test]
+fn bad_template_of_another_cluster() {
+    let err = refused(
+        &[edit(
+            "cur/DockerMachineTemplate_team-a_dev-md-0-2vxkw.yaml",
+            "    cluster.x-k8s.io/cluster-name: dev\n",
+            "    cluster.x-k8s.io/cluster-name: prod\n",
+        )],
+        &[],
+    );
+    assert!(
+        err.contains("DockerMachineTemplate team-a/dev-md-0-2vxkw belongs to Cluster team-a/prod"),
+        "{err}"
+    );
+    insta::assert_snapshot!("current_bad_other_cluster", err);
+}
+
+/// A MachineDeployment whose cluster-name label names another Cluster, while its name, its
+/// spec.clusterName and its templates are this Cluster's: the export contradicts itself.
+#[test]
+#[ignore = "bug: current::Finder::workers skips the MachineDeployment silently, and the plan then creates md-0's objects under names that exist in --current (dev-md-0-p7p2x, dev-md-0-2vxkw, …)"]
+fn bad_machine_deployment_of_another_cluster() {
+    let err = refused(
+        &[edit(
+            MD0_FILE,
+            "\n    cluster.x-k8s.io/cluster-name: dev\n",
+            "\n    cluster.x-k8s.io/cluster-name: prod\n",
+        )],
+        &[],
+    );
+    assert!(
+        err.contains("MachineDeployment team-a/dev-md-0-p7p2x") && err.contains("prod"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_missing_topology_name_label() {
+    let err = refused(
+        &[edit(
+            MD0_FILE,
+            "\n    topology.cluster.x-k8s.io/deployment-name: md-0\n",
+            "\n",
+        )],
+        &[],
+    );
+    assert!(
+        err.contains("failed to find label topology.cluster.x-k8s.io/deployment-name in MachineDeployment team-a/dev-md-0-p7p2x"),
+        "{err}"
+    );
+    insta::assert_snapshot!("current_bad_missing_label", err);
+}
+
+#[test]
+fn bad_duplicate_topology_name() {
+    let t = setup(&NONE);
+    let md = std::fs::read_to_string(t.path().join(MD0_FILE)).expect("read MD");
+    let t = t.file(
+        "cur/MachineDeployment_team-a_dev-md-0-zzzzz.yaml",
+        &md.replace("name: dev-md-0-p7p2x", "name: dev-md-0-zzzzz"),
+    );
+    let out = t.args(["plan", "-f", "in", "--current", "cur"]).run();
+    let err = out.fails();
+    assert!(
+        err.contains("duplicate MachineDeployment team-a/dev-md-0-zzzzz found for label topology.cluster.x-k8s.io/deployment-name: md-0"),
+        "{err}"
+    );
+    insta::assert_snapshot!("current_bad_duplicate", err);
+}
+
+#[test]
+fn bad_core_object_of_another_api_version() {
+    let err = refused(
+        &[edit(
+            MD0_FILE,
+            "apiVersion: cluster.x-k8s.io/v1beta2\nkind: MachineDeployment",
+            "apiVersion: cluster.x-k8s.io/v1beta1\nkind: MachineDeployment",
+        )],
+        &[],
+    );
+    assert!(
+        err.contains("MachineDeployment team-a/dev-md-0-p7p2x is cluster.x-k8s.io/v1beta1, but the Cluster is cluster.x-k8s.io/v1beta2"),
+        "{err}"
+    );
+    insta::assert_snapshot!("current_bad_api_version", err);
+}
+
+#[test]
+fn bad_control_plane_ref_contradicts_stored_cluster() {
+    let err = refused(
+        &[edit(
+            "in/cluster.yaml",
+            "spec:\n  clusterNetwork:\n",
+            "spec:\n  controlPlaneRef:\n    apiGroup: controlplane.cluster.x-k8s.io\n    kind: KubeadmControlPlane\n    name: dev-other\n  clusterNetwork:\n",
+        )],
+        &[],
+    );
+    assert!(
+        err.contains("Cluster team-a/dev: spec.controlPlaneRef differs from the stored Cluster's"),
+        "{err}"
+    );
+    insta::assert_snapshot!("current_bad_control_plane_ref", err);
+}
+
+#[test]
+fn bad_objects_without_their_cluster() {
+    let err = refused(&[], &["cur/Cluster_team-a_dev.yaml"]);
+    assert!(
+        err.contains("MachineDeployment team-a/dev-md-0-p7p2x belongs to Cluster team-a/dev, which the current objects do not contain"),
+        "{err}"
+    );
+    insta::assert_snapshot!("current_bad_no_cluster", err);
+}
+
+/// md-0 switched to a class whose infrastructure is another kind: the controller refuses to
+/// change the kind of md-0's existing template.
+fn incompatible_rebase() -> String {
+    let t = Test::new()
+        .fixture("testdata/examples/quick-start", "in")
+        .fixture("testdata/current/base", "cur");
+    let arm = std::fs::read_to_string(repo().join("testdata/current/rebase/docker-small-arm.yaml"))
+        .expect("read fixture");
+    let t = t.file("in/docker-small-arm.yaml", &arm);
+    apply_edit(
+        t.path(),
+        &edit(
+            "in/cluster.yaml",
+            "    classRef:\n      name: docker-small\n",
+            "    classRef:\n      name: docker-small-arm\n",
+        ),
+    );
+    apply_edit(
+        t.path(),
+        &edit(
+            "in/cluster.yaml",
+            "- class: general\n",
+            "- class: general-arm\n",
+        ),
+    );
+    let out = t
+        .args([
+            "plan",
+            "-f",
+            "in",
+            "--current",
+            "cur",
+            "--detailed-exitcode",
+        ])
+        .run();
+    out.fails().to_string()
+}
+
+#[test]
+fn bad_incompatible_rebase() {
+    let err = incompatible_rebase();
+    assert!(
+        err.contains("metadata.kind: Forbidden: apiVersion.kind of DockerMachineTemplate.infrastructure.cluster.x-k8s.io/dev-md-0-2vxkw cannot be changed from \"DockerMachineTemplate\" to \"DevMachineTemplate\" to prevent incompatible changes in the Cluster"),
+        "{err}"
+    );
+    insta::assert_snapshot!("current_bad_incompatible_rebase", err);
+}
+
+/// Cluster API wraps the error of an MD template in the MachineDeployment's
+/// (`updateMachineDeployment`: "failed to reconcile MachineDeployment <md>: …").
+#[test]
+#[ignore = "bug: verdict::incompatible words an MD template's error as \"failed to reconcile DockerMachineTemplate <template>\", Cluster API as \"failed to reconcile MachineDeployment <md>\""]
+fn incompatible_rebase_names_the_machine_deployment() {
+    let err = incompatible_rebase();
+    assert!(
+        err.contains("failed to reconcile MachineDeployment team-a/dev-md-0-p7p2x: metadata.kind: Forbidden: apiVersion.kind of DockerMachineTemplate"),
+        "{err}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// `-o DIR` with --current.
+
+/// Files per action: the rotated template under created/, the old one under deleted/, the
+/// re-pointed MachineDeployment (as planned) under modified/, the rest under unchanged/.
+#[test]
+fn output_dir_with_current() {
+    let out = setup(&TEMPLATE_SPEC)
+        .args(["plan", "-f", "in", "--current", "cur", "-o", "out"])
+        .run();
+    out.ok();
+    let root = out.dir.path().join("out/team-a/dev");
+    let list = |action: &str| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(root.join(action))
+            .map(|d| {
+                d.flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        v.sort();
+        v
+    };
+    let created = list("created");
+    assert_eq!(created.len(), 2, "{created:?}");
+    assert!(
+        created
+            .iter()
+            .any(|f| f.starts_with("DockerMachineTemplate_team-a_dev-md-0-"))
+    );
+    assert_eq!(
+        list("deleted"),
+        [
+            "DockerMachineTemplate_team-a_dev-md-0-2vxkw.yaml",
+            "DockerMachineTemplate_team-a_dev-zdjdz.yaml"
+        ]
+    );
+    let modified = list("modified");
+    assert!(
+        modified.contains(&"MachineDeployment_team-a_dev-md-0-p7p2x.yaml".to_string()),
+        "{modified:?}"
+    );
+    let md =
+        std::fs::read_to_string(root.join("modified/MachineDeployment_team-a_dev-md-0-p7p2x.yaml"))
+            .expect("read MD");
+    let new_template = created
+        .iter()
+        .find(|f| f.starts_with("DockerMachineTemplate_team-a_dev-md-0-"))
+        .and_then(|f| f.strip_prefix("DockerMachineTemplate_team-a_"))
+        .and_then(|f| f.strip_suffix(".yaml"))
+        .expect("rotated template");
+    assert!(md.contains(&format!("name: {new_template}")), "{md}");
+    assert!(list("unchanged").len() >= 12, "{:?}", list("unchanged"));
+}
+
+/// For a modified object, modified/ holds the object as it is, as planned, and their diff (the
+/// plan document's `diff`), so a reviewer can read all three.
+#[test]
+fn output_dir_modified_has_original_planned_and_diff() {
+    let t = setup(&REPLICAS);
+    let current = std::fs::read_to_string(t.path().join(MD0_FILE)).expect("read current");
+    let out = t
+        .args([
+            "plan",
+            "-f",
+            "in",
+            "--current",
+            "cur",
+            "-o",
+            "out",
+            "--output",
+            "json",
+        ])
+        .run();
+    let doc: Value = serde_json::from_str(out.ok()).expect("plan document");
+    let md = find(&doc, "MachineDeployment", MD0);
+    let dir = out.dir.path().join("out/team-a/dev/modified");
+    let files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .expect("modified/")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("MachineDeployment_team-a_dev-md-0-p7p2x"))
+        })
+        .collect();
+    assert_eq!(files.len(), 3, "{files:?}");
+    let parse = |p: &Path| -> Option<Value> {
+        serde_saphyr::from_str::<Value>(&std::fs::read_to_string(p).ok()?).ok()
+    };
+    let diff = files
+        .iter()
+        .find(|p| p.extension().is_some_and(|e| e == "diff"))
+        .expect("a .diff file");
+    assert_eq!(
+        std::fs::read_to_string(diff).expect("read diff"),
+        s(&md["diff"])
+    );
+    let objects: Vec<Value> = files
+        .iter()
+        .filter(|p| *p != diff)
+        .filter_map(|p| parse(p))
+        .collect();
+    let original: Value = serde_saphyr::from_str(&current).expect("parse current");
+    assert!(objects.contains(&original), "the current object");
+    assert!(objects.contains(&md["object"]), "the planned object");
+}
+
+/// With --current, the -f Cluster is an update of the stored one: the API server's admission
+/// (as `validate --old`) refuses a version downgrade before any controller sees it.
+#[test]
+fn bad_version_downgrade() {
+    let err = refused(
+        &[edit(
+            "in/cluster.yaml",
+            "version: 1.34.1",
+            "version: 1.33.2",
+        )],
+        &[],
+    );
+    assert!(
+        err.contains(
+            "spec.topology.version: Invalid value: \"v1.33.2\": version cannot be decreased from \"1.34.1\" to \"1.33.2\""
+        ),
+        "{err}"
+    );
+}
