@@ -1369,3 +1369,113 @@ fn bad_version_downgrade() {
         "{err}"
     );
 }
+
+/// Cluster API v1.10 (v1beta1) sequences without plans: a stable control plane jumps to the
+/// topology version; the workers wait until it is fully stable; the Cluster gets no
+/// upgrade-step annotation (v1.10 does not manage it).
+#[test]
+fn v1beta1_minor_upgrade() {
+    let example = "testdata/examples/quick-start-v1beta1";
+    let first = Test::new()
+        .fixture(example, "in")
+        .args(["plan", "-f", "in", "-o", "out"])
+        .run();
+    first.ok();
+    let created = first.dir.path().join("out/default/dev/created");
+    let kcp = std::fs::read_dir(&created)
+        .expect("created/")
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("KubeadmControlPlane_"))
+        })
+        .expect("a KubeadmControlPlane");
+    // The control plane is provisioned and not upgrading.
+    let mut text = std::fs::read_to_string(&kcp).expect("read KubeadmControlPlane");
+    text.push_str("status:\n  version: v1.34.1\n");
+    std::fs::write(&kcp, text).expect("write KubeadmControlPlane");
+    let t = Test::new().fixture(example, "in");
+    apply_edit(
+        t.path(),
+        &edit("in/cluster.yaml", "version: v1.34.1", "version: v1.35.0"),
+    );
+    let out = t
+        .args([
+            "plan",
+            "-f",
+            "in",
+            "--output",
+            "json",
+            "--detailed-exitcode",
+        ])
+        .args([
+            "--current",
+            first.dir.path().join("out").to_str().expect("utf-8"),
+        ])
+        .run();
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).expect("plan document");
+    let by_kind = |kind: &str| -> Vec<&Value> {
+        objects(&doc)
+            .iter()
+            .filter(|o| s(&o["kind"]) == kind)
+            .collect()
+    };
+    let cp = by_kind("KubeadmControlPlane");
+    assert_eq!(s(&cp[0]["action"]), "modified", "{}", summary(&doc));
+    let workers: Vec<&Value> = by_kind("MachineDeployment")
+        .into_iter()
+        .chain(by_kind("MachinePool"))
+        .collect();
+    assert_eq!(workers.len(), 3);
+    for w in &workers {
+        assert_eq!(s(&w["action"]), "unchanged", "{}", summary(&doc));
+        assert!(s(&w["note"]).starts_with("held: "), "{}", summary(&doc));
+    }
+    let rollouts = doc["clusters"][0]["rollouts"].as_array().expect("rollouts");
+    let mut got: Vec<(String, String)> = rollouts
+        .iter()
+        .map(|r| {
+            assert_eq!(
+                r["reasons"],
+                serde_json::json!(["Version v1.34.1, v1.35.0 required"]),
+                "{r}"
+            );
+            (s(&r["kind"]).to_string(), s(&r["when"]).to_string())
+        })
+        .collect();
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            ("KubeadmControlPlane", "now"),
+            ("MachineDeployment", "deferred"),
+            ("MachineDeployment", "deferred"),
+            ("MachinePool", "deferred"),
+        ]
+        .map(|(k, w)| (k.to_string(), w.to_string()))
+    );
+    let mut deferred: Vec<&str> = doc["clusters"][0]["deferred"]
+        .as_array()
+        .expect("deferred")
+        .iter()
+        .map(|d| s(&d["role"]))
+        .collect();
+    deferred.sort();
+    assert_eq!(
+        deferred,
+        [
+            "MachineDeployment/md-0",
+            "MachineDeployment/md-1",
+            "MachinePool/mp-0"
+        ]
+    );
+    let cluster = find(&doc, "Cluster", "dev");
+    assert!(
+        !s(&cluster["diff"]).contains("upgrade-step"),
+        "{}",
+        s(&cluster["diff"])
+    );
+}
