@@ -917,7 +917,6 @@ fn dropped_field_without_managed_fields_warns() {
 }
 
 #[test]
-#[ignore = "bug: verdict::judge plans the templates of a MachineDeployment being deleted as created (the template loop finds no current template, since current::find does not read them, and creates before consulting the hold); Cluster API's updateMachineDeployment returns before reconciling them"]
 fn machine_deployment_being_deleted() {
     run_row(&MD_DELETING);
 }
@@ -1087,7 +1086,6 @@ fn bad_template_of_another_cluster() {
 /// A MachineDeployment whose cluster-name label names another Cluster, while its name, its
 /// spec.clusterName and its templates are this Cluster's: the export contradicts itself.
 #[test]
-#[ignore = "bug: current::Finder::workers skips the MachineDeployment silently, so md-0 is planned as new (a pending create, under names that exist in --current: dev-md-0-p7p2x, dev-md-0-2vxkw, …) and its current objects vanish from the plan"]
 fn bad_machine_deployment_of_another_cluster() {
     let err = refused(
         &[edit(
@@ -1232,7 +1230,6 @@ fn bad_incompatible_rebase() {
 /// Cluster API wraps the error of an MD template in the MachineDeployment's
 /// (`updateMachineDeployment`: "failed to reconcile MachineDeployment <md>: …").
 #[test]
-#[ignore = "bug: verdict::incompatible words an MD template's error as \"failed to reconcile DockerMachineTemplate <template>\", Cluster API as \"failed to reconcile MachineDeployment <md>\""]
 fn incompatible_rebase_names_the_machine_deployment() {
     let err = incompatible_rebase();
     assert!(

@@ -162,6 +162,19 @@ fn kobj(o: &Object) -> String {
     format!("{}/{}", o.namespace, o.name)
 }
 
+/// `o` has an owner reference to the Cluster `name`.
+fn owned_by_cluster(o: &Object, name: &str) -> bool {
+    o.value
+        .pointer("/metadata/ownerReferences")
+        .and_then(Value::as_array)
+        .is_some_and(|refs| {
+            refs.iter().any(|r| {
+                r.get("kind").and_then(Value::as_str) == Some("Cluster")
+                    && r.get("name").and_then(Value::as_str) == Some(name)
+            })
+        })
+}
+
 fn is_deleting(o: &Object) -> bool {
     o.value
         .pointer("/metadata/deletionTimestamp")
@@ -281,9 +294,20 @@ impl<'a> Finder<'a, '_> {
             .get(&(kind, self.cluster.namespace.as_str()))
             .map_or(&[][..], Vec::as_slice);
         for &o in listed {
-            if label(o, labels::CLUSTER_NAME) != Some(self.cluster.name.as_str())
-                || !has_label(o, labels::TOPOLOGY_OWNED)
-            {
+            if label(o, labels::CLUSTER_NAME) != Some(self.cluster.name.as_str()) {
+                // This Cluster's (spec.clusterName, or an owner reference) but labelled for
+                // another: the export contradicts
+                // itself. (Cluster API lists by label and would ignore it; planning the worker
+                // as new under names that exist would be a guess.)
+                if owned_by_cluster(o, &self.cluster.name)
+                    || o.value.pointer("/spec/clusterName").and_then(Value::as_str)
+                        == Some(self.cluster.name.as_str())
+                {
+                    self.check_cluster_label(o);
+                }
+                continue;
+            }
+            if !has_label(o, labels::TOPOLOGY_OWNED) {
                 continue;
             }
             self.check_api(o);

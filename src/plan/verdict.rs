@@ -322,13 +322,23 @@ pub fn judge(
             continue;
         };
         let Some(current) = current_for(cur, &d.role) else {
-            results[i] = Some(planned(Action::Created, d, None, None));
+            // A held holder's templates are not written either (a deleting MachineDeployment
+            // re-added to the topology waits for its deletion to finish).
+            if !held.contains_key(&d.role) {
+                results[i] = Some(planned(Action::Created, d, None, None));
+            }
             continue;
         };
         let kind_may_change = matches!(d.role, Role::MachineDeploymentBootstrapTemplate(_));
         let errs = compatibility(current, &d.value, false, kind_may_change);
         if !errs.is_empty() {
-            errors.push(incompatible(current, &d.role, &errs));
+            // reconcileMachineDeployment wraps its templates' errors in the MachineDeployment's
+            // name; the control plane's template speaks for itself.
+            let who = match &holder {
+                Role::MachineDeployment(_) => current_for(cur, &holder).unwrap_or(current),
+                _ => current,
+            };
+            errors.push(incompatible(who, current, &d.role, &errs));
             continue;
         }
         let v = compare(current, d, input.lists);
@@ -488,7 +498,7 @@ pub fn judge(
         );
         let errs = compatibility(current, &d.value, strict, false);
         if !errs.is_empty() {
-            errors.push(incompatible(current, &d.role, &errs));
+            errors.push(incompatible(current, current, &d.role, &errs));
             continue;
         }
         let v = compare(current, d, input.lists);
@@ -572,6 +582,9 @@ fn hold(
 ) -> PlannedObject {
     let wait = waits.get(&d.role);
     let mut p = planned(Action::Unchanged, d, Some(current), None);
+    if why.ends_with("is being deleted") {
+        p.note = Some(format!("held: {why}"));
+    }
     if let Some((from, to, reason)) = wait {
         out.deferred.push((
             d.role.clone(),
@@ -732,12 +745,12 @@ fn delete_worker(
     }
 }
 
-fn incompatible(current: &Object, role: &Role, errs: &[String]) -> Diagnostic {
+fn incompatible(who: &Object, current: &Object, role: &Role, errs: &[String]) -> Diagnostic {
     Diagnostic::error(format!(
         "failed to reconcile {} {}/{}: {}",
-        current.kind,
-        current.namespace,
-        current.name,
+        who.kind,
+        who.namespace,
+        who.name,
         aggregate(errs)
     ))
     .at(&current.origin, "/kind", "current object")
