@@ -238,7 +238,7 @@ impl<'a> Finder<'a, '_> {
         {
             self.errors.push(
                 Diagnostic::error(format!(
-                    "{} {} belongs to Cluster {}/{other} (label {}), but Cluster {} refers to it",
+                    "{} {} is labelled for Cluster {}/{other} ({}), but it is part of Cluster {}'s topology",
                     o.kind,
                     kobj(o),
                     o.namespace,
