@@ -1077,7 +1077,7 @@ fn bad_template_of_another_cluster() {
         &[],
     );
     assert!(
-        err.contains("DockerMachineTemplate team-a/dev-md-0-2vxkw belongs to Cluster team-a/prod"),
+        err.contains("DockerMachineTemplate team-a/dev-md-0-2vxkw is labelled for Cluster team-a/prod"),
         "{err}"
     );
     insta::assert_snapshot!("current_bad_other_cluster", err);
