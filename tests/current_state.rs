@@ -1077,7 +1077,9 @@ fn bad_template_of_another_cluster() {
         &[],
     );
     assert!(
-        err.contains("DockerMachineTemplate team-a/dev-md-0-2vxkw is labelled for Cluster team-a/prod"),
+        err.contains(
+            "DockerMachineTemplate team-a/dev-md-0-2vxkw is labelled for Cluster team-a/prod"
+        ),
         "{err}"
     );
     insta::assert_snapshot!("current_bad_other_cluster", err);
@@ -1475,4 +1477,63 @@ fn v1beta1_minor_upgrade() {
         "{}",
         s(&cluster["diff"])
     );
+}
+
+/// A Cluster only in --current is planned as stored: with the class unchanged nothing moves;
+/// with a template changed, the change shows (drift against the class).
+#[test]
+fn cluster_only_in_current_is_planned_as_stored() {
+    let ex = "testdata/examples/quick-start";
+    let first = common::Test::new()
+        .fixture(ex, "in")
+        .args(["plan", "-f", "in", "-o", "state"])
+        .run();
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let dir = first.dir.path();
+    let run = |extra: &[&str]| {
+        let mut cmd = assert_cmd::Command::cargo_bin("topoplan").expect("binary");
+        cmd.current_dir(dir).args([
+            "plan",
+            "-f",
+            "in/clusterclass.yaml",
+            "-f",
+            "in/templates.yaml",
+            "--current",
+            "state",
+            "--detailed-exitcode",
+        ]);
+        cmd.args(extra);
+        cmd.output().expect("run")
+    };
+    let same = run(&[]);
+    assert_eq!(
+        same.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&same.stderr)
+    );
+    let text = String::from_utf8_lossy(&same.stdout).to_string();
+    assert!(
+        text.contains("Cluster team-a/dev (ClusterClass fleet/docker-small):"),
+        "{text}"
+    );
+    assert!(
+        text.contains("0 to create, 0 to modify, 17 unchanged, 0 to delete."),
+        "{text}"
+    );
+
+    let templates = std::fs::read_to_string(dir.join("in/templates.yaml")).expect("read");
+    std::fs::write(
+        dir.join("in/templates.yaml"),
+        templates.replacen("imageRepository: kindest", "imageRepository: mirror", 1),
+    )
+    .expect("write");
+    let drift = run(&[]);
+    assert_eq!(drift.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&drift.stdout).to_string();
+    assert!(
+        text.contains("team-a     DockerCluster          dev-86xbh           modified"),
+        "{text}"
+    );
+    assert!(text.contains("+    imageRepository: mirror"), "{text}");
 }
