@@ -8,4 +8,5 @@ environment or thread scheduling.
 
 pub mod document;
 pub mod files;
+pub mod progress;
 pub mod table;
