@@ -492,7 +492,7 @@ mod tests {
         }
         let many = load_many(&sets);
         for (r, d) in many.iter().zip(["old", "new"]) {
-            let e = r.as_ref().err().expect("fails");
+            let e = r.as_ref().expect_err("fails");
             assert_eq!(e.0.len(), 1);
             let (file, line, _) = e.0[0].position().expect("located");
             assert!(file.ends_with(&format!("{d}/a.yaml")), "{file}");

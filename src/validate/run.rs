@@ -245,7 +245,7 @@ pub fn validate_objects(
             .entry(v)
             .or_insert_with(|| crd::spec_schema(objects, "Cluster", v));
     }
-    let admitted: Vec<(Vec<Finding>, Option<(usize, Value)>)> = clusters
+    let admitted: Vec<Admitted> = clusters
         .par_iter()
         .map(|(i, cluster)| {
             let mut findings = Vec::new();
@@ -340,6 +340,9 @@ pub fn validate_objects(
         status_variables: status_vars,
     }
 }
+
+/// One Cluster's findings, and its stored form (index, value) when defaulting changed it.
+type Admitted = (Vec<Finding>, Option<(usize, Value)>);
 
 /// One input object, decoded for admission.
 enum Decoded {
