@@ -58,6 +58,7 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             break
         }
         'topoplan;diff' {
+            [CompletionResult]::new('--base-ref', '--base-ref', [CompletionResultType]::ParameterName, 'Read the old inputs from this git revision (e.g. origin/main) of the repository holding the PATHs, the new ones from the working tree')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set; otherwise "default"]')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set; otherwise "default"]')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'KEY=VALUE file of variables for --substitute; the environment overrides it')

@@ -87,12 +87,16 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__diff)
-            opts="-n -h -V --namespace --substitute --env-file --feature-gates --extension --ca-file --insecure-skip-tls-verify --cluster --output --stat --detailed-exitcode --help --version"
+            opts="-n -h -V --base-ref --namespace --substitute --env-file --feature-gates --extension --ca-file --insecure-skip-tls-verify --cluster --output --stat --detailed-exitcode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --base-ref)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --namespace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

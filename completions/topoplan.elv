@@ -53,6 +53,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand --version 'Print version'
         }
         &'topoplan;diff'= {
+            cand --base-ref 'Read the old inputs from this git revision (e.g. origin/main) of the repository holding the PATHs, the new ones from the working tree'
             cand -n 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set; otherwise "default"]'
             cand --namespace 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set; otherwise "default"]'
             cand --env-file 'KEY=VALUE file of variables for --substitute; the environment overrides it'

@@ -50,6 +50,7 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l detailed-exit
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l explain -d 'Also show what each ClusterClass patch did to each template: the operations with their values, or why it was skipped (after the table; in the plan document with --output json/yaml)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s V -l version -d 'Print version'
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l base-ref -d 'Read the old inputs from this git revision (e.g. origin/main) of the repository holding the PATHs, the new ones from the working tree' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s n -l namespace -d 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set; otherwise "default"]' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l env-file -d 'KEY=VALUE file of variables for --substitute; the environment overrides it' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l feature-gates -d 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API\'s default' -r

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks for `topoplan plan` (issue budgets: <= 10 ms on one example, <= 1 s for 1,000
-# Clusters on 2 cores). Usage:
+# Clusters on 2 cores; issue #6: 2,000 Clusters, in one file and as one file per Cluster, the
+# way fleets live in git). Usage:
 #   scripts/bench.sh [EXAMPLE_DIR]       default: ../shared/examples/dev-quick-start
 # Needs: a release build (made here), hyperfine (apt-get install hyperfine) for wall times,
 # GNU time (/usr/bin/time) for peak memory. Prints the figures; writes its inputs under
@@ -30,20 +31,45 @@ vars="$example/vars.env"
   done
 } > "$work/fleet.yaml"
 
+# 2,000 Clusters: in one file, and as 2,000 one-Cluster files in a directory.
+{
+  cat "$class"
+  for i in $(seq 1 2000); do
+    echo "---"
+    sed -e "s/\${CLUSTER_NAME}/bench-$i/g" "$flavor"
+  done
+} > "$work/fleet2000.yaml"
+mkdir -p "$work/fleet2000"
+cp "$class" "$work/fleet2000/"
+for i in $(seq 1 2000); do
+  sed -e "s/\${CLUSTER_NAME}/bench-$i/g" "$flavor" > "$work/fleet2000/cluster-$(printf %04d "$i").yaml"
+done
+
 run_one=("$bin" plan --substitute --env-file "$vars" -f "$class" -f "$flavor")
 run_fleet=("$bin" plan --substitute --env-file "$vars" -f "$work/fleet.yaml" --output json)
+run_file2000=("$bin" plan --substitute --env-file "$vars" -f "$work/fleet2000.yaml")
+run_dir2000=("$bin" plan --substitute --env-file "$vars" -f "$work/fleet2000")
 
 echo "== inputs: $class + $flavor; fleet: $(grep -c '^kind: Cluster$' "$work/fleet.yaml") Clusters"
 if command -v hyperfine >/dev/null; then
   hyperfine --warmup 5 --runs 50 -N --export-json "$work/one.json" "${run_one[*]}"
   hyperfine --warmup 2 --runs 10 --export-json "$work/fleet.json" "${run_fleet[*]} >/dev/null" --shell=bash
+  hyperfine --warmup 2 --runs 10 -N --output=null --export-json "$work/fleet2000.json" \
+    -n "2,000 Clusters, one file" "${run_file2000[*]}" \
+    -n "2,000 Clusters, 2,000 files" "${run_dir2000[*]}"
 else
   echo "hyperfine not found; timing 20 runs with bash" >&2
   time (for _ in $(seq 20); do "${run_one[@]}" >/dev/null; done)
   time (for _ in $(seq 5); do "${run_fleet[@]}" >/dev/null; done)
+  time (for _ in $(seq 5); do "${run_file2000[@]}" >/dev/null; done)
+  time (for _ in $(seq 5); do "${run_dir2000[@]}" >/dev/null; done)
 fi
 echo "== peak memory (max RSS)"
 /usr/bin/time -f "one cluster: %M KiB, %e s" "${run_one[@]}" >/dev/null 2>"$work/one.err" || true
 tail -n1 "$work/one.err"
 /usr/bin/time -f "1,000 clusters: %M KiB, %e s" "${run_fleet[@]}" >/dev/null 2>"$work/fleet.err" || true
 tail -n1 "$work/fleet.err"
+/usr/bin/time -f "2,000 clusters, one file: %M KiB, %e s" "${run_file2000[@]}" >/dev/null 2>"$work/file2000.err" || true
+tail -n1 "$work/file2000.err"
+/usr/bin/time -f "2,000 clusters, 2,000 files: %M KiB, %e s" "${run_dir2000[@]}" >/dev/null 2>"$work/dir2000.err" || true
+tail -n1 "$work/dir2000.err"

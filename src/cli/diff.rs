@@ -16,9 +16,15 @@ use crate::plan::review::{self, ReviewOptions};
 /// Arguments of `topoplan diff`.
 #[derive(Debug, Args)]
 pub struct DiffArgs {
-    /// OLD and NEW inputs (files or directories, read as -f reads them).
-    #[arg(value_name = "OLD NEW", num_args = 2, required = true)]
+    /// OLD and NEW inputs (files or directories, read as -f reads them); with --base-ref, the
+    /// PATHs to read both at REV (old) and in the working tree (new).
+    #[arg(value_name = "PATH", num_args = 1.., required = true)]
     pub paths: Vec<PathBuf>,
+
+    /// Read the old inputs from this git revision (e.g. origin/main) of the repository holding
+    /// the PATHs, the new ones from the working tree.
+    #[arg(long = "base-ref", value_name = "REV")]
+    pub base_ref: Option<String>,
 
     /// Namespace for objects that have none [default: with --substitute the NAMESPACE
     /// variable if set; otherwise "default"].
@@ -67,15 +73,28 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
         env_file: args.env_file.clone(),
     };
     let mut errors = Vec::new();
-    let mut paths = args.paths.iter().cloned();
-    let (old_path, new_path) = match (paths.next(), paths.next()) {
-        (Some(o), Some(n)) => (o, n),
-        _ => {
-            return Err(vec![Diagnostic::error("diff needs two paths: OLD and NEW")]);
+    let (old, new) = match (&args.base_ref, args.paths.as_slice()) {
+        (Some(rev), paths) => (
+            input.resolve_paths(paths.to_vec()).map(|mut o| {
+                o.git_rev = Some(rev.clone());
+                o
+            }),
+            input.resolve_paths(paths.to_vec()),
+        ),
+        (None, [old, new]) => (
+            input.resolve_paths(vec![old.clone()]),
+            input.resolve_paths(vec![new.clone()]),
+        ),
+        (None, _) => {
+            return Err(vec![
+                Diagnostic::error(format!(
+                    "diff needs two paths, OLD and NEW; got {}",
+                    args.paths.len()
+                ))
+                .with_help("topoplan diff OLD NEW, or topoplan diff --base-ref REV PATH... to compare PATH at REV with the working tree"),
+            ]);
         }
     };
-    let old = input.resolve_paths(vec![old_path]);
-    let new = input.resolve_paths(vec![new_path]);
     let clusters = super::plan::parse_clusters(&args.clusters, &mut errors);
     let gates = args.admission.gates().unwrap_or_else(|e| {
         errors.push(e);
@@ -108,7 +127,10 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
 /// Run `diff`.
 pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
     let opts = resolve(&args)?;
-    let r = review::review(&opts).map_err(|d| Failure::Diagnostics(d.0))?;
+    let progress = output::progress::Progress::new(0, "planning");
+    let result = review::review_with(&opts, &progress);
+    progress.finish();
+    let r = result.map_err(|d| Failure::Diagnostics(d.0))?;
     report(&r.plan.warnings);
     match args.format {
         Format::Table => write_stdout(&output::review::render(&r, stdout_color(), args.stat))?,

@@ -85,6 +85,7 @@ impl InputArgs {
             paths,
             default_namespace,
             substitute,
+            git_rev: None,
         })
     }
 }

@@ -132,6 +132,7 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
         paths: args.current.clone(),
         default_namespace: load.default_namespace.clone(),
         substitute: None,
+        git_rev: None,
     });
     Ok((
         PlanOptions {
@@ -154,7 +155,10 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
 /// Run `plan`.
 pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     let (opts, out) = resolve(args)?;
-    let (plan, inputs) = plan::plan_with_inputs(&opts).map_err(|d| Failure::Diagnostics(d.0))?;
+    let progress = output::progress::Progress::new(0, "planning");
+    let result = plan::plan_with_progress(&opts, &progress);
+    progress.finish();
+    let (plan, inputs) = result.map_err(|d| Failure::Diagnostics(d.0))?;
     report(&plan.warnings);
     // Files first: if the directory cannot be written, nothing claims success on stdout.
     if let Some(dir) = &out.dir {

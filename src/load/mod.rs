@@ -9,18 +9,21 @@ defaulting; and duplicate detection. It knows nothing about Cluster API semantic
 
 pub mod envfile;
 pub mod envsubst;
+pub mod git;
 pub mod object;
 pub mod source;
 pub mod yaml;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::diag::{Diagnostic, Diagnostics};
 pub use object::Object;
-use source::{Origin, SourceFile};
+use source::{Origin, SourceFile, SpanTable};
 
 /// How to read the inputs; resolved from the command line by `cli`.
 #[derive(Debug, Clone, Default)]
@@ -31,6 +34,9 @@ pub struct LoadOptions {
     pub default_namespace: String,
     /// Variable values for `${VAR}` substitution; `None` disables substitution.
     pub substitute: Option<BTreeMap<String, String>>,
+    /// Read `paths` as they are in this git revision (of the repository that holds each path)
+    /// instead of from the working tree; see [`git`].
+    pub git_rev: Option<String>,
 }
 
 /// Every object of the input, in input order (files sorted within each directory).
@@ -48,69 +54,224 @@ pub const RUNTIME_HOOKS_GROUP: &str = "hooks.runtime.cluster.x-k8s.io";
 
 /// Read and parse every input. All problems found are returned together.
 pub fn load(opts: &LoadOptions) -> Result<Inputs, Diagnostics> {
-    let mut files = Vec::new();
-    let mut errors = Vec::new();
-    for path in &opts.paths {
-        if let Err(e) = collect_files(path, &mut files) {
-            errors.push(e);
-        }
-    }
-    let mut objects = Vec::new();
-    let mut runtime_messages = Vec::new();
-    for (name, text) in files {
-        let text = match &opts.substitute {
-            Some(vars) => {
-                let lookup = |k: &str| vars.get(k).cloned();
-                match envsubst::substitute(&text, &lookup) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        let original = SourceFile::new(name, text);
-                        errors.push(envsubst::to_diagnostic(e, &original));
-                        continue;
+    load_many(std::slice::from_ref(opts))
+        .pop()
+        .unwrap_or_else(|| Err(Diagnostic::error("internal error: no input was loaded").into()))
+}
+
+/// Load several input sets at once (`diff`: the old and the new inputs), one result per set
+/// in the same order, each exactly what [`load`] returns for it.
+///
+/// Sets usually share most files. A text that occurs in several sets (after substitution) is
+/// parsed once: each set gets its own copy of the values (objects own their JSON, which later
+/// stages default in place), shares the span tables, and keeps its own file names, so every
+/// diagnostic names the file of its own set.
+pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
+    // 1. Which files, with their text: a directory walk or a git tree per set.
+    let mut errors: Vec<Vec<Diagnostic>> = Vec::with_capacity(sets.len());
+    let mut read: Vec<(usize, String, String)> = Vec::new();
+    for (set, opts) in sets.iter().enumerate() {
+        let mut errs = Vec::new();
+        let mut files = Vec::new();
+        match &opts.git_rev {
+            Some(rev) => files = git::collect(rev, &opts.paths, &mut errs),
+            None => {
+                for path in &opts.paths {
+                    if let Err(e) = collect_files(path, &mut files) {
+                        errs.push(e);
                     }
                 }
             }
-            None => text,
-        };
-        let file = SourceFile::new(name, text);
-        match yaml::parse_stream(&file) {
-            Ok(docs) => {
-                for doc in docs {
-                    let spans = Arc::new(doc.spans);
-                    let origin = Origin {
-                        file: Arc::clone(&file),
-                        spans,
-                    };
-                    let is_runtime_message = doc
-                        .value
-                        .get("apiVersion")
-                        .and_then(serde_json::Value::as_str)
-                        .is_some_and(|v| object::group_of(v) == RUNTIME_HOOKS_GROUP);
-                    if is_runtime_message {
-                        runtime_messages.push((doc.value, origin));
-                    } else {
-                        flatten(
-                            doc.value,
-                            origin,
-                            &opts.default_namespace,
-                            &mut objects,
-                            &mut errors,
-                        );
+        }
+        read.extend(files.into_iter().map(|(name, text)| (set, name, text)));
+        errors.push(errs);
+    }
+
+    // 2. Substitution, per file and in parallel.
+    let substituted: Vec<(usize, Result<Arc<SourceFile>, Diagnostic>)> = read
+        .into_par_iter()
+        .map(|(set, name, text)| {
+            let file = match sets.get(set).and_then(|o| o.substitute.as_ref()) {
+                Some(vars) => {
+                    let lookup = |k: &str| vars.get(k).cloned();
+                    match envsubst::substitute(&text, &lookup) {
+                        Ok(t) => Ok(SourceFile::new(name, t)),
+                        Err(e) => Err(envsubst::to_diagnostic(e, &SourceFile::new(name, text))),
                     }
                 }
-            }
-            Err(e) => errors.push(e),
-        }
-    }
-    check_duplicates(&objects, &mut errors);
-    if errors.is_empty() {
-        Ok(Inputs {
-            objects,
-            runtime_messages,
+                None => Ok(SourceFile::new(name, text)),
+            };
+            (set, file)
         })
-    } else {
-        Err(Diagnostics(errors))
+        .collect();
+
+    // 3. Each distinct text once, in parallel (large streams are split further by the parser).
+    let mut unique: Vec<Arc<SourceFile>> = Vec::new();
+    let mut uses: Vec<usize> = Vec::new();
+    let mut slot_of: Vec<Option<usize>> = Vec::with_capacity(substituted.len());
+    {
+        let mut index: HashMap<&str, usize> = HashMap::new();
+        for (_, file) in &substituted {
+            let slot = file.as_ref().ok().map(|f| {
+                let i = *index.entry(f.text.as_str()).or_insert_with(|| {
+                    unique.push(Arc::clone(f));
+                    uses.push(0);
+                    unique.len() - 1
+                });
+                if let Some(n) = uses.get_mut(i) {
+                    *n += 1;
+                }
+                i
+            });
+            slot_of.push(slot);
+        }
     }
+    let mut parsed: Vec<Option<ParseResult>> = unique
+        .par_iter()
+        .map(|f| {
+            Some(yaml::parse_stream(f).map(|docs| {
+                Arc::new(
+                    docs.into_iter()
+                        .map(|d| Parsed {
+                            value: d.value,
+                            spans: Arc::new(d.spans),
+                        })
+                        .collect(),
+                )
+            }))
+        })
+        .collect();
+
+    // 4. Hand each file its documents (the last file with a text takes them), then turn
+    //    documents into objects, per file in parallel, in input order.
+    let mut work: Vec<Vec<FileWork>> = sets.iter().map(|_| Vec::new()).collect();
+    for ((set, file), slot) in substituted.into_iter().zip(slot_of) {
+        let item = match (file, slot) {
+            (Err(e), _) => FileWork::Failed(e),
+            (Ok(file), None) => FileWork::Failed(Diagnostic::error(format!(
+                "internal error: {} was read but not parsed",
+                file.name
+            ))),
+            (Ok(file), Some(i)) => {
+                let last = uses.get_mut(i).is_none_or(|n| {
+                    *n = n.saturating_sub(1);
+                    *n == 0
+                });
+                let result = match parsed.get_mut(i) {
+                    Some(entry) if last => entry.take(),
+                    Some(Some(r)) => Some(r.clone()),
+                    _ => None,
+                };
+                let parsed_as = unique.get(i).map(|u| u.name.as_str());
+                match result {
+                    Some(Ok(docs)) => FileWork::Parsed(file, docs),
+                    // The error names the file first parsed with this text; parse again (an
+                    // error path) so that it names this one.
+                    Some(Err(e)) if parsed_as == Some(file.name.as_str()) => FileWork::Failed(e),
+                    Some(Err(e)) => FileWork::Failed(yaml::parse_stream(&file).err().unwrap_or(e)),
+                    None => FileWork::Failed(Diagnostic::error(format!(
+                        "internal error: no parse result for {}",
+                        file.name
+                    ))),
+                }
+            }
+        };
+        if let Some(w) = work.get_mut(set) {
+            w.push(item);
+        }
+    }
+    drop(unique);
+
+    sets.iter()
+        .zip(work)
+        .zip(errors)
+        .map(|((opts, work), mut errors)| {
+            let files: Vec<FileOut> = work
+                .into_par_iter()
+                .map(|w| file_objects(w, &opts.default_namespace))
+                .collect();
+            let mut objects = Vec::with_capacity(files.iter().map(|f| f.objects.len()).sum());
+            let mut runtime_messages = Vec::new();
+            for mut f in files {
+                objects.append(&mut f.objects);
+                runtime_messages.append(&mut f.runtime_messages);
+                errors.append(&mut f.errors);
+            }
+            check_duplicates(&objects, &mut errors);
+            if errors.is_empty() {
+                Ok(Inputs {
+                    objects,
+                    runtime_messages,
+                })
+            } else {
+                Err(Diagnostics(errors))
+            }
+        })
+        .collect()
+}
+
+/// One parsed document, its span table ready to be shared by every object read from it.
+#[derive(Debug, Clone)]
+struct Parsed {
+    value: serde_json::Value,
+    spans: Arc<SpanTable>,
+}
+
+/// The documents of one distinct text, or its error.
+type ParseResult = Result<Arc<Vec<Parsed>>, Diagnostic>;
+
+/// One file on its way to objects.
+enum FileWork {
+    /// Substitution or parsing failed.
+    Failed(Diagnostic),
+    /// Its documents (shared when other files have the same text).
+    Parsed(Arc<SourceFile>, Arc<Vec<Parsed>>),
+}
+
+/// What one file contributes to [`Inputs`].
+#[derive(Default)]
+struct FileOut {
+    objects: Vec<Object>,
+    runtime_messages: Vec<(serde_json::Value, Origin)>,
+    errors: Vec<Diagnostic>,
+}
+
+/// The objects and Runtime SDK messages of one file.
+fn file_objects(work: FileWork, default_namespace: &str) -> FileOut {
+    let mut out = FileOut::default();
+    let (file, docs) = match work {
+        FileWork::Failed(e) => {
+            out.errors.push(e);
+            return out;
+        }
+        FileWork::Parsed(file, docs) => (file, docs),
+    };
+    // Other files with the same text may still hold the documents: then copy the values.
+    // Either way the values are the same; only the cost differs.
+    let docs: Vec<Parsed> = Arc::try_unwrap(docs).unwrap_or_else(|shared| (*shared).clone());
+    for doc in docs {
+        let origin = Origin {
+            file: Arc::clone(&file),
+            spans: doc.spans,
+        };
+        let is_runtime_message = doc
+            .value
+            .get("apiVersion")
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|v| object::group_of(v) == RUNTIME_HOOKS_GROUP);
+        if is_runtime_message {
+            out.runtime_messages.push((doc.value, origin));
+        } else {
+            flatten(
+                doc.value,
+                origin,
+                default_namespace,
+                &mut out.objects,
+                &mut out.errors,
+            );
+        }
+    }
+    out
 }
 
 /// Expand one argument into (display name, text) pairs.
@@ -279,7 +440,64 @@ mod tests {
             paths: vec![p],
             default_namespace: "default".into(),
             substitute: None,
+            git_rev: None,
         })
+    }
+
+    #[test]
+    fn load_many_shares_texts_but_not_names() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cm = |n: &str| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {n}\n");
+        for (d, files) in [
+            ("old", [("a.yaml", cm("a")), ("b.yaml", cm("b-old"))]),
+            ("new", [("a.yaml", cm("a")), ("b.yaml", cm("b-new"))]),
+        ] {
+            std::fs::create_dir_all(dir.path().join(d)).expect("mkdir");
+            for (f, text) in files {
+                std::fs::write(dir.path().join(d).join(f), text).expect("write");
+            }
+        }
+        let set = |d: &str, ns: &str| LoadOptions {
+            paths: vec![dir.path().join(d)],
+            default_namespace: ns.into(),
+            ..LoadOptions::default()
+        };
+        let sets = [set("old", "x"), set("new", "y")];
+        let many = load_many(&sets);
+        assert_eq!(many.len(), 2);
+        for (got, opts) in many.iter().zip(&sets) {
+            let got = got.as_ref().expect("loads");
+            let alone = load(opts).expect("loads");
+            let show = |i: &Inputs| {
+                i.objects
+                    .iter()
+                    .map(|o| {
+                        (
+                            o.key(),
+                            o.origin.location("/metadata/name"),
+                            o.value.clone(),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(show(got), show(&alone));
+        }
+        let old = many[0].as_ref().expect("loads");
+        assert!(old.objects[0].origin.file.name.ends_with("old/a.yaml"));
+        assert_eq!(old.objects[0].namespace, "x");
+
+        // A shared text that does not parse: each set's error names its own file.
+        for d in ["old", "new"] {
+            std::fs::write(dir.path().join(d).join("a.yaml"), "a: [1\n").expect("write");
+        }
+        let many = load_many(&sets);
+        for (r, d) in many.iter().zip(["old", "new"]) {
+            let e = r.as_ref().expect_err("fails");
+            assert_eq!(e.0.len(), 1);
+            let (file, line, _) = e.0[0].position().expect("located");
+            assert!(file.ends_with(&format!("{d}/a.yaml")), "{file}");
+            assert_eq!(line, 1);
+        }
     }
 
     #[test]

@@ -54,28 +54,117 @@ pub struct Document {
 ///
 /// The first error ends parsing: a document after a syntax error cannot be trusted to start
 /// where the parser resumes.
+///
+/// A large stream (a fleet of Clusters in one file) is cut at its document markers and the
+/// pieces are parsed in parallel; see [`split_points`] for why that reads exactly what one pass
+/// reads. Should any piece fail, the whole stream is parsed again in one pass, so an error is
+/// always the one (and at the place) a single pass reports.
 pub fn parse_stream(file: &Arc<SourceFile>) -> Result<Vec<Document>, Diagnostic> {
-    let mut composer = compose::Composer::new(&file.text);
+    parse_stream_in_pieces(file, PIECE_BYTES)
+}
+
+/// [`parse_stream`] with pieces of at least `piece_bytes`.
+fn parse_stream_in_pieces(
+    file: &Arc<SourceFile>,
+    piece_bytes: usize,
+) -> Result<Vec<Document>, Diagnostic> {
+    use rayon::prelude::*;
+    let pieces = split_points(&file.text, piece_bytes);
+    if pieces.len() <= 1 {
+        return parse_stream_serial(file);
+    }
+    let parsed: Vec<Result<Vec<Document>, YamlError>> = pieces
+        .par_iter()
+        .map(|&(start, end)| match file.text.get(start..end) {
+            Some(piece) => documents(piece, start),
+            None => Err(YamlError::internal_at(
+                Span::new(start, 0),
+                "piece off a character",
+            )),
+        })
+        .collect();
     let mut docs = Vec::new();
-    loop {
-        let composed = match composer.next_document() {
-            Ok(Some(c)) => c,
-            Ok(None) => break,
-            Err(e) => return Err(e.into_diagnostic(file)),
-        };
-        let (value, spans) = decode::decode(&composed)
-            .and_then(decode::flatten)
-            .map_err(|e| e.into_diagnostic(file))?;
+    for p in parsed {
+        match p {
+            Ok(mut d) => docs.append(&mut d),
+            Err(_) => return parse_stream_serial(file),
+        }
+    }
+    Ok(docs)
+}
+
+/// [`parse_stream`] in one pass over the whole text.
+pub fn parse_stream_serial(file: &Arc<SourceFile>) -> Result<Vec<Document>, Diagnostic> {
+    documents(&file.text, 0).map_err(|e| e.into_diagnostic(file))
+}
+
+/// The documents of `text`, which starts at byte `base` of its file: every span is shifted by
+/// `base`, so it points into the file.
+fn documents(text: &str, base: usize) -> Result<Vec<Document>, YamlError> {
+    let mut composer = compose::Composer::new(text);
+    let mut docs = Vec::new();
+    while let Some(composed) = composer.next_document()? {
+        let (value, mut spans) = decode::decode(&composed).and_then(decode::flatten)?;
         if value.is_null() {
             continue;
+        }
+        if base > 0 {
+            for s in spans.values.values_mut().chain(spans.keys.values_mut()) {
+                s.offset += base;
+            }
         }
         docs.push(Document {
             value,
             spans,
-            span: composed.span,
+            span: Span::new(composed.span.offset + base, composed.span.len),
         });
     }
     Ok(docs)
+}
+
+/// Streams smaller than this are parsed in one piece: a thread hand-off costs more than it
+/// saves. Pieces are cut at the first document marker after this many bytes.
+const PIECE_BYTES: usize = 64 * 1024;
+
+/// Byte ranges `[start, end)` that cover `text`, cut before lines that start with a document
+/// marker (`---` then a space, tab, line break or the end), each at least `piece_bytes` long
+/// (but the last).
+///
+/// Why a piece parses as it would in one pass: at column 0, `---` always ends the document
+/// before it and starts a new one (YAML forbids it inside quoted scalars and flow collections,
+/// and it ends block scalars and plain multi-line scalars); nothing of one document (anchors,
+/// the alias budget, YAML 1.1 checks) carries into the next, and the piece ends with the line
+/// break before the marker, as the text does there. What does carry over is a directive
+/// (`%YAML`, `%TAG`) before a `---`, so a text with a line starting with `%` is never cut. A
+/// construct left open at the end of a piece (an unclosed quote or bracket) makes that piece
+/// fail, and [`parse_stream`] then parses the whole text in one pass.
+fn split_points(text: &str, piece_bytes: usize) -> Vec<(usize, usize)> {
+    let whole = vec![(0, text.len())];
+    if text.len() < piece_bytes.saturating_mul(2) {
+        return whole;
+    }
+    let bytes = text.as_bytes();
+    let mut cuts = vec![0];
+    let mut line_start = 0;
+    loop {
+        let line = bytes.get(line_start..).unwrap_or(&[]);
+        if line.first() == Some(&b'%') {
+            return whole;
+        }
+        let marker = line.starts_with(b"---")
+            && line
+                .get(3)
+                .is_none_or(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'));
+        if marker && line_start - cuts.last().copied().unwrap_or(0) >= piece_bytes {
+            cuts.push(line_start);
+        }
+        match line.iter().position(|&b| b == b'\n') {
+            Some(i) => line_start += i + 1,
+            None => break,
+        }
+    }
+    cuts.push(text.len());
+    cuts.windows(2).map(|w| (w[0], w[1])).collect()
 }
 
 /// Parse a standalone string as one YAML 1.1 value the way sigs.k8s.io/yaml.YAMLToJSON does
@@ -517,6 +606,92 @@ mod tests {
         assert_eq!(v("a: 1\n---\nb: 2\n"), json!({"a": 1}));
         assert_eq!(v(""), Value::Null);
         assert_eq!(v("# c\n"), Value::Null);
+    }
+
+    /// Everything one pass reads: values, spans, extents, or the error.
+    fn outcome(r: Result<Vec<Document>, Diagnostic>) -> String {
+        match r {
+            Ok(docs) => format!(
+                "{:?}",
+                docs.iter()
+                    .map(|d| (&d.value, &d.spans.values, &d.spans.keys, d.span))
+                    .collect::<Vec<_>>()
+            ),
+            Err(d) => format!("{:?} {:?} {:?}", d.message, d.position(), d.help),
+        }
+    }
+
+    #[test]
+    fn pieces_read_what_one_pass_reads() {
+        let texts = [
+            // Plain documents, explicit ends, comments between, CRLF, a marker with content.
+            "a: 1\n---\nb: [1, 2]\n...\n# c\n---\nc: &x {k: v}\nd: *x\n--- |\n  text\n---\ne: 2",
+            "a: 1\r\n---\r\nb: 2\r\n---\r\n- x\r\n",
+            // A block scalar at column 0 ends at a marker.
+            "--- |\nfoo\n---\nbar\n",
+            "a: |\n  x\n---\nb: >\n  y\n",
+            // Open constructs across a marker: errors, reported as one pass reports them.
+            "a: [1,\n---\n2]\n",
+            "a: 'x\n---\ny'\n",
+            "a: \"x\n---\ny\"\n",
+            "a: {b: 1,\n---\nc: 2}\n",
+            // An alias to an anchor of an earlier document.
+            "a: &x 1\n---\nb: *x\n",
+            // Directives carry over: never cut.
+            "a: 1\n---\nb: 2\n%YAML 1.1\n---\nc: 3\n",
+            "a: 1\n%FOO\n---\nb: 2\n",
+            // Errors in a later piece, duplicate keys located against the whole file.
+            "a: 1\n---\nb: 1\nb: 2\n",
+            "a: 1\n---\nb: x\u{2028}y\n---\nc: 1\n",
+            // Not markers: `----`, `---x`, indented `---`.
+            "a: |\n  ---\n----: 1\n---x: 2\n",
+            "---\n---\n---\n",
+        ];
+        for text in texts {
+            let file = SourceFile::new("t.yaml", text);
+            let one = outcome(parse_stream_serial(&file));
+            // Pieces of one byte: a cut before every marker.
+            assert_eq!(outcome(parse_stream_in_pieces(&file, 1)), one, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn large_streams_are_cut_at_markers() {
+        let doc = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  k: |\n    v\n";
+        let text = format!("{doc}---\n{doc}---\n{doc}");
+        let pieces = split_points(&text, doc.len());
+        assert_eq!(pieces.len(), 3, "{pieces:?}");
+        for (start, _) in &pieces[1..] {
+            assert!(text[*start..].starts_with("---\n"));
+        }
+        assert_eq!(pieces.first().map(|p| p.0), Some(0));
+        assert_eq!(pieces.last().map(|p| p.1), Some(text.len()));
+        // Spans of a later piece point into the whole file.
+        let file = SourceFile::new("t.yaml", text.clone());
+        let docs = parse_stream_in_pieces(&file, doc.len()).unwrap();
+        assert_eq!(docs.len(), 3);
+        let s = docs[2].spans.values["/metadata/name"];
+        assert_eq!(file.line_col(s.offset), (20, 9));
+        assert_eq!(outcome(Ok(docs)), outcome(parse_stream_serial(&file)));
+        // A directive anywhere: one piece.
+        assert_eq!(split_points(&format!("%YAML 1.1\n---\n{text}"), 1).len(), 1);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        #[test]
+        fn pieces_match_one_pass_on_yamlish_streams(
+            parts in prop::collection::vec("([-:?,\\[\\]{}#&*!|>'\"@ \\n\\ta-z0-9.~<]){0,24}", 1..6),
+        ) {
+            let text = parts.join("\n---\n");
+            let file = SourceFile::new("p", text.clone());
+            prop_assert_eq!(
+                outcome(parse_stream_in_pieces(&file, 1)),
+                outcome(parse_stream_serial(&file)),
+                "{:?}", text
+            );
+        }
     }
 
     #[test]

@@ -1,5 +1,6 @@
 /*!
-Output: the plan as a table, as a JSON/YAML document, and as files in a directory.
+Output: the plan as a table, as a JSON/YAML document, as files in a directory, as unified
+diffs and as a review; progress on stderr.
 
 Owns every byte topoplan writes to stdout or disk for a plan; it computes nothing. All output is
 deterministic: objects arrive sorted from `plan`, maps are sorted, and nothing depends on time,
@@ -9,5 +10,6 @@ environment or thread scheduling.
 pub mod diff;
 pub mod document;
 pub mod files;
+pub mod progress;
 pub mod review;
 pub mod table;

@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 use crate::api::{self, ApiVersion, Cluster, ClusterClass};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::load::{self, LoadOptions, Object};
+use crate::output::progress::Progress;
 use crate::topology::{self, Blueprint, Catalog, Role};
 use crate::validate::run::{Mode, Settings, validate_objects};
 
@@ -176,6 +177,14 @@ pub fn plan(opts: &PlanOptions) -> Result<Plan, Diagnostics> {
 /// Like [`plan`], but also hands back the loaded input (the CLI keeps it alive until exit
 /// instead of paying to free it).
 pub fn plan_with_inputs(opts: &PlanOptions) -> Result<(Plan, Loaded), Diagnostics> {
+    plan_with_progress(opts, &Progress::hidden())
+}
+
+/// [`plan_with_inputs`], counting planned Clusters on `progress`.
+pub fn plan_with_progress(
+    opts: &PlanOptions,
+    progress: &Progress,
+) -> Result<(Plan, Loaded), Diagnostics> {
     let (inputs, current) = match &opts.current {
         None => (load::load(&opts.load)?, None),
         Some(c) => match (load::load(&opts.load), load::load(&expand_plan_outputs(c))) {
@@ -189,7 +198,12 @@ pub fn plan_with_inputs(opts: &PlanOptions) -> Result<(Plan, Loaded), Diagnostic
             }
         },
     };
-    let plan = plan_inputs(&inputs, current.as_ref(), opts)?;
+    let plan = plan_against_with(
+        &inputs,
+        current.as_ref().map(|c| c.objects.as_slice()),
+        opts,
+        progress,
+    )?;
     Ok((plan, Loaded { inputs, current }))
 }
 
@@ -237,6 +251,16 @@ pub fn plan_against(
     current: Option<&[Object]>,
     opts: &PlanOptions,
 ) -> Result<Plan, Diagnostics> {
+    plan_against_with(inputs, current, opts, &Progress::hidden())
+}
+
+/// [`plan_against`], counting planned Clusters on `progress`.
+pub fn plan_against_with(
+    inputs: &load::Inputs,
+    current: Option<&[Object]>,
+    opts: &PlanOptions,
+    progress: &Progress,
+) -> Result<Plan, Diagnostics> {
     let registry = extensions::connect(&inputs.objects, &opts.extensions, extensions::Need::Plan)?;
     let settings = Settings {
         mode: Mode::Plan,
@@ -276,6 +300,7 @@ pub fn plan_against(
     let state = State {
         index: index.as_ref(),
         lists: &lists,
+        progress,
     };
     let planned = plan_objects_in(&v.objects, &opts.clusters, &ctx, &state);
     let ignored = extensions::ignored(registry.as_ref());
@@ -316,13 +341,16 @@ pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Pla
     )
 }
 
-/// What exists: the `--current` objects, indexed, and the list semantics their comparison uses.
+/// What exists: the `--current` objects, indexed, and the list semantics their comparison uses;
+/// and where to count planned Clusters.
 #[derive(Debug, Clone, Copy)]
 pub struct State<'a> {
     /// The current objects; `None` when every Cluster is new.
     pub index: Option<&'a current::Index<'a>>,
     /// List semantics (built in, plus supplied CRDs).
     pub lists: &'a ssa::ListTypes,
+    /// Counts planned Clusters (a bar on stderr, or nothing).
+    pub progress: &'a Progress,
 }
 
 /// The objects admission sees when current objects are given: each input Cluster carries what
@@ -429,6 +457,7 @@ pub fn plan_objects_with(
         &State {
             index: None,
             lists: &lists,
+            progress: &Progress::hidden(),
         },
     )
 }
@@ -443,41 +472,46 @@ pub fn plan_objects_in(
     let mut errors = Vec::new();
     let mut classes: BTreeMap<(String, String), ClusterClass> = BTreeMap::new();
     let mut clusters: Vec<Cluster> = Vec::new();
-    for o in objects {
-        let api = match api::check_core_object(o) {
-            Ok(Some(api)) => api,
-            Ok(None) => continue,
-            Err(e) => {
-                errors.push(e);
-                continue;
-            }
-        };
-        match o.kind.as_str() {
-            "ClusterClass" => match ClusterClass::parse(o, api) {
-                Ok(c) => {
-                    classes.insert((o.namespace.clone(), o.name.clone()), c);
+    // Decoding is per object and independent: in parallel, results kept in input order.
+    enum Decoded {
+        Class(Box<ClusterClass>),
+        Cluster(Box<Cluster>),
+    }
+    let decoded: Vec<Result<Option<Decoded>, Diagnostic>> = objects
+        .par_iter()
+        .map(|o| {
+            let Some(api) = api::check_core_object(o)? else {
+                return Ok(None);
+            };
+            match o.kind.as_str() {
+                "ClusterClass" => {
+                    ClusterClass::parse(o, api).map(|c| Some(Decoded::Class(Box::new(c))))
                 }
-                Err(e) => errors.push(e),
-            },
-            "Cluster" => {
-                let stored = state.index.and_then(|ix| ix.cluster(&o.namespace, &o.name));
-                let merged = match stored {
-                    Some(s) => match with_stored(o, s) {
-                        Ok(m) => std::borrow::Cow::Owned(m),
-                        Err(e) => {
-                            errors.push(e);
-                            continue;
-                        }
-                    },
-                    None => std::borrow::Cow::Borrowed(o),
-                };
-                match Cluster::parse(&merged, api) {
-                    Ok(c) if c.spec.topology.is_some() => clusters.push(c),
-                    Ok(_) => {}
-                    Err(e) => errors.push(e),
+                "Cluster" => {
+                    let stored = state.index.and_then(|ix| ix.cluster(&o.namespace, &o.name));
+                    let merged = match stored {
+                        Some(s) => std::borrow::Cow::Owned(with_stored(o, s)?),
+                        None => std::borrow::Cow::Borrowed(o),
+                    };
+                    Cluster::parse(&merged, api).map(|c| {
+                        c.spec
+                            .topology
+                            .is_some()
+                            .then(|| Decoded::Cluster(Box::new(c)))
+                    })
                 }
+                _ => Ok(None),
             }
-            _ => {}
+        })
+        .collect();
+    for d in decoded {
+        match d {
+            Ok(Some(Decoded::Class(c))) => {
+                classes.insert((c.object.namespace.clone(), c.object.name.clone()), *c);
+            }
+            Ok(Some(Decoded::Cluster(c))) => clusters.push(*c),
+            Ok(None) => {}
+            Err(e) => errors.push(e),
         }
     }
 
@@ -695,6 +729,7 @@ pub fn plan_objects_in(
         if ambiguous.contains(&(p.namespace.clone(), p.name.clone())) {
             p.source = Some(c.object.origin.file.name.clone());
         }
+        state.progress.inc(1);
         Ok(p)
     };
     // Clusters that call extensions spend most of their time waiting on the network: plan
@@ -707,6 +742,7 @@ pub fn plan_objects_in(
     } else {
         None
     };
+    state.progress.add_total(clusters.len() as u64);
     let run = || clusters.par_iter().map(&plan_one).collect::<Vec<_>>();
     let results: Vec<Result<ClusterPlan, Vec<Diagnostic>>> = match &pool {
         Some(p) => p.install(run),

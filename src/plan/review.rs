@@ -17,10 +17,11 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::{Action, ClusterPlan, Plan, PlanOptions, PlannedObject, plan_against};
+use super::{Action, ClusterPlan, Plan, PlanOptions, PlannedObject, plan_against_with};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::load::source::{Origin, SourceFile, SpanTable};
 use crate::load::{self, LoadOptions, Object};
+use crate::output::progress::Progress;
 use crate::topology::Role;
 
 /// Resolved options for `topoplan diff`.
@@ -53,17 +54,24 @@ impl Review {
 
 /// Read both input sets and review the change.
 pub fn review(opts: &ReviewOptions) -> Result<Review, Diagnostics> {
-    let (old, new) = match (load::load(&opts.old), load::load(&opts.plan.load)) {
-        (Ok(o), Ok(n)) => (o, n),
+    review_with(opts, &Progress::hidden())
+}
+
+/// [`review`], counting planned Clusters (both sides) on `progress`.
+pub fn review_with(opts: &ReviewOptions, progress: &Progress) -> Result<Review, Diagnostics> {
+    // Both sides at once: files they share are parsed once.
+    let mut loaded = load::load_many(&[opts.old.clone(), opts.plan.load.clone()]).into_iter();
+    let (old, new) = match (loaded.next(), loaded.next()) {
+        (Some(Ok(o)), Some(Ok(n))) => (o, n),
         (o, n) => {
             let mut errors = Vec::new();
-            for e in [o.err(), n.err()].into_iter().flatten() {
+            for e in [o, n].into_iter().flatten().filter_map(Result::err) {
                 errors.extend(e.0);
             }
             return Err(Diagnostics(errors));
         }
     };
-    review_inputs(&old, &new, &opts.plan)
+    review_inputs_with(&old, &new, &opts.plan, progress)
 }
 
 /// Review loaded inputs.
@@ -72,7 +80,16 @@ pub fn review_inputs(
     new: &load::Inputs,
     opts: &PlanOptions,
 ) -> Result<Review, Diagnostics> {
-    let old_plan = plan_against(old, None, opts).map_err(|Diagnostics(d)| {
+    review_inputs_with(old, new, opts, &Progress::hidden())
+}
+
+fn review_inputs_with(
+    old: &load::Inputs,
+    new: &load::Inputs,
+    opts: &PlanOptions,
+    progress: &Progress,
+) -> Result<Review, Diagnostics> {
+    let old_plan = plan_against_with(old, None, opts, progress).map_err(|Diagnostics(d)| {
         let mut out = vec![Diagnostic::error(
             "the old inputs do not plan: a diff needs both sides to be valid",
         )];
@@ -111,7 +128,7 @@ pub fn review_inputs(
             state.extend(converged(&c, &lists));
         }
     }
-    let mut plan = plan_against(new, Some(&state), opts)?;
+    let mut plan = plan_against_with(new, Some(&state), opts, progress)?;
     for c in &mut plan.clusters {
         if added.contains(&(c.namespace.clone(), c.name.clone())) {
             for o in &mut c.objects {

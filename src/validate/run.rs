@@ -10,6 +10,7 @@ them.
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::api::{self, ApiVersion, Cluster, ClusterClass};
@@ -124,30 +125,23 @@ pub fn validate_objects(
     let mut clusters: Vec<(usize, Cluster)> = Vec::new();
     let mut old_clusters: BTreeMap<(String, String), Cluster> = BTreeMap::new();
     let mut defaulted: BTreeMap<usize, Value> = BTreeMap::new();
-    for (i, o) in objects.iter().enumerate() {
-        let api = match api::check_core_object(o) {
-            Ok(Some(api)) => api,
-            Ok(None) => continue,
-            Err(e) => {
-                findings.push(plain(o, e));
-                continue;
-            }
-        };
-        match o.kind.as_str() {
-            "ClusterClass" => match ClusterClass::parse(o, api) {
-                Ok(c) => {
-                    if let Some(v) = stored::cluster_class(&o.value, api) {
-                        defaulted.insert(i, v);
-                    }
-                    classes.insert((o.namespace.clone(), o.name.clone()), c);
+    // Decoding is per object and independent: in parallel, then gathered in input order.
+    let decoded: Vec<Decoded> = objects
+        .par_iter()
+        .enumerate()
+        .map(|(i, o)| decode(i, o))
+        .collect();
+    for d in decoded {
+        match d {
+            Decoded::Skip => {}
+            Decoded::Finding(f) => findings.push(*f),
+            Decoded::Class(c, stored) => {
+                if let Some((i, v)) = stored {
+                    defaulted.insert(i, v);
                 }
-                Err(e) => findings.push(plain(o, e)),
-            },
-            "Cluster" => match Cluster::parse(o, api) {
-                Ok(c) => clusters.push((i, c)),
-                Err(e) => findings.push(plain(o, e)),
-            },
-            _ => {}
+                classes.insert((c.object.namespace.clone(), c.object.name.clone()), *c);
+            }
+            Decoded::Cluster(i, c) => clusters.push((i, *c)),
         }
     }
     for o in old {
@@ -241,60 +235,101 @@ pub fn validate_objects(
         }
     }
 
-    // Clusters: the mutating webhook (defaults, variables) then the validating one.
-    for (i, cluster) in &clusters {
-        let k = (cluster.namespace().to_string(), cluster.name().to_string());
-        let old_cluster = old_clusters.get(&k);
-        if let Some(schema) = crd::spec_schema(objects, "Cluster", &cluster.object.api_version) {
-            let old_spec = old_cluster.and_then(|o| o.object.value.get("spec"));
-            let errs = crd::validate(schema, &cluster.object, old_spec);
-            if !errs.is_empty() {
-                push_written(&mut findings, &cluster.object, errs);
-                continue;
+    // Clusters: the mutating webhook (defaults, variables) then the validating one. Each
+    // Cluster's admission reads only shared, finished state, so they run in parallel; their
+    // findings are gathered in input order.
+    let mut cluster_schemas: BTreeMap<&str, Option<&Value>> = BTreeMap::new();
+    for (_, cluster) in &clusters {
+        let v = cluster.object.api_version.as_str();
+        cluster_schemas
+            .entry(v)
+            .or_insert_with(|| crd::spec_schema(objects, "Cluster", v));
+    }
+    let admitted: Vec<Admitted> = clusters
+        .par_iter()
+        .map(|(i, cluster)| {
+            let mut findings = Vec::new();
+            let k = (cluster.namespace().to_string(), cluster.name().to_string());
+            let old_cluster = old_clusters.get(&k);
+            let schema = cluster_schemas
+                .get(cluster.object.api_version.as_str())
+                .copied()
+                .flatten();
+            if let Some(schema) = schema {
+                let old_spec = old_cluster.and_then(|o| o.object.value.get("spec"));
+                let errs = crd::validate(schema, &cluster.object, old_spec);
+                if !errs.is_empty() {
+                    push_written(&mut findings, &cluster.object, errs);
+                    return (findings, None);
+                }
             }
+            let class_key = cluster.class_key();
+            let class = classes.get(&class_key);
+            // The class the Cluster used before: only consulted when the reference changes.
+            let old_class = old_cluster.and_then(|c| {
+                let ok = c.class_key();
+                old_classes.get(&ok).or_else(|| classes.get(&ok))
+            });
+            let class_admitted = class_ok.get(&class_key).copied().unwrap_or(false);
+            let vars = status_vars.get(&class_key).filter(|_| class_admitted);
+            let check = |spec: &mut Value, old: Option<&Value>, _: &ClusterClass| match vars {
+                Some(sv) => default_and_validate(spec, sv, old),
+                None => Vec::new(),
+            };
+            let opts = Options {
+                gates: settings.gates,
+                class_variables: None,
+                cluster_variables: Some(&check),
+            };
+            let mut outcome = super::cluster_with(&opts, cluster, old_cluster, class, old_class);
+            if class.is_some()
+                && class_admitted
+                && vars.is_none()
+                && cluster.spec.topology.is_some()
+            {
+                // Cluster API's warning for a class whose variables did not reconcile.
+                outcome.warnings.push(format!(
+                    "Cluster refers to ClusterClass {}/{}, but this ClusterClass hasn't been successfully reconciled. \
+                     Cluster topology has not been fully validated. Please take a look at the ClusterClass status",
+                    class_key.0, class_key.1
+                ));
+            }
+            let stored = outcome
+                .defaulted
+                .as_ref()
+                .and_then(|spec| stored::cluster(&cluster.object.value, cluster.api, spec))
+                .map(|v| (*i, v));
+            push_outcome(&mut findings, &cluster.object, cluster.api, outcome);
+            (findings, stored)
+        })
+        .collect();
+    for (mut f, stored) in admitted {
+        findings.append(&mut f);
+        if let Some((i, v)) = stored {
+            defaulted.insert(i, v);
         }
-        let class_key = cluster.class_key();
-        let class = classes.get(&class_key);
-        // The class the Cluster used before: only consulted when the reference changes.
-        let old_class = old_cluster.and_then(|c| {
-            let ok = c.class_key();
-            old_classes.get(&ok).or_else(|| classes.get(&ok))
-        });
-        let class_admitted = class_ok.get(&class_key).copied().unwrap_or(false);
-        let vars = status_vars.get(&class_key).filter(|_| class_admitted);
-        let check = |spec: &mut Value, old: Option<&Value>, _: &ClusterClass| match vars {
-            Some(sv) => default_and_validate(spec, sv, old),
-            None => Vec::new(),
-        };
-        let opts = Options {
-            gates: settings.gates,
-            class_variables: None,
-            cluster_variables: Some(&check),
-        };
-        let mut outcome = super::cluster_with(&opts, cluster, old_cluster, class, old_class);
-        if class.is_some() && class_admitted && vars.is_none() && cluster.spec.topology.is_some() {
-            // Cluster API's warning for a class whose variables did not reconcile.
-            outcome.warnings.push(format!(
-                "Cluster refers to ClusterClass {}/{}, but this ClusterClass hasn't been successfully reconciled. \
-                 Cluster topology has not been fully validated. Please take a look at the ClusterClass status",
-                class_key.0, class_key.1
-            ));
-        }
-        if let Some(spec) = &outcome.defaulted
-            && let Some(v) = stored::cluster(&cluster.object.value, cluster.api, spec)
-        {
-            defaulted.insert(*i, v);
-        }
-        push_outcome(&mut findings, &cluster.object, cluster.api, outcome);
     }
 
+    // The stored objects: a copy of each (the caller keeps its input), the defaulted value in
+    // place of the original where admission changed one, without copying the original value.
+    let mut replaced: Vec<Option<Value>> = Vec::new();
+    replaced.resize_with(objects.len(), || None);
+    for (i, v) in defaulted {
+        if let Some(slot) = replaced.get_mut(i) {
+            *slot = Some(v);
+        }
+    }
     let objects = objects
-        .iter()
-        .enumerate()
-        .map(|(i, o)| match defaulted.remove(&i) {
-            Some(v) => Object {
-                value: v,
-                ..o.clone()
+        .par_iter()
+        .zip(replaced)
+        .map(|(o, v)| match v {
+            Some(value) => Object {
+                value,
+                origin: o.origin.clone(),
+                api_version: o.api_version.clone(),
+                kind: o.kind.clone(),
+                name: o.name.clone(),
+                namespace: o.namespace.clone(),
             },
             None => o.clone(),
         })
@@ -303,6 +338,43 @@ pub fn validate_objects(
         findings,
         objects,
         status_variables: status_vars,
+    }
+}
+
+/// One Cluster's findings, and its stored form (index, value) when defaulting changed it.
+type Admitted = (Vec<Finding>, Option<(usize, Value)>);
+
+/// One input object, decoded for admission.
+enum Decoded {
+    /// Not a ClusterClass or Cluster of Cluster API.
+    Skip,
+    /// It could not be decoded.
+    Finding(Box<Finding>),
+    /// A ClusterClass, with its stored form (index, value) when defaulting changed it.
+    Class(Box<ClusterClass>, Option<(usize, Value)>),
+    /// A Cluster at this index.
+    Cluster(usize, Box<Cluster>),
+}
+
+fn decode(i: usize, o: &Object) -> Decoded {
+    let api = match api::check_core_object(o) {
+        Ok(Some(api)) => api,
+        Ok(None) => return Decoded::Skip,
+        Err(e) => return Decoded::Finding(Box::new(plain(o, e))),
+    };
+    match o.kind.as_str() {
+        "ClusterClass" => match ClusterClass::parse(o, api) {
+            Ok(c) => {
+                let stored = stored::cluster_class(&o.value, api).map(|v| (i, v));
+                Decoded::Class(Box::new(c), stored)
+            }
+            Err(e) => Decoded::Finding(Box::new(plain(o, e))),
+        },
+        "Cluster" => match Cluster::parse(o, api) {
+            Ok(c) => Decoded::Cluster(i, Box::new(c)),
+            Err(e) => Decoded::Finding(Box::new(plain(o, e))),
+        },
+        _ => Decoded::Skip,
     }
 }
 
