@@ -316,3 +316,68 @@ fn version_bump_upgrades_the_control_plane_first() {
         );
     }
 }
+
+#[test]
+fn base_ref_reads_the_old_side_from_git() {
+    let t = change("cluster.yaml", "replicas: 2", "replicas: 5");
+    let dir = t.path().to_path_buf();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .current_dir(&dir)
+            .args(args)
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.com")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.com")
+            .output()
+            .expect("git");
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    // Commit the old side under the path the new side lives at, then put the new side there.
+    std::fs::rename(dir.join("new"), dir.join("changed")).expect("rename");
+    std::fs::rename(dir.join("old"), dir.join("new")).expect("rename");
+    git(&["init", "-q"]);
+    git(&["add", "new"]);
+    git(&["commit", "-q", "-m", "old"]);
+    std::fs::remove_dir_all(dir.join("new")).expect("remove");
+    std::fs::rename(dir.join("changed"), dir.join("new")).expect("rename");
+    let out = t
+        .args([
+            "diff",
+            "--base-ref",
+            "HEAD",
+            "new",
+            "--stat",
+            "--detailed-exitcode",
+        ])
+        .run();
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "Cluster team-a/dev (ClusterClass fleet/docker-small): 0 to create, 2 to modify, 0 to delete\n\
+         1 Cluster: 1 changed, 0 unchanged (0 added, 0 removed); 0 rollouts in 0 Clusters, 0 deferred.\n"
+    );
+    // A revision that does not exist is named.
+    let bad = Test::new()
+        .fixture(EXAMPLE, "new")
+        .args(["diff", "--base-ref", "no-such-rev", "new"])
+        .run();
+    assert_eq!(bad.code, 1);
+    assert!(bad.stderr.contains("no-such-rev"), "{}", bad.stderr);
+}
+
+#[test]
+fn two_paths_are_needed_without_base_ref() {
+    let out = Test::new().args(["diff", "only-one"]).run();
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("diff needs two paths, OLD and NEW; got 1"),
+        "{}",
+        out.stderr
+    );
+}
