@@ -25,8 +25,12 @@ use crate::load::object::group_of;
 #[derive(Debug, Default)]
 pub struct Index<'a> {
     by_name: HashMap<(&'a str, &'a str, &'a str), Vec<&'a Object>>,
-    /// MachineDeployments, MachinePools and Machines by namespace (listed by label).
-    listed: HashMap<(&'a str, &'a str), Vec<&'a Object>>,
+    /// MachineDeployments, MachinePools and Machines by (kind, namespace, cluster-name label):
+    /// the controller lists them by label, and a fleet holds thousands per namespace.
+    listed: HashMap<(&'a str, &'a str, &'a str), Vec<&'a Object>>,
+    /// Workers by (kind, namespace) whose cluster-name label is missing or names a Cluster
+    /// (checked for contradictions with the Cluster they say they belong to otherwise).
+    by_cluster_name: HashMap<(&'a str, &'a str, &'a str), Vec<&'a Object>>,
     /// Clusters by (namespace, name).
     clusters: HashMap<(&'a str, &'a str), &'a Object>,
     /// Nodes.
@@ -48,10 +52,22 @@ impl<'a> Index<'a> {
             let core = group_of(&o.api_version) == crate::api::GROUP;
             match o.kind.as_str() {
                 "MachineDeployment" | "MachinePool" | "Machine" if core => {
+                    let cluster = label(o, labels::CLUSTER_NAME).unwrap_or("");
                     ix.listed
-                        .entry((o.kind.as_str(), o.namespace.as_str()))
+                        .entry((o.kind.as_str(), o.namespace.as_str(), cluster))
                         .or_default()
                         .push(o);
+                    // spec.clusterName names the Cluster too; a worker whose label disagrees
+                    // is found through it.
+                    if let Some(spec_cluster) =
+                        o.value.pointer("/spec/clusterName").and_then(Value::as_str)
+                        && spec_cluster != cluster
+                    {
+                        ix.by_cluster_name
+                            .entry((o.kind.as_str(), o.namespace.as_str(), spec_cluster))
+                            .or_default()
+                            .push(o);
+                    }
                 }
                 "Node" if o.api_version == "v1" => ix.nodes.push(o),
                 "Cluster" if core => {
@@ -160,19 +176,6 @@ fn label<'v>(o: &'v Object, key: &str) -> Option<&'v str> {
 /// `klog.KObj`: `namespace/name`.
 fn kobj(o: &Object) -> String {
     format!("{}/{}", o.namespace, o.name)
-}
-
-/// `o` has an owner reference to the Cluster `name`.
-fn owned_by_cluster(o: &Object, name: &str) -> bool {
-    o.value
-        .pointer("/metadata/ownerReferences")
-        .and_then(Value::as_array)
-        .is_some_and(|refs| {
-            refs.iter().any(|r| {
-                r.get("kind").and_then(Value::as_str) == Some("Cluster")
-                    && r.get("name").and_then(Value::as_str) == Some(name)
-            })
-        })
 }
 
 fn is_deleting(o: &Object) -> bool {
@@ -288,25 +291,25 @@ impl<'a> Finder<'a, '_> {
 
     fn workers(&mut self, kind: &str, name_label: &str) -> BTreeMap<String, Worker<'a>> {
         let mut out: BTreeMap<String, Worker<'a>> = BTreeMap::new();
+        let ns = self.cluster.namespace.as_str();
+        let name = self.cluster.name.as_str();
+        // Labelled for another Cluster but this one's by spec.clusterName: the export
+        // contradicts itself. (Cluster API lists by label and would ignore it; planning the
+        // worker as new under names that exist would be a guess.)
+        let mislabelled = self
+            .ix
+            .by_cluster_name
+            .get(&(kind, ns, name))
+            .map_or(&[][..], Vec::as_slice);
+        for &o in mislabelled {
+            self.check_cluster_label(o);
+        }
         let listed = self
             .ix
             .listed
-            .get(&(kind, self.cluster.namespace.as_str()))
+            .get(&(kind, ns, name))
             .map_or(&[][..], Vec::as_slice);
         for &o in listed {
-            if label(o, labels::CLUSTER_NAME) != Some(self.cluster.name.as_str()) {
-                // This Cluster's (spec.clusterName, or an owner reference) but labelled for
-                // another: the export contradicts
-                // itself. (Cluster API lists by label and would ignore it; planning the worker
-                // as new under names that exist would be a guess.)
-                if owned_by_cluster(o, &self.cluster.name)
-                    || o.value.pointer("/spec/clusterName").and_then(Value::as_str)
-                        == Some(self.cluster.name.as_str())
-                {
-                    self.check_cluster_label(o);
-                }
-                continue;
-            }
             if !has_label(o, labels::TOPOLOGY_OWNED) {
                 continue;
             }
@@ -382,14 +385,11 @@ impl<'a> Finder<'a, '_> {
             } else {
                 self.ix
                     .listed
-                    .get(&("Machine", o.namespace.as_str()))
+                    .get(&("Machine", ns, name))
                     .map_or(&[][..], Vec::as_slice)
                     .iter()
                     .copied()
-                    .filter(|m| {
-                        label(m, MACHINE_DEPLOYMENT_NAME) == Some(o.name.as_str())
-                            && label(m, labels::CLUSTER_NAME) == Some(self.cluster.name.as_str())
-                    })
+                    .filter(|m| label(m, MACHINE_DEPLOYMENT_NAME) == Some(o.name.as_str()))
                     .collect()
             };
             out.insert(

@@ -203,6 +203,7 @@ pub fn plan_with_progress(
         current.as_ref().map(|c| c.objects.as_slice()),
         opts,
         progress,
+        false,
     )?;
     Ok((plan, Loaded { inputs, current }))
 }
@@ -251,15 +252,18 @@ pub fn plan_against(
     current: Option<&[Object]>,
     opts: &PlanOptions,
 ) -> Result<Plan, Diagnostics> {
-    plan_against_with(inputs, current, opts, &Progress::hidden())
+    plan_against_with(inputs, current, opts, &Progress::hidden(), false)
 }
 
-/// [`plan_against`], counting planned Clusters on `progress`.
+/// [`plan_against`], counting planned Clusters on `progress`. `sole_owner`: the current
+/// objects are topoplan's own computation, owned by `capi-topology` alone on every path it
+/// sets (so no managedFields are needed to know what it would remove).
 pub fn plan_against_with(
     inputs: &load::Inputs,
     current: Option<&[Object]>,
     opts: &PlanOptions,
     progress: &Progress,
+    sole_owner: bool,
 ) -> Result<Plan, Diagnostics> {
     let registry = extensions::connect(&inputs.objects, &opts.extensions, extensions::Need::Plan)?;
     let settings = Settings {
@@ -274,12 +278,16 @@ pub fn plan_against_with(
         None => std::borrow::Cow::Borrowed(&inputs.objects),
         Some(c) => std::borrow::Cow::Owned(with_current(&inputs.objects, c)?),
     };
-    let v = validate_objects(
-        &admitted,
-        current.unwrap_or(&[]),
-        &inputs.runtime_messages,
-        &settings,
-    );
+    // Admission compares with the stored ClusterClasses and Clusters only.
+    let stored: Vec<Object> = current
+        .unwrap_or(&[])
+        .iter()
+        .filter(|o| {
+            matches!(o.kind.as_str(), "Cluster" | "ClusterClass") && o.group() == api::GROUP
+        })
+        .cloned()
+        .collect();
+    let v = validate_objects(&admitted, &stored, &inputs.runtime_messages, &settings);
     if v.has_errors() {
         let mut d = v.diagnostics();
         d.extend(extensions::ignored(registry.as_ref()));
@@ -301,6 +309,7 @@ pub fn plan_against_with(
         index: index.as_ref(),
         lists: &lists,
         progress,
+        sole_owner,
     };
     let planned = plan_objects_in(&v.objects, &opts.clusters, &ctx, &state);
     let ignored = extensions::ignored(registry.as_ref());
@@ -351,6 +360,8 @@ pub struct State<'a> {
     pub lists: &'a ssa::ListTypes,
     /// Counts planned Clusters (a bar on stderr, or nothing).
     pub progress: &'a Progress,
+    /// The current objects are owned by `capi-topology` alone (see [`plan_against_with`]).
+    pub sole_owner: bool,
 }
 
 /// The objects admission sees when current objects are given: each input Cluster carries what
@@ -458,6 +469,7 @@ pub fn plan_objects_with(
             index: None,
             lists: &lists,
             progress: &Progress::hidden(),
+            sole_owner: false,
         },
     )
 }
@@ -708,6 +720,7 @@ pub fn plan_objects_in(
                         upgrade: decision,
                         topology_version: &normalized_version(c),
                         lists: state.lists,
+                        sole_owner: state.sole_owner,
                     },
                 )?;
                 let mut p = classify(

@@ -13,6 +13,8 @@ ones are deleted with everything they own.
 */
 
 use std::collections::BTreeSet;
+
+use rayon::prelude::*;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
@@ -43,6 +45,12 @@ pub struct Review {
     pub added: BTreeSet<(String, String)>,
     /// Clusters only in the old inputs.
     pub removed: BTreeSet<(String, String)>,
+    /// The old inputs' plan of every Cluster still in the new inputs (the state taken as
+    /// settled).
+    pub old: Vec<ClusterPlan>,
+    /// What the review was computed from (both inputs, the settled old state), handed back so
+    /// a caller about to exit can skip freeing it.
+    pub inputs: Vec<Object>,
 }
 
 impl Review {
@@ -71,7 +79,10 @@ pub fn review_with(opts: &ReviewOptions, progress: &Progress) -> Result<Review, 
             return Err(Diagnostics(errors));
         }
     };
-    review_inputs_with(&old, &new, &opts.plan, progress)
+    let mut r = review_inputs_with(&old, &new, &opts.plan, progress)?;
+    r.inputs.extend(old.objects);
+    r.inputs.extend(new.objects);
+    Ok(r)
 }
 
 /// Review loaded inputs.
@@ -89,13 +100,14 @@ fn review_inputs_with(
     opts: &PlanOptions,
     progress: &Progress,
 ) -> Result<Review, Diagnostics> {
-    let old_plan = plan_against_with(old, None, opts, progress).map_err(|Diagnostics(d)| {
-        let mut out = vec![Diagnostic::error(
-            "the old inputs do not plan: a diff needs both sides to be valid",
-        )];
-        out.extend(d);
-        Diagnostics(out)
-    })?;
+    let old_plan =
+        plan_against_with(old, None, opts, progress, false).map_err(|Diagnostics(d)| {
+            let mut out = vec![Diagnostic::error(
+                "the old inputs do not plan: a diff needs both sides to be valid",
+            )];
+            out.extend(d);
+            Diagnostics(out)
+        })?;
     let new_keys: BTreeSet<(String, String)> = new
         .objects
         .iter()
@@ -119,16 +131,19 @@ fn review_inputs_with(
         .cloned()
         .collect();
     let mut gone = Vec::new();
-    let (lists, _) = crate::plan::ssa::ListTypes::builtin().with_crds(&old.objects, &new.objects);
+    let mut kept = Vec::new();
     for c in old_plan.clusters {
         let key = (c.namespace.clone(), c.name.clone());
         if removed.contains(&key) {
             gone.push(removed_cluster(c));
         } else {
-            state.extend(converged(&c, &lists));
+            kept.push(c);
         }
     }
-    let mut plan = plan_against_with(new, Some(&state), opts, progress)?;
+    // Settling each Cluster is independent: in parallel, kept in order.
+    let settled: Vec<Vec<Object>> = kept.par_iter().map(converged).collect();
+    state.extend(settled.into_iter().flatten());
+    let mut plan = plan_against_with(new, Some(&state), opts, progress, true)?;
     for c in &mut plan.clusters {
         if added.contains(&(c.namespace.clone(), c.name.clone())) {
             for o in &mut c.objects {
@@ -147,6 +162,8 @@ fn review_inputs_with(
         plan,
         added,
         removed,
+        inputs: state,
+        old: kept,
     })
 }
 
@@ -164,7 +181,7 @@ fn is_topology_cluster(o: &Object) -> bool {
 /// Cluster owning its InfrastructureCluster and ControlPlane in place of the cluster shim,
 /// which is gone by then (the Cluster controller adopts both; the topology controller then
 /// deletes the shim).
-fn converged(c: &ClusterPlan, lists: &crate::plan::ssa::ListTypes) -> Vec<Object> {
+fn converged(c: &ClusterPlan) -> Vec<Object> {
     let origin = Origin {
         file: SourceFile::new(
             format!("{}/{} as planned from the old inputs", c.namespace, c.name),
@@ -179,19 +196,6 @@ fn converged(c: &ClusterPlan, lists: &crate::plan::ssa::ListTypes) -> Vec<Object
             let mut v = o.object.clone();
             if matches!(o.role, Role::InfrastructureCluster | Role::ControlPlane) {
                 adopt(&mut v, c);
-            }
-            // What the controller applied is on record, as on a real cluster (the Cluster itself
-            // is merge-patched, not applied).
-            if o.role != Role::Cluster {
-                let mut intent = crate::plan::ssa::intent(&o.object, &[]);
-                // The shim reference the controller once sent is gone with the shim; the
-                // Cluster's reference belongs to the Cluster controller.
-                if matches!(o.role, Role::InfrastructureCluster | Role::ControlPlane)
-                    && let Some(m) = intent.get_mut("metadata").and_then(Value::as_object_mut)
-                {
-                    m.remove("ownerReferences");
-                }
-                crate::plan::ssa::record_topology_apply(&mut v, &intent, lists);
             }
             if o.role == Role::ControlPlane
                 && let Some(version) = v.pointer("/spec/version").cloned()

@@ -49,6 +49,8 @@ pub struct Input<'a, 'c> {
     pub topology_version: &'c str,
     /// List semantics for the merge.
     pub lists: &'c ListTypes,
+    /// `capi-topology` owns the current objects alone (topoplan computed them).
+    pub sole_owner: bool,
 }
 
 /// Where the current counterpart of a role is, and the object that must exist for it.
@@ -170,12 +172,16 @@ fn aggregate(errs: &[String]) -> String {
 /// Cluster API's comparison of `current` with the desired object: the intent without the
 /// ignore paths (the control-plane endpoint, when the topology leaves it to the provider),
 /// applied and compared (desired-state.md §6.1).
-fn compare(current: &Object, d: &DesiredObject, lists: &ListTypes) -> ssa::Verdict {
+fn compare(current: &Object, d: &DesiredObject, input: &Input<'_, '_>) -> ssa::Verdict {
     let ignore = match d.role {
         Role::InfrastructureCluster | Role::ControlPlane => ssa::endpoint_ignore_paths(&d.value),
         _ => Vec::new(),
     };
-    ssa::compare(&current.value, &d.value, &ignore, lists)
+    if input.sole_owner {
+        ssa::compare_sole_owner(&current.value, &d.value, &ignore, input.lists)
+    } else {
+        ssa::compare(&current.value, &d.value, &ignore, input.lists)
+    }
 }
 
 /// Judge every desired object of one Cluster against what exists.
@@ -305,10 +311,22 @@ pub fn judge(
     let mut renames: Vec<(Role, &'static str, String)> = Vec::new();
     let mut results: Vec<Option<PlannedObject>> = Vec::new();
     results.resize_with(desired.len(), || None);
+    // Only the holder's shape matters here (which reference path its contract uses).
     let holders: BTreeMap<Role, Value> = desired
         .iter()
         .filter(|d| matches!(d.role, Role::ControlPlane | Role::MachineDeployment(_)))
-        .map(|d| (d.role.clone(), d.value.clone()))
+        .map(|d| {
+            let shape = if d
+                .value
+                .pointer("/spec/machineTemplate/spec/infrastructureRef")
+                .is_some()
+            {
+                json!({"spec": {"machineTemplate": {"spec": {"infrastructureRef": {}}}}})
+            } else {
+                Value::Null
+            };
+            (d.role.clone(), shape)
+        })
         .collect();
     for (i, d) in desired.iter().enumerate() {
         if worker_of(&d.role).is_some_and(|w| pending_create.contains(&w)) {
@@ -341,7 +359,7 @@ pub fn judge(
             errors.push(incompatible(who, current, &d.role, &errs));
             continue;
         }
-        let v = compare(current, d, input.lists);
+        let v = compare(current, d, input);
         out.inexact += usize::from(!v.exact);
         let (after, change) = (v.after, v.change);
         if let Some(why) = held.get(&d.role) {
@@ -349,10 +367,9 @@ pub fn judge(
             continue;
         }
         match change {
-            Change::None => results[i] = Some(planned(Action::Unchanged, d, Some(current), None)),
+            Change::None => results[i] = Some(judged(Action::Unchanged, d, after, current)),
             Change::MetadataOnly => {
-                let mut p = planned(Action::Modified, d, Some(current), None);
-                p.object = after;
+                let mut p = judged(Action::Modified, d, after, current);
                 p.note = Some("metadata only: patched in place".into());
                 results[i] = Some(p);
             }
@@ -501,7 +518,7 @@ pub fn judge(
             errors.push(incompatible(current, current, &d.role, &errs));
             continue;
         }
-        let v = compare(current, d, input.lists);
+        let v = compare(current, d, input);
         out.inexact += usize::from(!v.exact);
         let (after, change) = (v.after, v.change);
         if let Some(why) = held.get(&d.role) {
@@ -513,9 +530,7 @@ pub fn judge(
         } else {
             Action::Modified
         };
-        let mut p = planned(action, d, Some(current), None);
-        p.object = after;
-        results[i] = Some(p);
+        results[i] = Some(judged(action, d, after, current));
     }
     out.objects.extend(results.into_iter().flatten());
 
@@ -610,6 +625,7 @@ fn hold(
         }
         p.note = Some(format!("held: {why}"));
         p.pending = Some(after);
+        p.current = Some(current.value.clone());
     }
     p
 }
@@ -768,6 +784,20 @@ fn kobj(v: &Value) -> String {
     )
 }
 
+/// A compared object's verdict: `after` is what the apply leaves; the current object is kept
+/// only where something changes (diffs and rollouts read it), since a fleet holds thousands.
+fn judged(action: Action, d: &DesiredObject, after: Value, current: &Object) -> PlannedObject {
+    PlannedObject {
+        action,
+        role: d.role.clone(),
+        object: after,
+        current: (action != Action::Unchanged).then(|| current.value.clone()),
+        note: None,
+        rotated_from: None,
+        pending: None,
+    }
+}
+
 fn planned(
     action: Action,
     d: &DesiredObject,
@@ -781,7 +811,11 @@ fn planned(
             (Action::Unchanged, Some(c)) => c.value.clone(),
             _ => d.value.clone(),
         },
-        current: current.map(|c| c.value.clone()),
+        // An unchanged object is its current self: no second copy.
+        current: match action {
+            Action::Unchanged => None,
+            _ => current.map(|c| c.value.clone()),
+        },
         note,
         rotated_from: None,
         pending: None,

@@ -49,7 +49,6 @@ pub fn compare_cluster(current: &Value, desired: &Value, api: ApiVersion) -> Ver
                 change = Change::MetadataOnly;
             }
             Verdict {
-                before: current.clone(),
                 after,
                 change,
                 ownership_only,
@@ -98,7 +97,6 @@ fn merge_patch_cluster(current: &Value, desired: &Value) -> Verdict {
         (true, true) => Change::Spec,
     };
     Verdict {
-        before: current.clone(),
         after,
         change,
         ownership_only: false,

@@ -88,16 +88,60 @@ pub fn endpoint_ignore_paths(desired: &Value) -> Vec<FieldPath<'static>> {
 /// `v` reduced to the `allowed` paths, minus the `ignore` paths. A mapping that loses all its
 /// fields to the filter is dropped as well; one that was empty to begin with is kept.
 pub fn filter(v: &Value, allowed: &[&[&str]], ignore: &[FieldPath<'_>]) -> Value {
-    let mut out = v.clone();
-    filter_in_place(&mut out, &mut Vec::new(), &|p: &[String]| {
-        !allowed.iter().any(|a| overlaps(p, a))
-    });
-    if !ignore.is_empty() {
-        filter_in_place(&mut out, &mut Vec::new(), &|p: &[String]| {
-            ignore.iter().any(|i| same_path(p, i))
-        });
+    // Built by copying only what is kept (not by copying everything and removing): objects
+    // carry large managedFields and status that a fleet-wide comparison must not copy.
+    let allowed: Vec<&[&str]> = allowed.to_vec();
+    let ignore: Vec<&[&str]> = ignore.to_vec();
+    project(v, 0, &allowed, &ignore).unwrap_or_else(|| Value::Object(Map::new()))
+}
+
+/// The part of `v` (at depth `depth`) that the live `allowed` paths keep, minus the live
+/// `ignore` paths. A mapping that loses every field to the filter is dropped (`None`); one
+/// that was empty to begin with is kept, as [`filter_in_place`] does.
+fn project(v: &Value, depth: usize, allowed: &[&[&str]], ignore: &[&[&str]]) -> Option<Value> {
+    let whole = allowed.iter().any(|a| a.len() <= depth);
+    let deeper_ignores = ignore.iter().any(|i| i.len() > depth);
+    if whole && !deeper_ignores {
+        return Some(v.clone());
     }
-    out
+    let Value::Object(map) = v else {
+        // Not a mapping: kept only where allowed whole.
+        return whole.then(|| v.clone());
+    };
+    let mut out = Map::new();
+    for (key, child) in map {
+        let live_allowed: Vec<&[&str]> = if whole {
+            allowed.to_vec()
+        } else {
+            allowed
+                .iter()
+                .copied()
+                .filter(|a| a.get(depth) == Some(&key.as_str()))
+                .collect()
+        };
+        if live_allowed.is_empty() {
+            continue;
+        }
+        if ignore
+            .iter()
+            .any(|i| i.len() == depth + 1 && i.get(depth) == Some(&key.as_str()))
+        {
+            continue;
+        }
+        let live_ignore: Vec<&[&str]> = ignore
+            .iter()
+            .copied()
+            .filter(|i| i.len() > depth + 1 && i.get(depth) == Some(&key.as_str()))
+            .collect();
+        if let Some(kept) = project(child, depth + 1, &live_allowed, &live_ignore) {
+            out.insert(key.clone(), kept);
+        }
+    }
+    if out.is_empty() && !map.is_empty() {
+        None
+    } else {
+        Some(Value::Object(out))
+    }
 }
 
 /// The annotations the comparison never looks at: the dry-run marker and conversion data.
@@ -113,12 +157,6 @@ pub fn drop_comparison_annotations(v: &mut Value) {
 
 fn same_path(p: &[String], q: &[&str]) -> bool {
     p.len() == q.len() && p.iter().zip(q).all(|(a, b)| a.as_str() == *b)
-}
-
-/// One path is a prefix of the other: a parent of an allowed path must be kept to reach it,
-/// and everything beneath an allowed path is allowed.
-fn overlaps(p: &[String], allowed: &[&str]) -> bool {
-    p.iter().zip(allowed).all(|(a, b)| a.as_str() == *b)
 }
 
 /// Remove every field for which `drop` says so; report whether anything was removed, so a

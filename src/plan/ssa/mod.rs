@@ -56,9 +56,6 @@ pub enum Change {
 /// The outcome of comparing a current object with a desired one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
-    /// The current object as the comparison saw it (with the server's known defaults applied,
-    /// as the dry-run of the current object does).
-    pub before: Value,
     /// The object after the apply (with the same defaults).
     pub after: Value,
     /// What changes.
@@ -94,8 +91,13 @@ pub fn change_with(
 ) -> Change {
     let mut before = intent::filter(&defaulted(current, current), allowed, ignore);
     let mut after = intent::filter(&defaulted(after, current), allowed, ignore);
-    intent::drop_comparison_annotations(&mut before);
-    intent::drop_comparison_annotations(&mut after);
+    compare_filtered(&mut before, &mut after)
+}
+
+/// Compare two objects already filtered to the compared paths.
+fn compare_filtered(before: &mut Value, after: &mut Value) -> Change {
+    intent::drop_comparison_annotations(before);
+    intent::drop_comparison_annotations(after);
     if before == after {
         Change::None
     } else if before.get("spec") != after.get("spec") {
@@ -105,13 +107,134 @@ pub fn change_with(
     }
 }
 
-/// `v` with the server's known admission defaults applied (an update of `current`).
-fn defaulted(v: &Value, current: &Value) -> Value {
-    let mut out = v.clone();
-    if is_machine_deployment(&out) {
+/// `v` with the server's known admission defaults applied (an update of `current`); borrowed
+/// when no default applies (only MachineDeployments have known ones), since objects are large
+/// and a fleet compares tens of thousands of them.
+fn defaulted<'v>(v: &'v Value, current: &Value) -> std::borrow::Cow<'v, Value> {
+    if is_machine_deployment(v) {
+        let mut out = v.clone();
         default_machine_deployment(&mut out, current);
+        std::borrow::Cow::Owned(out)
+    } else {
+        std::borrow::Cow::Borrowed(v)
     }
-    out
+}
+
+/// [`compare`] for a current object that `capi-topology` is known to own alone on the compared
+/// paths (state topoplan computed itself, as `diff`'s old side): the apply then replaces those
+/// paths with the intent, except the owner references of other owners, which survive (a
+/// keyed list). Same answer as recording the ownership and running [`compare`], without
+/// writing and re-reading managedFields for every object of a fleet.
+pub fn compare_sole_owner(
+    current: &Value,
+    desired: &Value,
+    ignore: &[FieldPath<'_>],
+    lists: &ListTypes,
+) -> Verdict {
+    let intent = intent::intent(desired, ignore);
+    if holds_exactly(current, &intent, ignore) {
+        return Verdict {
+            after: current.clone(),
+            change: Change::None,
+            ownership_only: false,
+            exact: true,
+        };
+    }
+    let mut after = current.clone();
+    if let (Some(a), Some(i)) = (after.as_object_mut(), intent.as_object()) {
+        a.remove("spec");
+        for (k, v) in i {
+            if k != "metadata" {
+                a.insert(k.clone(), v.clone());
+            }
+        }
+        let theirs: Vec<Value> = current
+            .pointer("/metadata/ownerReferences")
+            .and_then(Value::as_array)
+            .map(|refs| {
+                let ours = |r: &Value| {
+                    intent
+                        .pointer("/metadata/ownerReferences")
+                        .and_then(Value::as_array)
+                        .is_some_and(|l| {
+                            l.iter().any(|x| {
+                                x.get("kind") == r.get("kind") && x.get("name") == r.get("name")
+                            })
+                        })
+                };
+                refs.iter().filter(|r| !ours(r)).cloned().collect()
+            })
+            .unwrap_or_default();
+        if let Some(meta) = a.get_mut("metadata").and_then(Value::as_object_mut) {
+            for k in ["labels", "annotations", "ownerReferences"] {
+                meta.remove(k);
+            }
+            if let Some(im) = i.get("metadata").and_then(Value::as_object) {
+                for (k, v) in im {
+                    if k != "name" && k != "namespace" {
+                        meta.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+            if !theirs.is_empty() {
+                let mut refs = meta
+                    .remove("ownerReferences")
+                    .and_then(|v| match v {
+                        Value::Array(a) => Some(a),
+                        _ => None,
+                    })
+                    .unwrap_or_default();
+                refs.extend(theirs);
+                meta.insert("ownerReferences".into(), Value::Array(refs));
+            }
+        }
+    }
+    // Endpoint fields the intent leaves to the provider keep the provider's value.
+    for path in ignore {
+        if let Some(v) = path_get(current, path) {
+            crate::topology::desired::set_path(&mut after, path, v.clone());
+        }
+    }
+    if is_machine_deployment(&after) {
+        default_machine_deployment(&mut after, current);
+    }
+    let before = defaulted(current, current);
+    let change = compare_filtered(
+        &mut intent::filter(&before, DEFAULT_ALLOWED, ignore),
+        &mut intent::filter(&after, DEFAULT_ALLOWED, ignore),
+    );
+    let _ = lists;
+    Verdict {
+        after,
+        change,
+        ownership_only: false,
+        exact: true,
+    }
+}
+
+fn path_get<'v>(v: &'v Value, path: &[&str]) -> Option<&'v Value> {
+    path.iter().try_fold(v, |v, k| v.get(*k))
+}
+
+/// `current` filtered to the compared paths equals `intent` (which never carries a uid; intents
+/// carrying the annotations the comparison ignores take the slow path).
+fn holds_exactly(current: &Value, intent: &Value, ignore: &[FieldPath<'_>]) -> bool {
+    let ignored_annotation = intent
+        .pointer("/metadata/annotations")
+        .and_then(Value::as_object)
+        .is_some_and(|a| {
+            a.contains_key(managed_fields::DRY_RUN_ANNOTATION)
+                || a.contains_key(managed_fields::CONVERSION_DATA_ANNOTATION)
+        });
+    if ignored_annotation {
+        return false;
+    }
+    let mut filtered = intent::filter(current, DEFAULT_ALLOWED, ignore);
+    intent::drop_comparison_annotations(&mut filtered);
+    if let Some(meta) = filtered.get_mut("metadata").and_then(Value::as_object_mut) {
+        meta.remove("uid");
+    }
+    filtered == *intent
 }
 
 /// `v` reduced to what a reviewer should see in a diff: the allowed paths, without uid,
@@ -136,16 +259,38 @@ pub fn compare(
     lists: &ListTypes,
 ) -> Verdict {
     let intent = intent::intent(desired, ignore);
-    let after = defaulted(&merge::apply(current, &intent, lists), current);
-    let before = defaulted(current, current);
-    let mut change = change_ignoring(&before, &after, ignore);
+    // Fast path, exact: when the current object holds exactly the intent on the compared
+    // paths, the apply changes no value (nothing differs, and nothing beyond the intent is
+    // there to remove) — only ownership can change. Most objects of a settled fleet are so.
+    if holds_exactly(current, &intent, ignore) {
+        let ownership_only = merge::ownership_changed(current, &intent, lists);
+        return Verdict {
+            after: current.clone(),
+            change: if ownership_only {
+                Change::MetadataOnly
+            } else {
+                Change::None
+            },
+            ownership_only,
+            exact: has_topology_managed_fields(current),
+        };
+    }
+    let mut after = merge::apply(current, &intent, lists);
+    if is_machine_deployment(&after) {
+        default_machine_deployment(&mut after, current);
+    }
+    let before = defaulted(current, current).into_owned();
+    // Both sides are defaulted already: compare their filtered forms directly.
+    let mut change = compare_filtered(
+        &mut intent::filter(&before, DEFAULT_ALLOWED, ignore),
+        &mut intent::filter(&after, DEFAULT_ALLOWED, ignore),
+    );
     let ownership_only =
         change == Change::None && merge::ownership_changed(current, &intent, lists);
     if ownership_only {
         change = Change::MetadataOnly;
     }
     Verdict {
-        before,
         after,
         change,
         ownership_only,

@@ -752,6 +752,18 @@ mod properties {
             prop_assert_eq!(v.change, Change::None);
         }
 
+        /// The filter builds the same object as copying everything and removing what is not
+        /// allowed (the way it was first written), for any object whose `metadata` is a mapping.
+        #[test]
+        fn filter_equals_copy_and_remove(v in object_with_fields(), host in prop::bool::ANY) {
+            prop_assume!(v.get("metadata").is_none_or(Value::is_object));
+            let ignore: Vec<&[&str]> = if host { vec![ENDPOINT_HOST] } else { Vec::new() };
+            prop_assert_eq!(
+                crate::plan::ssa::intent::filter(&v, DEFAULT_ALLOWED, &ignore),
+                super::reference_filter(&v, DEFAULT_ALLOWED, &ignore)
+            );
+        }
+
         /// Any pair of inputs, however odd, yields an answer.
         #[test]
         fn never_panics(current in object_with_fields(), desired in json_value(), other in json_value()) {
@@ -789,4 +801,42 @@ fn machine_deployment_defaults_missing_from_current_are_not_changes() {
     let mut scaled = after.clone();
     scaled["spec"]["replicas"] = json!(3);
     assert_eq!(change(&current, &scaled), Change::Spec);
+}
+
+/// The filter as first written: copy everything, then remove what is not allowed.
+fn reference_filter(v: &Value, allowed: &[&[&str]], ignore: &[&[&str]]) -> Value {
+    fn walk(v: &mut Value, path: &mut Vec<String>, drop: &dyn Fn(&[String]) -> bool) -> bool {
+        let Some(map) = v.as_object_mut() else {
+            return false;
+        };
+        let keys: Vec<String> = map.keys().cloned().collect();
+        let mut removed = false;
+        for key in keys {
+            path.push(key.clone());
+            if drop(path) {
+                map.remove(&key);
+                removed = true;
+            } else if let Some(child) = map.get_mut(&key)
+                && walk(child, path, drop)
+            {
+                removed = true;
+                if child.as_object().is_some_and(serde_json::Map::is_empty) {
+                    map.remove(&key);
+                }
+            }
+            path.pop();
+        }
+        removed
+    }
+    let overlaps = |p: &[String], a: &[&str]| p.iter().zip(a).all(|(x, y)| x.as_str() == *y);
+    let mut out = v.clone();
+    walk(&mut out, &mut Vec::new(), &|p: &[String]| {
+        !allowed.iter().any(|a| overlaps(p, a))
+    });
+    walk(&mut out, &mut Vec::new(), &|p: &[String]| {
+        ignore
+            .iter()
+            .any(|i| p.len() == i.len() && p.iter().zip(*i).all(|(x, y)| x.as_str() == *y))
+    });
+    out
 }
