@@ -840,3 +840,54 @@ fn reference_filter(v: &Value, allowed: &[&[&str]], ignore: &[&[&str]]) -> Value
     });
     out
 }
+
+/// Comparing against state topoplan computed itself (owned by capi-topology alone) gives the
+/// same answer as recording that ownership in managedFields and running the full comparison.
+#[test]
+fn sole_owner_comparison_equals_the_recorded_one() {
+    let lists = ListTypes::builtin();
+    let old = json!({
+        "apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "DockerMachineTemplate",
+        "metadata": {"name": "t", "namespace": "ns", "labels": {"a": "1", "b": "2"},
+                     "ownerReferences": [{"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "Cluster", "name": "c"}]},
+        "spec": {"template": {"spec": {"image": "x", "mounts": [{"p": "/a"}], "extra": {"k": "v"}}}}
+    });
+    let news = [
+        old.clone(),
+        // A field dropped, a label dropped, a list changed, a value changed.
+        json!({
+            "apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "DockerMachineTemplate",
+            "metadata": {"name": "t", "namespace": "ns", "labels": {"a": "1"},
+                         "ownerReferences": [{"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "Cluster", "name": "c"}]},
+            "spec": {"template": {"spec": {"image": "y", "mounts": [{"p": "/b"}]}}}
+        }),
+        // Only a label added.
+        {
+            let mut v = old.clone();
+            v["metadata"]["labels"]["c"] = json!("3");
+            v
+        },
+    ];
+    let mut changes = Vec::new();
+    for new in news {
+        let mut recorded = old.clone();
+        recorded["status"] = json!({"ready": true});
+        let mut sole = recorded.clone();
+        let intent = intent(&old, &[]);
+        record_topology_apply(&mut recorded, &intent, &lists);
+        let full = compare(&recorded, &new, &[], &lists);
+        let fast = compare_sole_owner(&sole, &new, &[], &lists);
+        assert_eq!(fast.change, full.change, "{new:#}");
+        assert_eq!(
+            for_display(&fast.after),
+            for_display(&full.after),
+            "{new:#}"
+        );
+        // The status the apply never touches is kept.
+        assert_eq!(fast.after["status"], json!({"ready": true}));
+        changes.push(fast.change);
+        sole = fast.after;
+        let _ = sole;
+    }
+    assert_eq!(changes, [Change::None, Change::Spec, Change::MetadataOnly]);
+}
