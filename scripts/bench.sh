@@ -45,6 +45,25 @@ for i in $(seq 1 2000); do
   sed -e "s/\${CLUSTER_NAME}/bench-$i/g" "$flavor" > "$work/fleet2000/cluster-$(printf %04d "$i").yaml"
 done
 
+# A change to review: the same 2,000 Clusters, their class's worker machine template gaining a
+# field (every MachineDeployment rotates its template and rolls out).
+mkdir -p "$work/diff-old" "$work/diff-new"
+cp -r "$work/fleet2000/." "$work/diff-old/"
+cp -r "$work/fleet2000/." "$work/diff-new/"
+python3 - "$work/diff-new/$(basename "$class")" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+marker = "worker-machinetemplate\nspec:\n"
+i = s.find(marker)
+j = s.find("          extraMounts:", i)
+if i < 0 or j < 0:
+    sys.exit("bench: no worker machine template with extraMounts in " + p)
+s = s[:j] + '          preLoadImages: ["registry.example.com/agent:v2"]\n' + s[j:]
+open(p, "w").write(s)
+PY
+run_diff=("$bin" diff --substitute --env-file "$vars" "$work/diff-old" "$work/diff-new" --stat)
+
 run_one=("$bin" plan --substitute --env-file "$vars" -f "$class" -f "$flavor")
 run_fleet=("$bin" plan --substitute --env-file "$vars" -f "$work/fleet.yaml" --output json)
 run_file2000=("$bin" plan --substitute --env-file "$vars" -f "$work/fleet2000.yaml")
@@ -57,12 +76,15 @@ if command -v hyperfine >/dev/null; then
   hyperfine --warmup 2 --runs 10 -N --output=null --export-json "$work/fleet2000.json" \
     -n "2,000 Clusters, one file" "${run_file2000[*]}" \
     -n "2,000 Clusters, 2,000 files" "${run_dir2000[*]}"
+  hyperfine --warmup 1 --runs 8 -N --output=null --export-json "$work/diff2000.json" \
+    -n "diff, 2,000 Clusters" "${run_diff[*]}"
 else
   echo "hyperfine not found; timing 20 runs with bash" >&2
   time (for _ in $(seq 20); do "${run_one[@]}" >/dev/null; done)
   time (for _ in $(seq 5); do "${run_fleet[@]}" >/dev/null; done)
   time (for _ in $(seq 5); do "${run_file2000[@]}" >/dev/null; done)
   time (for _ in $(seq 5); do "${run_dir2000[@]}" >/dev/null; done)
+  time (for _ in $(seq 3); do "${run_diff[@]}" >/dev/null; done)
 fi
 echo "== peak memory (max RSS)"
 /usr/bin/time -f "one cluster: %M KiB, %e s" "${run_one[@]}" >/dev/null 2>"$work/one.err" || true
@@ -73,3 +95,5 @@ tail -n1 "$work/fleet.err"
 tail -n1 "$work/file2000.err"
 /usr/bin/time -f "2,000 clusters, 2,000 files: %M KiB, %e s" "${run_dir2000[@]}" >/dev/null 2>"$work/dir2000.err" || true
 tail -n1 "$work/dir2000.err"
+/usr/bin/time -f "diff, 2,000 clusters: %M KiB, %e s" "${run_diff[@]}" >/dev/null 2>"$work/diff2000.err" || true
+tail -n1 "$work/diff2000.err"
