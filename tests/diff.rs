@@ -381,3 +381,27 @@ fn two_paths_are_needed_without_base_ref() {
         out.stderr
     );
 }
+
+#[test]
+fn admission_defaults_are_not_shown_as_changes() {
+    // md-1's class sets no rollout strategy, so the webhook defaults one; its diff must show only
+    // the re-pointed template, not the default as an addition.
+    let text = read("templates.yaml").replace(
+        "customImage: kindest/node:v1.34.1",
+        "customImage: kindest/node:v1.34.2",
+    );
+    let out = Test::new()
+        .fixture(EXAMPLE, "old")
+        .fixture(EXAMPLE, "new")
+        .file("new/templates.yaml", &text)
+        .args(["diff", "old", "new"])
+        .run();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let s = &out.stdout;
+    assert!(
+        s.contains("--- current/MachineDeployment/team-a/dev-mem-md-1-4xkpv"),
+        "{s}"
+    );
+    assert!(!s.contains("+  rollout:"), "{s}");
+    assert!(!s.contains("+      type: RollingUpdate"), "{s}");
+}
