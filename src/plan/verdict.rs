@@ -398,7 +398,7 @@ pub fn judge(
                 results[i] = Some(p);
                 let when = match holder {
                     Role::ControlPlane => "after the control plane is patched",
-                    _ => "by the MachineSet controller once no MachineSet uses it",
+                    _ => "by the MachineSet topology controller once no MachineSet uses it",
                 };
                 out.objects.push(PlannedObject {
                     action: Action::Deleted,
