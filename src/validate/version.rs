@@ -11,6 +11,8 @@ Only validity and ordering matter to the webhooks; parse error texts are not rep
 
 use std::cmp::Ordering;
 
+use crate::schema::field::go_quote;
+
 /// One pre-release identifier.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Pre {
@@ -58,88 +60,124 @@ fn leading_zero(s: &str) -> bool {
     s.len() > 1 && s.starts_with('0')
 }
 
-/// One numeric part: digits only, no leading zero, fits u64.
-fn number(s: &str) -> Option<u64> {
-    if !is_num(s) || leading_zero(s) {
-        return None;
-    }
-    s.parse().ok()
-}
-
 impl Version {
     /// `semver.Parse`: strict `MAJOR.MINOR.PATCH[-PRE][+BUILD]`.
     pub fn parse(s: &str) -> Option<Version> {
-        let mut parts = s.splitn(3, '.');
-        let major = number(parts.next()?)?;
-        let minor = number(parts.next()?)?;
-        let mut rest = parts.next()?;
-        let mut build = Vec::new();
-        if let Some((head, b)) = rest.split_once('+') {
-            for id in b.split('.') {
-                if id.is_empty() || !is_alnum(id) {
-                    return None;
-                }
-                build.push(id.to_string());
-            }
-            rest = head;
-        }
-        let mut pre = Vec::new();
-        if let Some((head, p)) = rest.split_once('-') {
-            for id in p.split('.') {
-                if id.is_empty() {
-                    return None;
-                }
-                if is_num(id) {
-                    if leading_zero(id) {
-                        return None;
-                    }
-                    pre.push(Pre::Num(id.parse().ok()?));
-                } else if is_alnum(id) {
-                    pre.push(Pre::Str(id.to_string()));
-                } else {
-                    return None;
-                }
-            }
-            rest = head;
-        }
-        let patch = number(rest)?;
-        Some(Version {
-            major,
-            minor,
-            patch,
-            pre,
-            build,
-        })
+        Version::parse_strict(s).ok()
     }
 
     /// `semver.ParseTolerant`: trims spaces and one `v`, drops leading zeros of each part and
     /// fills a short `1` / `1.2` with zeros.
     pub fn parse_tolerant(s: &str) -> Option<Version> {
-        let s = go_trim_space(s);
+        Version::parse_tolerant_err(s).ok()
+    }
+
+    /// [`Version::parse_tolerant`] with blang's error text (Cluster API wraps it into messages
+    /// users see, e.g. "failed to parse ControlPlane version foo: …").
+    pub fn parse_tolerant_err(input: &str) -> Result<Version, String> {
+        let s = go_trim_space(input);
         let s = s.strip_prefix('v').unwrap_or(s);
         let mut parts: Vec<String> = s.splitn(3, '.').map(str::to_string).collect();
         for p in &mut parts {
             if p.len() > 1 {
-                let t = p.trim_start_matches('0');
-                *p = if t.as_bytes().first().is_some_and(u8::is_ascii_digit) {
-                    t.to_string()
+                let trimmed = p.trim_start_matches('0');
+                // blang keeps one zero when trimming leaves nothing or a non-digit ("0-rc").
+                *p = if trimmed.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+                    trimmed.to_string()
                 } else {
-                    format!("0{t}")
+                    format!("0{trimmed}")
                 };
             }
         }
         if parts.len() < 3 {
-            if parts
-                .last()
-                .is_some_and(|p| p.contains('+') || p.contains('-'))
-            {
-                return None;
+            if parts.last().is_some_and(|p| p.contains(['+', '-'])) {
+                return Err("Short version cannot contain PreRelease/Build meta data".into());
             }
             while parts.len() < 3 {
                 parts.push("0".into());
             }
         }
-        Version::parse(&parts.join("."))
+        Version::parse_strict(&parts.join("."))
+    }
+
+    /// blang's strict `Parse`, with its error texts.
+    pub fn parse_strict(s: &str) -> Result<Version, String> {
+        if s.is_empty() {
+            return Err("Version string empty".into());
+        }
+        let parts: Vec<&str> = s.splitn(3, '.').collect();
+        let [major, minor, rest] = parts.as_slice() else {
+            return Err("No Major.Minor.Patch elements found".into());
+        };
+        let number = |part: &str, what: &str, title: &str| -> Result<u64, String> {
+            if !is_num(part) {
+                return Err(format!(
+                    "Invalid character(s) found in {what} number {}",
+                    go_quote(part)
+                ));
+            }
+            if leading_zero(part) {
+                return Err(format!(
+                    "{title} number must not contain leading zeroes {}",
+                    go_quote(part)
+                ));
+            }
+            parse_uint(part)
+        };
+        let major = number(major, "major", "Major")?;
+        let minor = number(minor, "minor", "Minor")?;
+        let mut patch_str = *rest;
+        let mut build: Vec<&str> = Vec::new();
+        let mut pre: Vec<&str> = Vec::new();
+        if let Some((head, tail)) = patch_str.split_once('+') {
+            build = tail.split('.').collect();
+            patch_str = head;
+        }
+        if let Some((head, tail)) = patch_str.split_once('-') {
+            pre = tail.split('.').collect();
+            patch_str = head;
+        }
+        let patch = number(patch_str, "patch", "Patch")?;
+        let mut version = Version::new(major, minor, patch);
+        for p in pre {
+            if p.is_empty() {
+                return Err("Prerelease is empty".into());
+            }
+            if is_num(p) {
+                if leading_zero(p) {
+                    return Err(format!(
+                        "Numeric PreRelease version must not contain leading zeroes {}",
+                        go_quote(p)
+                    ));
+                }
+                version.pre.push(Pre::Num(parse_uint(p)?));
+            } else if is_alnum(p) {
+                version.pre.push(Pre::Str(p.to_string()));
+            } else {
+                return Err(format!(
+                    "Invalid character(s) found in prerelease {}",
+                    go_quote(p)
+                ));
+            }
+        }
+        for b in build {
+            if b.is_empty() {
+                return Err("Build meta data is empty".into());
+            }
+            if !is_alnum(b) {
+                return Err(format!(
+                    "Invalid character(s) found in build meta data {}",
+                    go_quote(b)
+                ));
+            }
+            version.build.push(b.to_string());
+        }
+        Ok(version)
+    }
+
+    /// `v` + `String()`, the form Cluster API prints with `fmt.Sprintf("v%s", v)`.
+    pub fn v(&self) -> String {
+        format!("v{self}")
     }
 
     /// `Version.Compare`: precedence, build metadata ignored.
@@ -227,8 +265,11 @@ pub fn compare_with_build_tags(a: &Version, b: &Version) -> BuildCompare {
             (true, false) => return BuildCompare::Ordered(Ordering::Less),
             (false, true) => return BuildCompare::Ordered(Ordering::Greater),
             (true, true) => {
-                // Go ignores the parse error (overflow gives 0).
-                let (m, n) = (x.parse::<u64>().unwrap_or(0), y.parse::<u64>().unwrap_or(0));
+                // Go ignores ParseUint's error, which leaves the maximum value on overflow.
+                let (m, n) = (
+                    x.parse::<u64>().unwrap_or(u64::MAX),
+                    y.parse::<u64>().unwrap_or(u64::MAX),
+                );
                 if m != n {
                     return BuildCompare::Ordered(m.cmp(&n));
                 }
@@ -248,6 +289,22 @@ pub fn compare_without_pre(a: &Version, b: &Version) -> Ordering {
     a.without_pre().compare(&b.without_pre())
 }
 
+/// `strconv.ParseUint(s, 10, 64)` for a string of ASCII digits, with Go's error texts.
+fn parse_uint(s: &str) -> Result<u64, String> {
+    if s.is_empty() {
+        return Err(format!(
+            "strconv.ParseUint: parsing {}: invalid syntax",
+            go_quote(s)
+        ));
+    }
+    s.parse::<u64>().map_err(|_| {
+        format!(
+            "strconv.ParseUint: parsing {}: value out of range",
+            go_quote(s)
+        )
+    })
+}
+
 /// Go's `strings.TrimSpace` (ASCII and Unicode white space).
 fn go_trim_space(s: &str) -> &str {
     s.trim_matches(char::is_whitespace)
@@ -256,6 +313,49 @@ fn go_trim_space(s: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_overflowing_numeric_build_tag_is_the_largest() {
+        // Go's ParseUint leaves the maximum value on overflow, and util/version ignores the error.
+        let big = Version::parse("1.0.0+99999999999999999999").expect("valid");
+        let small = Version::parse("1.0.0+5").expect("valid");
+        assert_eq!(
+            compare_with_build_tags(&big, &small),
+            BuildCompare::Ordered(Ordering::Greater)
+        );
+    }
+
+    #[test]
+    fn parse_errors_are_blangs() {
+        for (input, want) in [
+            ("", "Version string empty"),
+            ("1.2", "No Major.Minor.Patch elements found"),
+            ("1..2", "strconv.ParseUint: parsing \"\": invalid syntax"),
+            (
+                "01.2.3",
+                "Major number must not contain leading zeroes \"01\"",
+            ),
+            ("1.2.3-", "Prerelease is empty"),
+            (
+                "1.2.3+a_b",
+                "Invalid character(s) found in build meta data \"a_b\"",
+            ),
+        ] {
+            assert_eq!(
+                Version::parse_strict(input).err().as_deref(),
+                Some(want),
+                "{input:?}"
+            );
+        }
+        assert_eq!(
+            Version::parse_tolerant_err("1.2-rc").err().as_deref(),
+            Some("Short version cannot contain PreRelease/Build meta data")
+        );
+        assert_eq!(
+            Version::parse_tolerant_err(" v01.02.03 ").map(|v| v.v()),
+            Ok("v1.2.3".to_string())
+        );
+    }
 
     #[test]
     fn strict_and_tolerant_parsing() {
