@@ -75,14 +75,12 @@ fn current_for<'a>(cur: &CurrentState<'a>, role: &Role) -> Option<&'a Object> {
 }
 
 /// The template roles that are rotated on a spec change, with the pointer of the reference to
-/// them in their holder and the holder's role.
-fn rotation(role: &Role, holder: &Value) -> Option<(Role, &'static str)> {
+/// them in their holder and the holder's role. `cp_v1beta2`: the ControlPlane follows the
+/// v1beta2 contract (`spec.machineTemplate.spec.infrastructureRef`).
+fn rotation(role: &Role, cp_v1beta2: bool) -> Option<(Role, &'static str)> {
     match role {
         Role::ControlPlaneInfrastructureMachineTemplate => {
-            let ptr = if holder
-                .pointer("/spec/machineTemplate/spec/infrastructureRef")
-                .is_some()
-            {
+            let ptr = if cp_v1beta2 {
                 "/spec/machineTemplate/spec/infrastructureRef/name"
             } else {
                 "/spec/machineTemplate/infrastructureRef/name"
@@ -311,32 +309,24 @@ pub fn judge(
     let mut renames: Vec<(Role, &'static str, String)> = Vec::new();
     let mut results: Vec<Option<PlannedObject>> = Vec::new();
     results.resize_with(desired.len(), || None);
-    // Only the holder's shape matters here (which reference path its contract uses).
-    let holders: BTreeMap<Role, Value> = desired
+    let holders: BTreeSet<Role> = desired
         .iter()
         .filter(|d| matches!(d.role, Role::ControlPlane | Role::MachineDeployment(_)))
-        .map(|d| {
-            let shape = if d
-                .value
+        .map(|d| d.role.clone())
+        .collect();
+    let cp_v1beta2 = desired.iter().any(|d| {
+        d.role == Role::ControlPlane
+            && d.value
                 .pointer("/spec/machineTemplate/spec/infrastructureRef")
                 .is_some()
-            {
-                json!({"spec": {"machineTemplate": {"spec": {"infrastructureRef": {}}}}})
-            } else {
-                Value::Null
-            };
-            (d.role.clone(), shape)
-        })
-        .collect();
+    });
     for (i, d) in desired.iter().enumerate() {
         if worker_of(&d.role).is_some_and(|w| pending_create.contains(&w)) {
             continue;
         }
-        let Some(holder_value) = rotation(&d.role, &Value::Null).and_then(|(h, _)| holders.get(&h))
+        let Some((holder, ptr)) =
+            rotation(&d.role, cp_v1beta2).filter(|(h, _)| holders.contains(h))
         else {
-            continue;
-        };
-        let Some((holder, ptr)) = rotation(&d.role, holder_value) else {
             continue;
         };
         let Some(current) = current_for(cur, &d.role) else {
@@ -433,7 +423,7 @@ pub fn judge(
         }
     }
     for (i, d) in desired.iter().enumerate() {
-        if results[i].is_some() || rotation(&d.role, &Value::Null).is_some() {
+        if results[i].is_some() || rotation(&d.role, false).is_some() {
             continue;
         }
         if worker_of(&d.role).is_some_and(|w| pending_create.contains(&w)) {

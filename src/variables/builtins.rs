@@ -817,7 +817,7 @@ fn str_map(v: &Value, path: &[&str]) -> Result<Option<Map<String, Value>>, Failu
 }
 
 /// `%T` of a value decoded into `interface{}` by apimachinery (integers as int64).
-fn go_type(v: &Value) -> &'static str {
+pub(crate) fn go_type(v: &Value) -> &'static str {
     match v {
         Value::Null => "<nil>",
         Value::Bool(_) => "bool",

@@ -12,23 +12,11 @@ use serde_json::Value;
 
 use super::semver::{Cmp, compare_with_build_tags, parse_tolerant};
 use crate::schema::field::go_quote;
+use crate::variables::builtins::go_type;
 
 /// `.a.b.c`.
 fn json_path(path: &[&str]) -> String {
     format!(".{}", path.join("."))
-}
-
-/// `%T` of a JSON value decoded by apimachinery (integers as int64).
-fn go_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "<nil>",
-        Value::Bool(_) => "bool",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "int64",
-        Value::Number(_) => "float64",
-        Value::String(_) => "string",
-        Value::Array(_) => "[]interface {}",
-        Value::Object(_) => "map[string]interface {}",
-    }
 }
 
 /// `%v` of such a value (close enough for scalars; containers print as JSON).
