@@ -146,6 +146,8 @@ fn split_points(text: &str, piece_bytes: usize) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut cuts = vec![0];
     let mut line_start = 0;
+    // Whether the last line with content opens a block scalar (`key: |`, `>-`, a bare `>`).
+    let mut open_block_scalar = false;
     loop {
         let line = bytes.get(line_start..).unwrap_or(&[]);
         if line.first() == Some(&b'%') {
@@ -155,16 +157,41 @@ fn split_points(text: &str, piece_bytes: usize) -> Vec<(usize, usize)> {
             && line
                 .get(3)
                 .is_none_or(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'));
-        if marker && line_start - cuts.last().copied().unwrap_or(0) >= piece_bytes {
+        // A block scalar left empty by the marker ends at the marker in one pass but at the
+        // end of the piece when cut there, and its span would differ: never cut after one.
+        if marker
+            && !open_block_scalar
+            && line_start - cuts.last().copied().unwrap_or(0) >= piece_bytes
+        {
             cuts.push(line_start);
         }
-        match line.iter().position(|&b| b == b'\n') {
+        let end = line.iter().position(|&b| b == b'\n');
+        let this = &line[..end.unwrap_or(line.len())];
+        if this.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\r')) {
+            open_block_scalar = opens_block_scalar(this);
+        }
+        match end {
             Some(i) => line_start += i + 1,
             None => break,
         }
     }
     cuts.push(text.len());
     cuts.windows(2).map(|w| (w[0], w[1])).collect()
+}
+
+/// Whether `line`'s last token (a trailing comment aside) is a block scalar header: `|` or `>`
+/// with optional chomping and indentation indicators. Conservative: a quoted `">"` or a `>` at
+/// the end of a plain scalar also count, which only costs a missed cut.
+fn opens_block_scalar(line: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(line);
+    let mut tokens: Vec<&str> = text.split_whitespace().collect();
+    if let Some(i) = tokens.iter().position(|t| t.starts_with('#')) {
+        tokens.truncate(i);
+    }
+    tokens.last().is_some_and(|t| {
+        let mut chars = t.chars();
+        matches!(chars.next(), Some('|' | '>')) && chars.all(|c| matches!(c, '-' | '+' | '0'..='9'))
+    })
 }
 
 /// Parse a standalone string as one YAML 1.1 value the way sigs.k8s.io/yaml.YAMLToJSON does
@@ -626,6 +653,9 @@ mod tests {
         let texts = [
             // Plain documents, explicit ends, comments between, CRLF, a marker with content.
             "a: 1\n---\nb: [1, 2]\n...\n# c\n---\nc: &x {k: v}\nd: *x\n--- |\n  text\n---\ne: 2",
+            // A block scalar emptied by the marker after it (found by the property test).
+            ">\n---\n",
+            "a: |-\n\n---\nb: 1\n---\nc: > # folded\n---\nd: 2",
             "a: 1\r\n---\r\nb: 2\r\n---\r\n- x\r\n",
             // A block scalar at column 0 ends at a marker.
             "--- |\nfoo\n---\nbar\n",
