@@ -1,0 +1,4 @@
+//! Hostile inputs: diagnostics.
+
+#[allow(unused_imports)]
+use crate::harness::*;

@@ -1,0 +1,4 @@
+//! Hostile inputs: filesystem.
+
+#[allow(unused_imports)]
+use crate::harness::*;

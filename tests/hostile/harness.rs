@@ -1,0 +1,325 @@
+//! The bounded runner: a small CLI test builder whose `run` enforces a time limit and reports
+//! peak memory.
+
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Default wall-clock limit: every hostile run must finish "within seconds".
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default memory bound (the 1 GiB), in KiB.
+pub const DEFAULT_MAX_RSS_KIB: u64 = 1 << 20;
+
+/// One bounded invocation under construction.
+pub struct Hostile {
+    dir: tempfile::TempDir,
+    args: Vec<String>,
+    env: Vec<(String, String)>,
+    stdin: Option<Vec<u8>>,
+    timeout: Duration,
+}
+
+/// What the process did, and what it cost.
+#[derive(Debug)]
+pub struct Bounded {
+    /// Exit code; -1 when killed by a signal (including the time limit).
+    pub code: i32,
+    /// Terminating signal, if any.
+    pub signal: Option<i32>,
+    /// Whether the time limit killed it.
+    pub timed_out: bool,
+    /// stdout, lossily decoded.
+    pub stdout: String,
+    /// stderr, lossily decoded.
+    pub stderr: String,
+    /// Raw stderr bytes (to check that no control byte reached the terminal).
+    pub stderr_bytes: Vec<u8>,
+    /// Raw stdout bytes.
+    pub stdout_bytes: Vec<u8>,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+    /// Peak resident set size, KiB.
+    pub peak_rss_kib: u64,
+    /// The working directory (kept alive as long as the result).
+    pub dir: tempfile::TempDir,
+}
+
+impl Default for Hostile {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Hostile {
+    /// A fresh run with an empty temporary working directory.
+    pub fn new() -> Hostile {
+        Hostile {
+            dir: tempfile::tempdir().expect("temporary directory"),
+            args: Vec::new(),
+            env: Vec::new(),
+            stdin: None,
+            timeout: DEFAULT_TIMEOUT,
+        }
+    }
+
+    /// Write `content` to `name` under the working directory.
+    pub fn file(self, name: &str, content: impl AsRef<[u8]>) -> Hostile {
+        let p = self.dir.path().join(name);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).expect("create parent");
+        }
+        std::fs::write(&p, content).expect("write input");
+        self
+    }
+
+    /// Make a directory under the working directory.
+    pub fn dir(self, name: &str) -> Hostile {
+        std::fs::create_dir_all(self.dir.path().join(name)).expect("create dir");
+        self
+    }
+
+    /// Make `link` (relative to the working directory) a symlink to `target` (verbatim).
+    pub fn symlink(self, target: impl AsRef<Path>, link: &str) -> Hostile {
+        let p = self.dir.path().join(link);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).expect("create parent");
+        }
+        std::os::unix::fs::symlink(target, &p).expect("symlink");
+        self
+    }
+
+    /// Append arguments.
+    pub fn args<I, S>(mut self, args: I) -> Hostile
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.args.extend(args.into_iter().map(Into::into));
+        self
+    }
+
+    /// Set an environment variable.
+    pub fn env(mut self, k: &str, v: &str) -> Hostile {
+        self.env.push((k.into(), v.into()));
+        self
+    }
+
+    /// Bytes for stdin.
+    pub fn stdin(mut self, bytes: impl Into<Vec<u8>>) -> Hostile {
+        self.stdin = Some(bytes.into());
+        self
+    }
+
+    /// Another time limit.
+    pub fn timeout(mut self, t: Duration) -> Hostile {
+        self.timeout = t;
+        self
+    }
+
+    /// The working directory.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Run `topoplan`, killing it at the time limit; stdout and stderr are read concurrently so a
+    /// chatty process never blocks on a full pipe.
+    pub fn run(self) -> Bounded {
+        let mut cmd = Command::new(bin());
+        cmd.current_dir(self.dir.path())
+            .args(&self.args)
+            .env("NO_COLOR", "1")
+            .env_remove("GITHUB_ACTIONS")
+            .stdin(if self.stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for (k, v) in &self.env {
+            cmd.env(k, v);
+        }
+        let start = Instant::now();
+        let mut child = cmd.spawn().expect("spawn topoplan");
+        let pid = child.id() as libc::pid_t;
+        let stdin_thread = self.stdin.map(|bytes| {
+            let mut w = child.stdin.take().expect("stdin pipe");
+            std::thread::spawn(move || {
+                // The process may stop reading early (a size cap): a broken pipe is expected.
+                let _ = w.write_all(&bytes);
+            })
+        });
+        let mut out = child.stdout.take().expect("stdout pipe");
+        let mut err = child.stderr.take().expect("stderr pipe");
+        let out_thread = std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = out.read_to_end(&mut v);
+            v
+        });
+        let err_thread = std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = err.read_to_end(&mut v);
+            v
+        });
+        let mut status: libc::c_int = 0;
+        // SAFETY: rusage is plain old data; wait4 fills it.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let mut timed_out = false;
+        loop {
+            // SAFETY: pid is our child; status and usage are valid out-pointers.
+            let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+            if r == pid {
+                break;
+            }
+            assert!(r == 0, "wait4 failed");
+            if start.elapsed() > self.timeout {
+                timed_out = true;
+                // SAFETY: sending a signal to our own child.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+                // SAFETY: as above, blocking this time.
+                unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let elapsed = start.elapsed();
+        if let Some(t) = stdin_thread {
+            let _ = t.join();
+        }
+        let stdout_bytes = out_thread.join().expect("stdout reader");
+        let stderr_bytes = err_thread.join().expect("stderr reader");
+        let es = std::process::ExitStatus::from_raw(status);
+        Bounded {
+            code: es.code().unwrap_or(-1),
+            signal: es.signal(),
+            timed_out,
+            stdout: String::from_utf8_lossy(&stdout_bytes).into_owned(),
+            stderr: String::from_utf8_lossy(&stderr_bytes).into_owned(),
+            stderr_bytes,
+            stdout_bytes,
+            elapsed,
+            peak_rss_kib: usage.ru_maxrss as u64,
+            dir: self.dir,
+        }
+    }
+}
+
+/// The binary under test.
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_topoplan"))
+}
+
+impl Bounded {
+    /// Assert the run ended by itself within `secs` seconds and `mib` MiB.
+    pub fn within(&self, secs: f64, mib: u64) -> &Self {
+        assert!(
+            !self.timed_out,
+            "killed at the time limit after {:?}; stderr (start):\n{}",
+            self.elapsed,
+            head(&self.stderr)
+        );
+        assert!(
+            self.signal.is_none(),
+            "killed by signal {:?}; stderr (start):\n{}",
+            self.signal,
+            head(&self.stderr)
+        );
+        assert!(
+            self.elapsed.as_secs_f64() <= secs,
+            "took {:?}, bound {secs} s; stderr (start):\n{}",
+            self.elapsed,
+            head(&self.stderr)
+        );
+        assert!(
+            self.peak_rss_kib <= mib * 1024,
+            "peak RSS {} MiB, bound {mib} MiB",
+            self.peak_rss_kib / 1024
+        );
+        self
+    }
+
+    /// Assert the hostile-input contract: exit 1, nothing on stdout, no panic, and `needle` in
+    /// stderr. Returns stderr.
+    pub fn refused(&self, needle: &str) -> &str {
+        assert_eq!(
+            self.code,
+            1,
+            "expected exit 1; stdout (start):\n{}\nstderr (start):\n{}",
+            head(&self.stdout),
+            head(&self.stderr)
+        );
+        assert!(
+            self.stdout.is_empty(),
+            "stdout must be empty, got (start):\n{}",
+            head(&self.stdout)
+        );
+        assert!(
+            !self.stderr.contains("panicked"),
+            "panicked:\n{}",
+            head(&self.stderr)
+        );
+        assert!(
+            self.stderr.contains(needle),
+            "stderr lacks {needle:?}:\n{}",
+            head(&self.stderr)
+        );
+        &self.stderr
+    }
+
+    /// Assert no byte of stdout or stderr is a C0 control other than newline and tab (no ESC,
+    /// BEL, CR, ...), nor DEL or a C1 control: nothing from the input reaches the terminal raw.
+    pub fn no_control_bytes(&self) -> &Self {
+        for (name, text) in [("stdout", &self.stdout), ("stderr", &self.stderr)] {
+            if let Some(c) = text
+                .chars()
+                .find(|&c| (c.is_control() && c != '\n' && c != '\t') || c == '\u{7f}')
+            {
+                panic!(
+                    "{name} carries the control character {c:?}:\n{}",
+                    head(text)
+                );
+            }
+        }
+        self
+    }
+}
+
+/// The first 4 KiB of `s`, for assertion messages that stay readable.
+pub fn head(s: &str) -> &str {
+    let mut end = s.len().min(4096);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+/// Every file under `dir`, relative, sorted, with its bytes: to assert a directory is untouched.
+pub fn snapshot_tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            let meta = std::fs::symlink_metadata(&p).expect("metadata");
+            let rel = p.strip_prefix(root).expect("under root").to_path_buf();
+            if meta.is_dir() {
+                out.push((rel, Vec::new()));
+                walk(root, &p, out);
+            } else if meta.file_type().is_symlink() {
+                let t = std::fs::read_link(&p).expect("read link");
+                out.push((rel, t.into_os_string().into_encoded_bytes()));
+            } else {
+                out.push((rel, std::fs::read(&p).expect("read file")));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}

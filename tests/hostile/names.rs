@@ -1,0 +1,4 @@
+//! Hostile inputs: names.
+
+#[allow(unused_imports)]
+use crate::harness::*;

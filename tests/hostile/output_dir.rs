@@ -1,0 +1,4 @@
+//! Hostile inputs: output_dir.
+
+#[allow(unused_imports)]
+use crate::harness::*;

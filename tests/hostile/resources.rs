@@ -1,0 +1,4 @@
+//! Hostile inputs: resources.
+
+#[allow(unused_imports)]
+use crate::harness::*;

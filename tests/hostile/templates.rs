@@ -1,0 +1,4 @@
+//! Hostile inputs: templates.
+
+#[allow(unused_imports)]
+use crate::harness::*;
