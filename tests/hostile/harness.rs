@@ -144,6 +144,8 @@ impl Hostile {
             cmd.env(k, v);
         }
         let start = Instant::now();
+        // Reaped below with wait4 (which std's wait cannot do: it drops the rusage).
+        #[allow(clippy::zombie_processes)]
         let mut child = cmd.spawn().expect("spawn topoplan");
         let pid = child.id() as libc::pid_t;
         let stdin_thread = self.stdin.map(|bytes| {
