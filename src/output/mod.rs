@@ -9,6 +9,7 @@ environment or thread scheduling.
 
 pub mod diff;
 pub mod document;
+pub mod escape;
 pub mod files;
 pub mod progress;
 pub mod review;
