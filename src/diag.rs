@@ -142,7 +142,7 @@ pub const MAX_SNIPPET_COLUMNS: usize = 200;
 /// Columns shown left of the span when its line is cut.
 const SNIPPET_LEAD: usize = 60;
 /// Most lines of a multi-line span shown (the underline stops at the last one shown).
-pub const MAX_SNIPPET_LINES: usize = 12;
+pub const MAX_SNIPPET_LINES: usize = 24;
 /// Longest message shown, in bytes; the rest is replaced by a note of how much was cut.
 pub const MAX_MESSAGE_BYTES: usize = 2048;
 /// Longest help line shown, in bytes.
@@ -155,6 +155,8 @@ pub const MAX_RELATED: usize = 20;
 pub const MAX_DIAGNOSTICS: usize = 50;
 /// Most bytes printed by one call of [`render_all`]: the diagnostic that crosses it is the last.
 pub const MAX_RENDERED_BYTES: usize = 64 * 1024;
+/// Most bytes of one rendered diagnostic (with its related ones); the rest is counted.
+pub const MAX_DIAGNOSTIC_BYTES: usize = 64 * 1024;
 
 /// `s` cut to at most `max` bytes (on a character boundary) with a note of what was cut, then
 /// escaped for the terminal.
@@ -483,6 +485,14 @@ pub fn render(d: &Diagnostic, terminal: bool) -> String {
             report.message
         );
     }
+    if out.len() > MAX_DIAGNOSTIC_BYTES {
+        let end = out[..floor_boundary(&out, MAX_DIAGNOSTIC_BYTES)]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
+        let cut = out.len() - end;
+        out.truncate(end);
+        let _ = write!(out, "  … ({cut} more bytes of this diagnostic not shown)");
+    }
     if !out.ends_with('\n') {
         out.push('\n');
     }
@@ -579,6 +589,17 @@ mod tests {
         assert!(out.len() < 16 * 1024, "{}", out.len());
         assert!(out.contains("more bytes)"), "{out}");
         assert!(out.contains("… and 980 more"), "{out}");
+    }
+
+    #[test]
+    fn one_diagnostic_is_bounded_whatever_its_related_hold() {
+        let text = "k: |\n".to_owned() + &format!("  {}\n", "é".repeat(300)).repeat(100);
+        let f = SourceFile::new("f.yaml", text.as_str());
+        let r = Diagnostic::error("r").with_span(&f, Span::new(3, text.len() - 3), "x");
+        let d = Diagnostic::error("d").with_related(vec![r; MAX_RELATED]);
+        let out = render(&d, false);
+        assert!(out.len() <= MAX_DIAGNOSTIC_BYTES + 100, "{}", out.len());
+        assert!(out.ends_with("of this diagnostic not shown)\n"), "{out}");
     }
 
     #[test]
