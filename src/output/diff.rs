@@ -28,6 +28,8 @@ pub fn unified(old: &Value, new: &Value, label: &str, color: bool) -> String {
         .context_radius(3)
         .header(&format!("current/{label}"), &format!("planned/{label}"))
         .to_string();
+    // Values and names come from input; YAML leaves bidi controls raw, the label is not YAML.
+    let text = crate::output::escape::escape(&text).into_owned();
     if color { colorize(&text) } else { text }
 }
 
