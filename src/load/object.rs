@@ -75,6 +75,10 @@ impl Object {
                 .at(&origin, "/metadata/name", "expected a string"));
             }
         };
+        let explicit_namespace = matches!(
+            value.pointer("/metadata/namespace"),
+            Some(Value::String(s)) if !s.is_empty()
+        );
         let namespace = match value.pointer("/metadata/namespace") {
             Some(Value::String(s)) if !s.is_empty() => s.clone(),
             None | Some(Value::Null) | Some(Value::String(_)) => {
@@ -94,6 +98,27 @@ impl Object {
                 .at(&origin, "/metadata/namespace", "expected a string"));
             }
         };
+        // No API server stores an object whose name or namespace it refuses; neither may a
+        // plan (the names also become file names and labels downstream).
+        let errs = crate::k8s::validation::object_meta_names(
+            group_of(&api_version),
+            &name,
+            explicit_namespace.then_some(namespace.as_str()),
+        );
+        if let Some(first) = errs.first() {
+            let (pointer, label) = if first.path.to_string() == "metadata.name" {
+                ("/metadata/name", "not a valid object name")
+            } else {
+                ("/metadata/namespace", "not a valid namespace name")
+            };
+            return Err(Diagnostic::error(crate::schema::field::invalid_object(
+                &kind,
+                group_of(&api_version),
+                &name,
+                &errs,
+            ))
+            .at(&origin, pointer, label));
+        }
         Ok(Object {
             value,
             origin,
