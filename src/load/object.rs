@@ -75,10 +75,6 @@ impl Object {
                 .at(&origin, "/metadata/name", "expected a string"));
             }
         };
-        let explicit_namespace = matches!(
-            value.pointer("/metadata/namespace"),
-            Some(Value::String(s)) if !s.is_empty()
-        );
         let namespace = match value.pointer("/metadata/namespace") {
             Some(Value::String(s)) if !s.is_empty() => s.clone(),
             None | Some(Value::Null) | Some(Value::String(_)) => {
@@ -98,27 +94,6 @@ impl Object {
                 .at(&origin, "/metadata/namespace", "expected a string"));
             }
         };
-        // No API server stores an object whose name or namespace it refuses; neither may a
-        // plan (the names also become file names and labels downstream).
-        let errs = crate::k8s::validation::object_meta_names(
-            group_of(&api_version),
-            &name,
-            explicit_namespace.then_some(namespace.as_str()),
-        );
-        if let Some(first) = errs.first() {
-            let (pointer, label) = if first.path.to_string() == "metadata.name" {
-                ("/metadata/name", "not a valid object name")
-            } else {
-                ("/metadata/namespace", "not a valid namespace name")
-            };
-            return Err(Diagnostic::error(crate::schema::field::invalid_object(
-                &kind,
-                group_of(&api_version),
-                &name,
-                &errs,
-            ))
-            .at(&origin, pointer, label));
-        }
         Ok(Object {
             value,
             origin,
@@ -127,6 +102,32 @@ impl Object {
             name,
             namespace,
         })
+    }
+
+    /// Refuse a name or namespace the API server refuses for every object, before any webhook
+    /// (`ValidateObjectMeta`): no cluster could hold this object, and the names go on to become
+    /// file names, labels and terminal output. Located at the first offending field.
+    pub fn check_names(&self) -> Result<(), Diagnostic> {
+        let errs = crate::k8s::validation::object_meta_names(
+            self.group(),
+            &self.name,
+            Some(&self.namespace),
+        );
+        let Some(first) = errs.first() else {
+            return Ok(());
+        };
+        let (pointer, label) = if first.path.to_string() == "metadata.name" {
+            ("/metadata/name", "not a valid object name")
+        } else {
+            ("/metadata/namespace", "not a valid namespace name")
+        };
+        Err(Diagnostic::error(crate::schema::field::invalid_object(
+            &self.kind,
+            self.group(),
+            &self.name,
+            &errs,
+        ))
+        .at(&self.origin, pointer, label))
     }
 
     /// The API group (`""` for the core group).

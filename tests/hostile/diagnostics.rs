@@ -4,7 +4,7 @@
 #[allow(unused_imports)]
 use crate::harness::*;
 
-#[allow(dead_code)]
+// The local extension the external-patch tests use (it allows its own dead code).
 #[path = "../extension_server/mod.rs"]
 mod extension_server;
 
