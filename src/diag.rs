@@ -4,6 +4,13 @@ Diagnostics: every error and warning topoplan reports.
 A [`Diagnostic`] is data — a message, an optional location in an input file, a help line and
 related diagnostics — rendered in one place by miette. Stages build them with
 [`Diagnostic::error`] / [`Diagnostic::at`] and never print anything themselves.
+
+Rendering takes any diagnostic, whatever its input held, and prints a bounded, terminal-safe
+report: miette never sees the file, only an excerpt of the span's lines cut to a window of
+columns (it panics past column 65,535, and a minified JSON file is one long line); messages,
+help, labels, related diagnostics and the number of diagnostics per report are capped, each cut
+saying how much it left out; every control or bidi character of input-derived text is escaped
+([`crate::output::escape`]). The `file:line:col` shown is always the true position.
 */
 
 use std::fmt::{self, Write as _};

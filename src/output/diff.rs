@@ -96,6 +96,15 @@ mod tests {
     }
 
     #[test]
+    fn input_cannot_reach_the_terminal_raw() {
+        let a = json!({"spec": {"x": "a"}});
+        let b = json!({"spec": {"x": "b\u{202e}"}});
+        let d = unified(&a, &b, "K/ns/n\u{1b}[2J", true);
+        assert!(d.contains("n\\u001b[2J"), "{d:?}");
+        assert!(!d.contains('\u{202e}'), "{d:?}");
+    }
+
+    #[test]
     fn colour_wraps_changed_lines_only() {
         let c = colorize("--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n z\n");
         assert!(c.contains("\u{1b}[31m-x\u{1b}[0m\n"), "{c:?}");

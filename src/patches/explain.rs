@@ -174,6 +174,29 @@ mod tests {
     }
 
     #[test]
+    fn input_is_escaped() {
+        let t = PatchTrace {
+            index: 0,
+            name: "p\u{7}".into(),
+            items: vec![ItemTrace {
+                object: "ControlPlane".into(),
+                kind: "K".into(),
+                name: "n\u{1b}]0;x".into(),
+                outcome: Outcome::Skipped("why\r\u{9b}".into()),
+            }],
+        };
+        let out = render("ns/c\u{202e}", &[t]);
+        assert!(
+            !out.chars().any(crate::output::escape::is_unsafe),
+            "{out:?}"
+        );
+        assert!(
+            out.contains("(K n\\u001b]0;x): skipped: why\\u000d\\u009b"),
+            "{out}"
+        );
+    }
+
+    #[test]
     fn operations_show_values() {
         use serde_json::json;
         assert_eq!(
