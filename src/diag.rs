@@ -195,6 +195,44 @@ fn ceil_boundary(s: &str, i: usize) -> usize {
     i
 }
 
+/// Bytes between two checkpoints of a [`LineIndex`].
+const LINE_INDEX_STRIDE: usize = 64 * 1024;
+
+/// Line numbers of the files one report renders: the newline count at every
+/// [`LINE_INDEX_STRIDE`] bytes of each file, built on first use, so each of a report's many
+/// diagnostics finds its line by counting at most one stride, not the whole file.
+#[derive(Debug, Default)]
+struct LineIndex {
+    /// Per file (by address: the report's diagnostics keep every file alive meanwhile), the
+    /// newlines before each checkpoint.
+    files: Vec<(usize, Vec<usize>)>,
+}
+
+impl LineIndex {
+    /// 0-based line of byte `at` (clamped to the file) in `file`.
+    fn line_of(&mut self, file: &SourceFile, at: usize) -> usize {
+        let bytes = file.text.as_bytes();
+        let at = at.min(bytes.len());
+        let newlines = |b: &[u8]| b.iter().filter(|&&c| c == b'\n').count();
+        let key = std::ptr::from_ref(file) as usize;
+        let i = match self.files.iter().position(|(k, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                let mut marks = vec![0];
+                for chunk in bytes.chunks(LINE_INDEX_STRIDE) {
+                    let last = marks.last().copied().unwrap_or(0);
+                    marks.push(last + newlines(chunk));
+                }
+                self.files.push((key, marks));
+                self.files.len() - 1
+            }
+        };
+        let block = at / LINE_INDEX_STRIDE;
+        let before = self.files[i].1.get(block).copied().unwrap_or(0);
+        before + newlines(&bytes[block * LINE_INDEX_STRIDE..at])
+    }
+}
+
 /// What miette is shown of a file: only the lines around one span, each cut to a window of
 /// columns and escaped, with the span re-expressed in it. Line numbers and the header's
 /// `file:line:col` stay those of the real file.
@@ -215,19 +253,17 @@ struct Excerpt {
 impl Excerpt {
     /// Cut the excerpt for `span` out of `file`. Any span is accepted: one past the end of the
     /// file or inside a character is clamped.
-    fn new(file: &SourceFile, span: Span) -> Excerpt {
+    fn new(file: &SourceFile, span: Span, lines: &mut LineIndex) -> Excerpt {
         let text = file.text.as_str();
         let start = floor_boundary(text, span.offset);
         let end = ceil_boundary(text, span.offset.saturating_add(span.len)).max(start);
         let line_begin = |at: usize| text[..at].rfind('\n').map_or(0, |i| i + 1);
         let start_begin = line_begin(start);
-        let start_line = text[..start_begin].matches('\n').count();
+        let start_line = lines.line_of(file, start_begin);
         let start_col = text[start_begin..start].chars().count();
         // The line of the span's last byte (a span ending with a newline ends on that line).
         let last = if end > start { end - 1 } else { start };
-        let span_lines = text[start_begin..floor_boundary(text, last)]
-            .matches('\n')
-            .count();
+        let span_lines = lines.line_of(file, last) - start_line;
         let shown_span_lines = span_lines.min(MAX_SNIPPET_LINES - 1);
         // miette shows one line of context on either side; the line after only when the whole
         // span is shown (otherwise the cut is where the snippet stops).
@@ -360,11 +396,11 @@ struct Report {
 impl Report {
     /// Wrap a diagnostic for rendering; `nested` for a related one (whose own related
     /// diagnostics miette would not show).
-    fn new(diag: &Diagnostic, nested: bool) -> Report {
+    fn new(diag: &Diagnostic, nested: bool, lines: &mut LineIndex) -> Report {
         let source = diag
             .location
             .as_ref()
-            .map(|l| Excerpt::new(&l.file, l.span));
+            .map(|l| Excerpt::new(&l.file, l.span, lines));
         let label = diag
             .location
             .as_ref()
@@ -376,7 +412,7 @@ impl Report {
             diag.related
                 .iter()
                 .take(MAX_RELATED)
-                .map(|r| Report::new(r, true))
+                .map(|r| Report::new(r, true, lines))
                 .collect()
         };
         if !nested && diag.related.len() > MAX_RELATED {
@@ -474,6 +510,11 @@ impl From<Vec<Diagnostic>> for Diagnostics {
 /// `grep` see it whole. Any diagnostic renders, bounded in size (see the `MAX_*` limits), with
 /// every control character of its text escaped.
 pub fn render(d: &Diagnostic, terminal: bool) -> String {
+    render_with(d, terminal, &mut LineIndex::default())
+}
+
+/// [`render`], sharing line numbers with the other diagnostics of a report.
+fn render_with(d: &Diagnostic, terminal: bool, lines: &mut LineIndex) -> String {
     use miette::{GraphicalReportHandler, GraphicalTheme};
     let theme = if terminal {
         GraphicalTheme::unicode()
@@ -484,7 +525,7 @@ pub fn render(d: &Diagnostic, terminal: bool) -> String {
         .with_width(100)
         .with_wrap_lines(terminal);
     let mut out = String::new();
-    let report = Report::new(d, false);
+    let report = Report::new(d, false, lines);
     if handler.render_report(&mut out, &report).is_err() {
         out = format!(
             "{}: {}\n",
@@ -511,6 +552,7 @@ pub fn render(d: &Diagnostic, terminal: bool) -> String {
 /// that yields a flood of errors still prints a bounded report.
 pub fn render_all(diags: &[Diagnostic], terminal: bool) -> String {
     let mut out = String::new();
+    let mut lines = LineIndex::default();
     for (i, d) in diags.iter().enumerate() {
         if i == MAX_DIAGNOSTICS || out.len() >= MAX_RENDERED_BYTES {
             let rest = &diags[i..];
@@ -523,7 +565,7 @@ pub fn render_all(diags: &[Diagnostic], terminal: bool) -> String {
             );
             break;
         }
-        out.push_str(&render(d, terminal));
+        out.push_str(&render_with(d, terminal, &mut lines));
     }
     out
 }
@@ -610,6 +652,31 @@ mod tests {
         let out = render(&d, false);
         assert!(out.len() <= MAX_DIAGNOSTIC_BYTES + 100, "{}", out.len());
         assert!(out.ends_with("of this diagnostic not shown)\n"), "{out}");
+    }
+
+    #[test]
+    fn the_line_index_counts_like_the_text() {
+        let text = "a\n".repeat(100_000) + "é\nb";
+        let f = SourceFile::new("f", text.as_str());
+        let mut idx = LineIndex::default();
+        for at in [
+            0,
+            1,
+            2,
+            65_535,
+            65_536,
+            65_537,
+            131_072,
+            text.len() - 1,
+            text.len(),
+            usize::MAX,
+        ] {
+            let want = text.as_bytes()[..at.min(text.len())]
+                .iter()
+                .filter(|&&c| c == b'\n')
+                .count();
+            assert_eq!(idx.line_of(&f, at), want, "{at}");
+        }
     }
 
     #[test]
