@@ -97,6 +97,23 @@ fn many_errors_on_one_line_stop_early_and_fast() {
 }
 
 #[test]
+fn many_related_diagnostics_are_counted_not_shown() {
+    // One diagnostic with a located related one per missing variable.
+    let mut text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n".to_string();
+    for i in 0..5000 {
+        text.push_str(&format!("  k{i}: ${{MISSING_{i}}}\n"));
+    }
+    let out = Hostile::new()
+        .file("vars.yaml", text)
+        .args(["plan", "-f", "vars.yaml", "--substitute"])
+        .run();
+    out.within(2.0, 512);
+    let err = out.refused("… and 4980 more");
+    assert!(err.contains("more bytes)"), "{}", head(err));
+    assert!(err.len() < 64 * 1024, "{} bytes of stderr", err.len());
+}
+
+#[test]
 fn control_characters_in_a_file_name_and_snippet_are_escaped() {
     // A raw ESC in the input makes the parser fail there; the snippet shows the line, the
     // header the file name: both used to go to the terminal raw.
