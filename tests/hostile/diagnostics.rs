@@ -142,7 +142,7 @@ fn control_characters_in_the_table_are_escaped() {
         .file("ex/flavor\u{1b}[31m\u{7}.yaml", cluster)
         .args(["plan", "-f", "ex"])
         .run();
-    out.within(5.0, 512);
+    out.within(2.0, 512);
     assert_eq!(out.code, 0, "{}", head(&out.stderr));
     assert!(
         out.stdout.contains("from ex/flavor\\u001b[31m\\u0007.yaml"),
@@ -167,7 +167,7 @@ fn control_characters_stay_escaped_in_yaml_output() {
         .file("ex/cluster.yaml", cluster)
         .args(["plan", "-f", "ex", "--output", "yaml"])
         .run();
-    out.within(5.0, 512);
+    out.within(2.0, 512);
     assert_eq!(out.code, 0, "{}", head(&out.stderr));
     assert!(
         out.stdout.contains("example.com/x:"),
@@ -191,7 +191,7 @@ fn an_extension_message_with_escapes_is_escaped() {
         })
         .args(["plan", "-f", "ex", "--extension", &ext])
         .run();
-    out.within(5.0, 512);
+    out.within(2.0, 512);
     out.refused("\\u001b]0;pwned\\u0007\\u001b[2J no");
     out.no_control_bytes();
 }
