@@ -81,6 +81,26 @@ impl InputArgs {
                     .cloned()
             })
             .unwrap_or_else(|| "default".to_string());
+        // Every object without a namespace gets this one: refuse it as the API server would.
+        let ns_errors = crate::k8s::validation::dns1123_label(&default_namespace);
+        if !ns_errors.is_empty() {
+            let path = crate::schema::field::Path::new("metadata").child("namespace");
+            let errs: Vec<_> = ns_errors
+                .into_iter()
+                .map(|m| {
+                    crate::schema::field::FieldError::invalid(&path, default_namespace.as_str(), m)
+                })
+                .collect();
+            return Err(vec![
+                Diagnostic::error(format!(
+                    "invalid namespace for objects without one: {}",
+                    crate::schema::field::aggregate(&errs)
+                ))
+                .with_help(
+                    "-n (or NAMESPACE with --substitute) must be a namespace name, e.g. default",
+                ),
+            ]);
+        }
         Ok(LoadOptions {
             paths,
             default_namespace,

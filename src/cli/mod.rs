@@ -139,7 +139,5 @@ pub fn stdout_color() -> bool {
 pub fn report(diags: &[Diagnostic]) {
     let color = stderr_color();
     let mut err = std::io::stderr().lock();
-    for d in diags {
-        let _ = err.write_all(crate::diag::render(d, color).as_bytes());
-    }
+    let _ = err.write_all(crate::diag::render_all(diags, color).as_bytes());
 }

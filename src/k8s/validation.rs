@@ -108,6 +108,71 @@ fn subdomain_errors(value: &str, max_len_error: fn(usize) -> String) -> Vec<Stri
     errs
 }
 
+const DNS1123_LABEL_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+const DNS1123_LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+/// `DNS1123LabelMaxLength`.
+const DNS1123_LABEL_MAX_LEN: usize = 63;
+
+/// `validation.IsDNS1123Label` (pkg/util/validation): what a namespace name must be.
+pub fn dns1123_label(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > DNS1123_LABEL_MAX_LEN {
+        errs.push(max_len_error(DNS1123_LABEL_MAX_LEN));
+    }
+    let subdomain = matches_dns1123_subdomain(value);
+    if !subdomain || value.contains('.') {
+        if subdomain {
+            // A valid subdomain but not a label: with the length checked, it must be dots.
+            errs.push("must not contain dots".to_string());
+        } else {
+            errs.push(regex_error(
+                DNS1123_LABEL_MSG,
+                DNS1123_LABEL_FMT,
+                &["my-name", "123-abc"],
+            ));
+        }
+    }
+    errs
+}
+
+/// `path.IsValidPathSegmentName` (apimachinery's api/validation/path): the name rule of kinds
+/// whose names are only URL path segments (RBAC's, e.g. `system:controller:x`).
+pub fn path_segment_name(name: &str) -> Vec<String> {
+    if name == "." || name == ".." {
+        return vec![format!("may not be '{name}'")];
+    }
+    ["/", "%"]
+        .iter()
+        .filter(|s| name.contains(*s))
+        .map(|s| format!("may not contain '{s}'"))
+        .collect()
+}
+
+/// The name and namespace checks of `ValidateObjectMetaAccessor` as the API server runs them
+/// for every object before any webhook: the name a DNS-1123 subdomain (`NameIsDNSSubdomain`,
+/// the rule of custom resources and of most built-in kinds; RBAC names are path segments), the
+/// namespace, when set, a DNS-1123 label (`ValidateNamespaceName`).
+pub fn object_meta_names(group: &str, name: &str, namespace: Option<&str>) -> Vec<FieldError> {
+    let meta = Path::new("metadata");
+    let name_errs = if group == "rbac.authorization.k8s.io" {
+        path_segment_name(name)
+    } else {
+        dns1123_subdomain(name)
+    };
+    let mut errs: Vec<FieldError> = name_errs
+        .into_iter()
+        .map(|m| FieldError::invalid(&meta.child("name"), name, m))
+        .collect();
+    if let Some(ns) = namespace {
+        errs.extend(
+            dns1123_label(ns)
+                .into_iter()
+                .map(|m| FieldError::invalid(&meta.child("namespace"), ns, m)),
+        );
+    }
+    errs
+}
+
 /// `validation.IsDNS1123Subdomain` (pkg/util/validation).
 pub fn dns1123_subdomain(value: &str) -> Vec<String> {
     subdomain_errors(value, max_len_error)
@@ -212,6 +277,39 @@ pub fn validate_annotations<K: AsRef<str>, V: AsRef<str>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dns1123_labels_as_apimachinery() {
+        assert!(dns1123_label("default").is_empty());
+        assert_eq!(dns1123_label("a.b"), vec!["must not contain dots"]);
+        assert_eq!(
+            dns1123_label("../../etc"),
+            vec![
+                "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+            ]
+        );
+        assert_eq!(
+            dns1123_label(&"a".repeat(64)),
+            vec!["must be no more than 63 characters"]
+        );
+        assert_eq!(dns1123_label("").len(), 1);
+    }
+
+    #[test]
+    fn object_names_as_the_api_server_checks_them() {
+        assert!(object_meta_names("cluster.x-k8s.io", "c-1.x", Some("ns")).is_empty());
+        let errs = object_meta_names("", "DEV", Some("../../etc"));
+        assert_eq!(
+            crate::schema::field::aggregate(&errs),
+            "[metadata.name: Invalid value: \"DEV\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), metadata.namespace: Invalid value: \"../../etc\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')]"
+        );
+        assert!(object_meta_names("rbac.authorization.k8s.io", "system:x", None).is_empty());
+        assert_eq!(path_segment_name(".."), vec!["may not be '..'"]);
+        assert_eq!(
+            path_segment_name("a/%"),
+            vec!["may not contain '/'", "may not contain '%'"]
+        );
+    }
 
     fn map(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
         pairs

@@ -369,7 +369,9 @@ fn flatten(
                             file: Arc::clone(&origin.file),
                             spans: Arc::new(origin.spans.subtree(&format!("/items/{i}"))),
                         };
-                        match Object::new(item, item_origin, default_namespace) {
+                        match Object::new(item, item_origin, default_namespace)
+                            .and_then(|o| o.check_names().map(|()| o))
+                        {
                             Ok(o) => out.push(o),
                             Err(e) => errors.push(e),
                         }
@@ -387,7 +389,7 @@ fn flatten(
         }
         return;
     }
-    match Object::new(value, origin, default_namespace) {
+    match Object::new(value, origin, default_namespace).and_then(|o| o.check_names().map(|()| o)) {
         Ok(o) => out.push(o),
         Err(e) => errors.push(e),
     }

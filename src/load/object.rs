@@ -104,6 +104,32 @@ impl Object {
         })
     }
 
+    /// Refuse a name or namespace the API server refuses for every object, before any webhook
+    /// (`ValidateObjectMeta`): no cluster could hold this object, and the names go on to become
+    /// file names, labels and terminal output. Located at the first offending field.
+    pub fn check_names(&self) -> Result<(), Diagnostic> {
+        let errs = crate::k8s::validation::object_meta_names(
+            self.group(),
+            &self.name,
+            Some(&self.namespace),
+        );
+        let Some(first) = errs.first() else {
+            return Ok(());
+        };
+        let (pointer, label) = if first.path.to_string() == "metadata.name" {
+            ("/metadata/name", "not a valid object name")
+        } else {
+            ("/metadata/namespace", "not a valid namespace name")
+        };
+        Err(Diagnostic::error(crate::schema::field::invalid_object(
+            &self.kind,
+            self.group(),
+            &self.name,
+            &errs,
+        ))
+        .at(&self.origin, pointer, label))
+    }
+
     /// The API group (`""` for the core group).
     pub fn group(&self) -> &str {
         group_of(&self.api_version)

@@ -28,6 +28,8 @@ pub fn unified(old: &Value, new: &Value, label: &str, color: bool) -> String {
         .context_radius(3)
         .header(&format!("current/{label}"), &format!("planned/{label}"))
         .to_string();
+    // Values and names come from input; YAML leaves bidi controls raw, the label is not YAML.
+    let text = crate::output::escape::escape(&text).into_owned();
     if color { colorize(&text) } else { text }
 }
 
@@ -91,6 +93,15 @@ mod tests {
         assert!(d.starts_with("--- current/MachineDeployment/default/md\n+++ planned/MachineDeployment/default/md\n"), "{d}");
         assert!(d.contains("\n-  replicas: 1\n+  replicas: 3\n"), "{d}");
         assert_eq!(stat(&a, &b), (1, 1));
+    }
+
+    #[test]
+    fn input_cannot_reach_the_terminal_raw() {
+        let a = json!({"spec": {"x": "a"}});
+        let b = json!({"spec": {"x": "b\u{202e}"}});
+        let d = unified(&a, &b, "K/ns/n\u{1b}[2J", true);
+        assert!(d.contains("n\\u001b[2J"), "{d:?}");
+        assert!(!d.contains('\u{202e}'), "{d:?}");
     }
 
     #[test]

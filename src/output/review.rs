@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
+use crate::output::escape::escape_line as esc;
 use crate::plan::Action;
 use crate::plan::review::{Review, summary};
 
@@ -29,7 +30,7 @@ pub fn render(r: &Review, color: bool, stat: bool) -> String {
             .rollouts
             .iter()
             .filter(|x| !x.deferred)
-            .map(|x| format!("{} {}", x.kind, x.name))
+            .map(|x| format!("{} {}", esc(&x.kind), esc(&x.name)))
             .collect();
         let rolls = if rolling.is_empty() {
             String::new()
@@ -39,10 +40,10 @@ pub fn render(r: &Review, color: bool, stat: bool) -> String {
         let _ = writeln!(
             out,
             "Cluster {}/{} (ClusterClass {}/{}): {what}{} to create, {} to modify, {} to delete{rolls}",
-            c.namespace,
-            c.name,
-            c.class.0,
-            c.class.1,
+            esc(&c.namespace),
+            esc(&c.name),
+            esc(&c.class.0),
+            esc(&c.class.1),
             count(Action::Created),
             count(Action::Modified),
             count(Action::Deleted)
@@ -54,15 +55,15 @@ pub fn render(r: &Review, color: bool, stat: bool) -> String {
             let note = o
                 .note
                 .as_deref()
-                .map(|n| format!("  ({n})"))
+                .map(|n| format!("  ({})", esc(n)))
                 .unwrap_or_default();
             let _ = writeln!(
                 out,
                 "  {:<9} {} {}/{}{note}",
                 o.action.as_str(),
-                o.kind(),
-                o.namespace(),
-                o.name()
+                esc(o.kind()),
+                esc(o.namespace()),
+                esc(o.name())
             );
         }
         for x in &c.rollouts {
@@ -74,13 +75,13 @@ pub fn render(r: &Review, color: bool, stat: bool) -> String {
             let _ = writeln!(
                 out,
                 "  {} {} {when}: {}",
-                x.kind,
-                x.name,
-                x.reasons.join("; ")
+                esc(&x.kind),
+                esc(&x.name),
+                esc(&x.reasons.join("; "))
             );
         }
         for (_, object, reason) in &c.deferred {
-            let _ = writeln!(out, "  deferred: {object}: {reason}");
+            let _ = writeln!(out, "  deferred: {}: {}", esc(object), esc(reason));
         }
         for o in &c.objects {
             if let Some(d) = crate::output::table::object_diff(o, color) {

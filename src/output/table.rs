@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use anstyle::{AnsiColor, Style};
 
+use crate::output::escape::escape_line as esc;
 use crate::plan::{Action, Plan};
 
 /// Render the plan as text. `color` adds ANSI colours to the ACTION column.
@@ -18,28 +19,33 @@ pub fn render(plan: &Plan, color: bool) -> String {
         let from = c
             .source
             .as_deref()
-            .map(|f| format!(", from {f}"))
+            .map(|f| format!(", from {}", esc(f)))
             .unwrap_or_default();
         let _ = writeln!(
             out,
             "Cluster {}/{} (ClusterClass {}/{}{from}):",
-            c.namespace, c.name, c.class.0, c.class.1
+            esc(&c.namespace),
+            esc(&c.name),
+            esc(&c.class.0),
+            esc(&c.class.1)
         );
         let notes = c.objects.iter().any(|o| o.note.is_some());
         let header = ["NAMESPACE", "KIND", "NAME", "ACTION", "NOTE"];
-        let rows: Vec<[&str; 5]> = c
+        // Every cell comes from input: escaped, so a name cannot act on the terminal.
+        let cells: Vec<[std::borrow::Cow<'_, str>; 5]> = c
             .objects
             .iter()
             .map(|o| {
                 [
-                    o.namespace(),
-                    o.kind(),
-                    o.name(),
-                    o.action.as_str(),
-                    o.note.as_deref().unwrap_or(""),
+                    esc(o.namespace()),
+                    esc(o.kind()),
+                    esc(o.name()),
+                    o.action.as_str().into(),
+                    esc(o.note.as_deref().unwrap_or("")),
                 ]
             })
             .collect();
+        let rows: Vec<[&str; 5]> = cells.iter().map(|r| r.each_ref().map(|c| &**c)).collect();
         let mut widths = header.map(str::len);
         for r in &rows {
             for (w, cell) in widths.iter_mut().zip(r) {
@@ -77,13 +83,13 @@ pub fn render(plan: &Plan, color: bool) -> String {
             let _ = writeln!(
                 out,
                 "{} {} {when}: {}",
-                r.kind,
-                r.name,
-                r.reasons.join("; ")
+                esc(&r.kind),
+                esc(&r.name),
+                esc(&r.reasons.join("; "))
             );
         }
         for (_, object, reason) in &c.deferred {
-            let _ = writeln!(out, "Deferred: {object}: {reason}");
+            let _ = writeln!(out, "Deferred: {}: {}", esc(object), esc(reason));
         }
         let rollouts = match c.rollouts.iter().filter(|r| !r.deferred).count() {
             0 => String::new(),

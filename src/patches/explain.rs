@@ -7,6 +7,8 @@ Owns the trace types and their text rendering; the engine fills them in as it ru
 
 use std::fmt::Write as _;
 
+use crate::output::escape::escape_line as esc;
+
 /// What one patch did to one template.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
@@ -106,31 +108,32 @@ pub struct PatchTrace {
 /// `Role (Kind name)`: what the template is for and the object it generates.
 fn label(i: &ItemTrace) -> String {
     if i.name.is_empty() {
-        format!("{} ({})", i.object, i.kind)
+        format!("{} ({})", esc(&i.object), esc(&i.kind))
     } else {
-        format!("{} ({} {})", i.object, i.kind, i.name)
+        format!("{} ({} {})", esc(&i.object), esc(&i.kind), esc(&i.name))
     }
 }
 
 /// Text for `plan --explain`: one block per patch, one line per template.
 pub fn render(cluster: &str, traces: &[PatchTrace]) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "Patches of Cluster {cluster}:");
+    let _ = writeln!(out, "Patches of Cluster {}:", esc(cluster));
     if traces.is_empty() {
         let _ = writeln!(out, "  (the class has no patches)");
     }
     for t in traces {
-        let _ = writeln!(out, "  patch {:?} (spec.patches[{}]):", t.name, t.index);
+        let name = format!("{:?}", t.name);
+        let _ = writeln!(out, "  patch {} (spec.patches[{}]):", esc(&name), t.index);
         for i in &t.items {
             match &i.outcome {
                 Outcome::Applied(ops) => {
                     let _ = writeln!(out, "    {}: applied", label(i));
                     for op in ops {
-                        let _ = writeln!(out, "      {}", describe_op(op));
+                        let _ = writeln!(out, "      {}", esc(&describe_op(op)));
                     }
                 }
                 Outcome::Skipped(why) => {
-                    let _ = writeln!(out, "    {}: skipped: {why}", label(i));
+                    let _ = writeln!(out, "    {}: skipped: {}", label(i), esc(why));
                 }
             }
         }
@@ -167,6 +170,29 @@ mod tests {
         assert_eq!(
             render("ns/c", &[t]),
             "Patches of Cluster ns/c:\n  patch \"p\" (spec.patches[0]):\n    ControlPlane (KubeadmControlPlaneTemplate c-cp): applied\n      add /spec/x = 1\n    InfrastructureCluster (DockerClusterTemplate): skipped: no definition selects it\n"
+        );
+    }
+
+    #[test]
+    fn input_is_escaped() {
+        let t = PatchTrace {
+            index: 0,
+            name: "p\u{7}".into(),
+            items: vec![ItemTrace {
+                object: "ControlPlane".into(),
+                kind: "K".into(),
+                name: "n\u{1b}]0;x".into(),
+                outcome: Outcome::Skipped("why\r\u{9b}".into()),
+            }],
+        };
+        let out = render("ns/c\u{202e}", &[t]);
+        assert!(
+            !out.chars().any(crate::output::escape::is_unsafe),
+            "{out:?}"
+        );
+        assert!(
+            out.contains("(K n\\u001b]0;x): skipped: why\\u000d\\u009b"),
+            "{out}"
         );
     }
 

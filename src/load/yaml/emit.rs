@@ -189,11 +189,13 @@ fn number(n: &Number) -> String {
 
 /// Characters that may appear unescaped: printable per libyaml's reader (which rejects other
 /// control characters anywhere in the input) and not a YAML 1.1 line break (NEL, LS, PS), nor a
-/// BOM, nor a tab (legal inside scalars but easy to mangle; escaping is always safe).
+/// BOM, nor a tab (legal inside scalars but easy to mangle; escaping is always safe), nor a bidi
+/// control (legal, but it reorders what a reviewer reads on a terminal).
 fn printable(c: char) -> bool {
     let u = u32::from(c);
     matches!(u, 0x20..=0x7E | 0xA0..=0xD7FF | 0xE000..=0xFFFD | 0x10000..)
         && !matches!(u, 0x2028 | 0x2029 | 0xFEFF)
+        && !crate::output::escape::is_unsafe(c)
 }
 
 /// Whether `s` may be written as a plain scalar in block context and read back as this string.
@@ -429,6 +431,14 @@ mod tests {
         let k = "k".repeat(1500);
         let out = to_yaml(&json!({ k.clone(): {"a": 1} }));
         assert_eq!(out, format!("? {k}\n: a: 1\n"));
+    }
+
+    #[test]
+    fn bidi_controls_are_escaped() {
+        assert_eq!(
+            to_yaml(&json!("\u{202e}x\u{2066}")),
+            "\"\\u202Ex\\u2066\"\n"
+        );
     }
 
     #[test]
