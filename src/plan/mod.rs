@@ -198,29 +198,38 @@ pub fn plan_with_progress(
             }
         },
     };
-    let plan = plan_against_with(
+    let mut plan = plan_against_with(
         &inputs,
         current.as_ref().map(|c| c.objects.as_slice()),
         opts,
         progress,
         false,
     )?;
+    if let Some(c) = &current
+        && !c.warnings.is_empty()
+    {
+        // After the input's own, which lead the list.
+        let at = inputs.warnings.len().min(plan.warnings.len());
+        plan.warnings.splice(at..at, c.warnings.iter().cloned());
+    }
     Ok((plan, Loaded { inputs, current }))
 }
 
 /// `--current DIR` where DIR was written by `plan -o`: the state after that plan (its `deleted/`
-/// objects are gone).
+/// objects are gone). The loader still walks DIR, under its rules for links and special files;
+/// it only never enters the `deleted` directories.
 fn expand_plan_outputs(c: &LoadOptions) -> LoadOptions {
-    let mut paths = Vec::new();
+    let mut exclude = c.exclude.clone();
     for p in &c.paths {
-        match crate::output::files::is_plan_output(p).then(|| crate::output::files::state_paths(p))
-        {
-            Some(Ok(files)) => paths.extend(files),
-            // Unreadable: let the loader report it in its own words.
-            _ => paths.push(p.clone()),
+        if crate::output::files::is_plan_output(p) {
+            // Unreadable: the loader reports it in its own words.
+            exclude.extend(load::deleted_dirs(p));
         }
     }
-    LoadOptions { paths, ..c.clone() }
+    LoadOptions {
+        exclude,
+        ..c.clone()
+    }
 }
 
 /// The loaded input and current objects.
@@ -320,7 +329,9 @@ pub fn plan_against_with(
             return Err(Diagnostics(e));
         }
     };
-    let mut warnings = v.diagnostics();
+    // What the loader skipped comes first: it happened first.
+    let mut warnings = inputs.warnings.clone();
+    warnings.extend(v.diagnostics());
     warnings.extend(ignored);
     warnings.extend(list_warnings);
     warnings.append(&mut plan.warnings);

@@ -80,6 +80,8 @@ pub fn review_with(opts: &ReviewOptions, progress: &Progress) -> Result<Review, 
         }
     };
     let mut r = review_inputs_with(&old, &new, &opts.plan, progress)?;
+    // The old side's plan is not shown, but what its loader skipped is.
+    r.plan.warnings.splice(0..0, old.warnings.iter().cloned());
     r.inputs.extend(old.objects);
     r.inputs.extend(new.objects);
     Ok(r)
