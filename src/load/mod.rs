@@ -576,6 +576,61 @@ mod tests {
     }
 
     #[test]
+    fn excluded_directories_are_not_read() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cm = |n: &str| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {n}\n");
+        for (f, n) in [("in/a.yaml", "a"), ("out/b.yaml", "b")] {
+            let p = dir.path().join(f);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(p, cm(n)).expect("write");
+        }
+        let opts = LoadOptions {
+            paths: vec![dir.path().to_path_buf()],
+            default_namespace: "default".into(),
+            ..LoadOptions::default()
+        };
+        assert!(opts.exclude.is_empty());
+        let names = |o: &LoadOptions| -> Vec<String> {
+            load(o)
+                .expect("loads")
+                .objects
+                .into_iter()
+                .map(|o| o.name)
+                .collect()
+        };
+        assert_eq!(names(&opts), ["a", "b"]);
+        let opts = LoadOptions {
+            exclude: vec![dir.path().join("in/../out")],
+            ..opts
+        };
+        assert_eq!(names(&opts), ["a"]);
+    }
+
+    #[test]
+    fn special_files_skipped_are_warnings_of_the_load() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(
+            dir.path().join("a.yaml"),
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+        )
+        .expect("write");
+        let fifo = dir.path().join("b.yaml");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo");
+        assert!(made.success());
+        let inputs = load(&LoadOptions {
+            paths: vec![dir.path().to_path_buf()],
+            ..LoadOptions::default()
+        })
+        .expect("loads");
+        assert_eq!(inputs.objects.len(), 1);
+        assert_eq!(inputs.warnings.len(), 1);
+        assert!(!inputs.warnings[0].is_error());
+    }
+
+    #[test]
     fn duplicates_are_reported_at_the_second() {
         let err = load_str(
             "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
