@@ -198,21 +198,29 @@ pub fn plan_with_progress(
             }
         },
     };
-    let mut plan = plan_against_with(
+    let planned = plan_against_with(
         &inputs,
         current.as_ref().map(|c| c.objects.as_slice()),
         opts,
         progress,
         false,
-    )?;
-    if let Some(c) = &current
-        && !c.warnings.is_empty()
-    {
-        // After the input's own, which lead the list.
-        let at = inputs.warnings.len().min(plan.warnings.len());
-        plan.warnings.splice(at..at, c.warnings.iter().cloned());
+    );
+    // What the loader skipped (special files) is told first, whether or not the plan succeeds.
+    let skipped = inputs
+        .warnings
+        .iter()
+        .chain(current.iter().flat_map(|c| &c.warnings))
+        .cloned();
+    match planned {
+        Ok(mut plan) => {
+            plan.warnings.splice(0..0, skipped);
+            Ok((plan, Loaded { inputs, current }))
+        }
+        Err(Diagnostics(mut d)) => {
+            d.splice(0..0, skipped);
+            Err(Diagnostics(d))
+        }
     }
-    Ok((plan, Loaded { inputs, current }))
 }
 
 /// `--current DIR` where DIR was written by `plan -o`: the state after that plan (its `deleted/`
@@ -329,9 +337,7 @@ pub fn plan_against_with(
             return Err(Diagnostics(e));
         }
     };
-    // What the loader skipped comes first: it happened first.
-    let mut warnings = inputs.warnings.clone();
-    warnings.extend(v.diagnostics());
+    let mut warnings = v.diagnostics();
     warnings.extend(ignored);
     warnings.extend(list_warnings);
     warnings.append(&mut plan.warnings);

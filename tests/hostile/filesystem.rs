@@ -178,6 +178,19 @@ fn a_fifo_in_a_directory_is_skipped_with_a_warning() {
 }
 
 #[test]
+fn a_fifo_skipped_is_told_even_when_the_plan_fails() {
+    let h = Hostile::new().file("fleet/cm.yaml", CONFIG_MAP);
+    mkfifo(&h.path().join("fleet/pipe.yaml"));
+    let r = h.args(["plan", "-f", "fleet"]).run();
+    r.within(2.0, 256);
+    let stderr = r.refused("no Cluster with spec.topology found in the input");
+    assert!(
+        stderr.contains("fleet/pipe.yaml is a FIFO, not a regular file: skipped"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_fifo_given_directly_is_read_as_a_stream() {
     let h = Hostile::new();
     let fifo = h.path().join("pipe.yaml");
