@@ -380,22 +380,24 @@ fn collect_files(path: &Path, opts: &LoadOptions, out: &mut Collected) -> Result
         for f in walked.files {
             // `-f .` lists `./a.yaml`; the short form reads better in diagnostics and paths.
             let shown = f.strip_prefix(".").unwrap_or(&f).display().to_string();
-            out.files.push((shown, read_text(&f, limit)?));
+            let text = read_text(&f, &shown, limit)?;
+            out.files.push((shown, text));
         }
     } else {
-        out.files
-            .push((path.display().to_string(), read_text(path, limit)?));
+        let shown = path.display().to_string();
+        let text = read_text(path, &shown, limit)?;
+        out.files.push((shown, text));
     }
     Ok(())
 }
 
-fn read_text(path: &Path, limit: &InputLimit) -> Result<String, Diagnostic> {
-    let shown = path.display().to_string();
-    let bytes = limit.read_path(path, &shown).map_err(|e| match e {
+/// Read `path` (shown as `shown`, the name diagnostics give it) under the budget.
+fn read_text(path: &Path, shown: &str, limit: &InputLimit) -> Result<String, Diagnostic> {
+    let bytes = limit.read_path(path, shown).map_err(|e| match e {
         ReadError::Io(e) => Diagnostic::error(format!("cannot read {shown}: {e}")),
         ReadError::TooLarge(d) => d,
     })?;
-    utf8(bytes, &shown)
+    utf8(bytes, shown)
 }
 
 fn utf8(bytes: Vec<u8>, shown: &str) -> Result<String, Diagnostic> {

@@ -97,6 +97,26 @@ fn a_link_to_a_directory_outside_is_refused() {
 }
 
 #[test]
+fn a_link_out_of_a_current_plan_directory_is_refused_unread() {
+    let outside = secret_outside();
+    let r = Hostile::new()
+        .file("in.yaml", CONFIG_MAP)
+        .file("state/.topoplan-plan", "")
+        .symlink(
+            outside.path().join("secret.yaml"),
+            "state/ns/c/unchanged/env.yaml",
+        )
+        .args(["plan", "-f", "in.yaml", "--current", "state"])
+        .run();
+    r.within(2.0, 256);
+    let stderr = r.refused("state/ns/c/unchanged/env.yaml is a symbolic link to ");
+    assert!(
+        !stderr.contains("TOKEN-9f3c7a"),
+        "the secret leaked:\n{stderr}"
+    );
+}
+
+#[test]
 fn links_that_stay_inside_are_followed() {
     let r = Hostile::new()
         .file("fleet/real/cm.txt", CONFIG_MAP)
