@@ -107,7 +107,7 @@ fn collect(dir: &Path) -> Vec<String> {
         paths: vec![dir.to_path_buf()],
         default_namespace: "default".into(),
         substitute: None,
-        git_rev: None,
+        ..Default::default()
     };
     let mut out = Vec::new();
     let mut files = Vec::new();

@@ -35,7 +35,7 @@ fn main() {
             .cloned()
             .unwrap_or_else(|| "default".into()),
         substitute: Some(vars.clone()),
-        git_rev: None,
+        ..LoadOptions::default()
     };
     let one = match load::load(&opts(vec![class.clone(), flavor.clone()])) {
         Ok(i) => i,

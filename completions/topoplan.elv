@@ -35,6 +35,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand -n 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]'
             cand --namespace 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]'
             cand --env-file 'KEY=VALUE file of variables for --substitute; the environment overrides it'
+            cand --max-input-bytes 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)'
             cand --feature-gates 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API''s default'
             cand --extension 'A Runtime extension serving external patches: NAME is the ExtensionConfig name the ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL; repeatable. Overrides the URL of an ExtensionConfig of that name in the input'
             cand --ca-file 'PEM file of the CA(s) that signed the extensions'' serving certificates (instead of the system roots; an ExtensionConfig''s caBundle still wins for its extension)'
@@ -57,6 +58,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand -n 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set; otherwise "default"]'
             cand --namespace 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set; otherwise "default"]'
             cand --env-file 'KEY=VALUE file of variables for --substitute; the environment overrides it'
+            cand --max-input-bytes 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)'
             cand --feature-gates 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API''s default'
             cand --extension 'A Runtime extension serving external patches: NAME is the ExtensionConfig name the ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL; repeatable. Overrides the URL of an ExtensionConfig of that name in the input'
             cand --ca-file 'PEM file of the CA(s) that signed the extensions'' serving certificates (instead of the system roots; an ExtensionConfig''s caBundle still wins for its extension)'
@@ -77,6 +79,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand -n 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]'
             cand --namespace 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]'
             cand --env-file 'KEY=VALUE file of variables for --substitute; the environment overrides it'
+            cand --max-input-bytes 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)'
             cand --feature-gates 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API''s default'
             cand --extension 'A Runtime extension serving external patches: NAME is the ExtensionConfig name the ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL; repeatable. Overrides the URL of an ExtensionConfig of that name in the input'
             cand --ca-file 'PEM file of the CA(s) that signed the extensions'' serving certificates (instead of the system roots; an ExtensionConfig''s caBundle still wins for its extension)'
@@ -92,6 +95,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
         }
         &'topoplan;eval'= {
             cand --vars 'YAML or JSON file with the variables (a mapping of name to value), e.g. `{builtin: {cluster: {name: c1}}, replicas: 3}`'
+            cand --max-input-bytes 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)'
             cand --text 'Print the rendered text instead of the JSON value Cluster API would use'
             cand --jsonl 'Read oracle case lines on stdin (`{"template", "data", "funcs", "missingkey", "yamlToJSON"}`) and write one result line per case (`{"ok", "output", "json", "stage", "error"}`), as the Go oracle does'
             cand -h 'Print help'

@@ -18,7 +18,7 @@ fn builtins_of(example: &str) -> Value {
         paths: vec![dir],
         default_namespace: "default".into(),
         substitute: None,
-        git_rev: None,
+        ..LoadOptions::default()
     })
     .unwrap_or_else(|e| panic!("{e:?}"));
     let mut classes = Vec::new();

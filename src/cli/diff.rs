@@ -39,6 +39,10 @@ pub struct DiffArgs {
     #[arg(long, value_name = "FILE", requires = "substitute")]
     pub env_file: Option<PathBuf>,
 
+    /// Input size limit (both sides together).
+    #[command(flatten)]
+    pub limits: super::input::InputLimitArgs,
+
     /// Admission.
     #[command(flatten)]
     pub admission: AdmissionArgs,
@@ -71,6 +75,7 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
         namespace: args.namespace.clone(),
         substitute: args.substitute,
         env_file: args.env_file.clone(),
+        limits: args.limits.clone(),
     };
     let mut errors = Vec::new();
     let (old, new) = match (&args.base_ref, args.paths.as_slice()) {
@@ -79,7 +84,10 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
                 o.git_rev = Some(rev.clone());
                 o
             }),
-            input.resolve_paths(paths.to_vec()),
+            input.resolve_paths(paths.to_vec()).map(|mut o| {
+                o.working_tree_of = Some(rev.clone());
+                o
+            }),
         ),
         (None, [old, new]) => (
             input.resolve_paths(vec![old.clone()]),
@@ -100,10 +108,13 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
         errors.push(e);
         crate::validate::Gates::default()
     });
-    let extensions = args.extensions.resolve().unwrap_or_else(|mut e| {
-        errors.append(&mut e);
-        Default::default()
-    });
+    let extensions = args
+        .extensions
+        .resolve(&args.limits.limit())
+        .unwrap_or_else(|mut e| {
+            errors.append(&mut e);
+            Default::default()
+        });
     match (old, new) {
         (Ok(old), Ok(new)) if errors.is_empty() => Ok(ReviewOptions {
             old,

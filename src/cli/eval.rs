@@ -13,6 +13,7 @@ use crate::diag::Diagnostic;
 use crate::gotemplate::capi::{self, RenderError};
 use crate::gotemplate::func::FuncMap;
 use crate::gotemplate::{MissingKey, gojson, sprig};
+use crate::load::limit::{InputLimit, ReadError};
 use crate::load::source::SourceFile;
 
 /// Arguments of `topoplan eval`.
@@ -36,16 +37,21 @@ pub struct EvalArgs {
     /// "error"}`), as the Go oracle does.
     #[arg(long)]
     pub jsonl: bool,
+
+    /// Input size limit (--vars, or the case lines of --jsonl).
+    #[command(flatten)]
+    pub limits: super::input::InputLimitArgs,
 }
 
 /// Run `eval`.
 pub fn run(args: EvalArgs) -> Result<ExitCode, Failure> {
+    let limit = args.limits.limit();
     if args.jsonl {
-        return jsonl();
+        return jsonl(&limit);
     }
     let template = args.template.unwrap_or_default();
     let vars = match &args.vars {
-        Some(path) => read_vars(path)?,
+        Some(path) => read_vars(path, &limit)?,
         None => Value::Object(serde_json::Map::new()),
     };
     let result = if args.text {
@@ -73,9 +79,8 @@ pub fn run(args: EvalArgs) -> Result<ExitCode, Failure> {
     }
 }
 
-fn read_vars(path: &std::path::Path) -> Result<Value, Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Diagnostic::error(format!("cannot read --vars {}: {e}", path.display())))?;
+fn read_vars(path: &std::path::Path, limit: &InputLimit) -> Result<Value, Failure> {
+    let text = super::input::read_text(limit, path, "--vars")?;
     let file = SourceFile::new(path.display().to_string(), text);
     let docs = crate::load::yaml::parse_stream(&file)?;
     match docs.into_iter().next().map(|d| d.value) {
@@ -90,10 +95,15 @@ fn read_vars(path: &std::path::Path) -> Result<Value, Failure> {
 }
 
 /// Answer every case line on stdin.
-fn jsonl() -> Result<ExitCode, Failure> {
-    let stdin = std::io::stdin();
+fn jsonl(limit: &InputLimit) -> Result<ExitCode, Failure> {
+    let stdin = limit
+        .read(std::io::stdin().lock(), "<stdin>", None)
+        .map_err(|e| match e {
+            ReadError::Io(e) => Diagnostic::error(format!("cannot read standard input: {e}")),
+            ReadError::TooLarge(d) => d,
+        })?;
     let mut lines = Vec::new();
-    for line in stdin.lock().lines() {
+    for line in stdin.lines() {
         let line =
             line.map_err(|e| Diagnostic::error(format!("cannot read standard input: {e}")))?;
         if !line.trim().is_empty() {

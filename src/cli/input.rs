@@ -1,5 +1,5 @@
 //! The input flags every command that reads objects shares (`-f`, `-n`, `--substitute`,
-//! `--env-file`), and their resolution into [`LoadOptions`].
+//! `--env-file`, `--max-input-bytes`), and their resolution into [`LoadOptions`].
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -7,8 +7,30 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::diag::Diagnostic;
+use crate::load::limit::{InputLimit, ReadError, parse_size};
 use crate::load::source::SourceFile;
 use crate::load::{LoadOptions, envfile};
+
+/// The byte budget of one run (`--max-input-bytes`), for every command that reads inputs.
+#[derive(Debug, Clone, Args)]
+pub struct InputLimitArgs {
+    /// Most bytes read from all inputs together (files, stdin, --current, --env-file,
+    /// --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G
+    /// (powers of 1000).
+    #[arg(long = "max-input-bytes", value_name = "BYTES", default_value = "256Mi", value_parser = parse_size)]
+    pub max_input_bytes: u64,
+
+    /// Bytes read so far, shared by every clone: one count per invocation.
+    #[arg(skip)]
+    pub read: InputLimit,
+}
+
+impl InputLimitArgs {
+    /// The budget, with the cap from the flag; every call shares one count.
+    pub fn limit(&self) -> InputLimit {
+        self.read.with_max(self.max_input_bytes)
+    }
+}
 
 /// Where the objects come from and how they are read.
 #[derive(Debug, Args)]
@@ -29,6 +51,10 @@ pub struct InputArgs {
     /// KEY=VALUE file of variables for --substitute; the environment overrides it.
     #[arg(long, value_name = "FILE", requires = "substitute")]
     pub env_file: Option<PathBuf>,
+
+    /// Input size limit.
+    #[command(flatten)]
+    pub limits: InputLimitArgs,
 }
 
 impl InputArgs {
@@ -41,20 +67,18 @@ impl InputArgs {
     /// Resolve with the same namespace and substitution settings but other paths.
     pub fn resolve_paths(&self, paths: Vec<PathBuf>) -> Result<LoadOptions, Vec<Diagnostic>> {
         let mut errors = Vec::new();
+        let limit = self.limits.limit();
         let substitute = if self.substitute {
             let mut vars = BTreeMap::new();
             if let Some(path) = &self.env_file {
-                match std::fs::read_to_string(path) {
+                match read_text(&limit, path, "--env-file") {
                     Ok(text) => {
                         match envfile::parse(&SourceFile::new(path.display().to_string(), text)) {
                             Ok(v) => vars = v,
                             Err(e) => errors.push(e),
                         }
                     }
-                    Err(e) => errors.push(Diagnostic::error(format!(
-                        "cannot read --env-file {}: {e}",
-                        path.display()
-                    ))),
+                    Err(e) => errors.push(e),
                 }
             }
             // Like clusterctl, the environment wins over the file.
@@ -105,9 +129,29 @@ impl InputArgs {
             paths,
             default_namespace,
             substitute,
-            git_rev: None,
+            input_limit: limit,
+            ..LoadOptions::default()
         })
     }
+}
+
+/// Read the file a flag names (`--env-file`, `eval --vars`) as text, within the budget.
+pub fn read_text(
+    limit: &InputLimit,
+    path: &std::path::Path,
+    flag: &str,
+) -> Result<String, Diagnostic> {
+    let shown = format!("{flag} {}", path.display());
+    let bytes = limit.read_path(path, &shown).map_err(|e| match e {
+        ReadError::Io(e) => Diagnostic::error(format!("cannot read {shown}: {e}")),
+        ReadError::TooLarge(d) => d,
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        Diagnostic::error(format!(
+            "cannot read {shown}: not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
 }
 
 /// Flags that shape admission (shared by `plan` and `validate`).
@@ -156,8 +200,11 @@ pub struct ExtensionArgs {
 
 impl ExtensionArgs {
     /// The extension options (flags only; ExtensionConfig objects of the input are added by
-    /// the plan), or every problem with the flags.
-    pub fn resolve(&self) -> Result<crate::runtime::ExtensionOptions, Vec<Diagnostic>> {
+    /// the plan), or every problem with the flags. `--ca-file` draws on `limit`.
+    pub fn resolve(
+        &self,
+        limit: &InputLimit,
+    ) -> Result<crate::runtime::ExtensionOptions, Vec<Diagnostic>> {
         let mut errors = Vec::new();
         let mut opts = crate::runtime::ExtensionOptions {
             insecure_skip_tls_verify: self.insecure_skip_tls_verify,
@@ -187,7 +234,8 @@ impl ExtensionArgs {
                     "--ca-file and --insecure-skip-tls-verify cannot be used together",
                 ));
             }
-            match std::fs::read(path) {
+            let shown = format!("--ca-file {}", path.display());
+            match limit.read_path(path, &shown) {
                 Ok(pem) => match crate::runtime::tls::parse_ca_bundle(&pem) {
                     Ok(_) => opts.ca_pem = Some(pem),
                     Err(e) => errors.push(
@@ -195,10 +243,8 @@ impl ExtensionArgs {
                             .with_help("expected one or more PEM CERTIFICATE blocks"),
                     ),
                 },
-                Err(e) => errors.push(Diagnostic::error(format!(
-                    "--ca-file {}: {e}",
-                    path.display()
-                ))),
+                Err(ReadError::TooLarge(d)) => errors.push(d),
+                Err(ReadError::Io(e)) => errors.push(Diagnostic::error(format!("{shown}: {e}"))),
             }
         }
         if errors.is_empty() {

@@ -117,7 +117,7 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
             crate::validate::Gates::default()
         }
     };
-    let extensions = match args.extensions.resolve() {
+    let extensions = match args.extensions.resolve(&args.input.limits.limit()) {
         Ok(x) => x,
         Err(mut e) => {
             errors.append(&mut e);
@@ -132,7 +132,8 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
         paths: args.current.clone(),
         default_namespace: load.default_namespace.clone(),
         substitute: None,
-        git_rev: None,
+        input_limit: load.input_limit.clone(),
+        ..Default::default()
     });
     Ok((
         PlanOptions {

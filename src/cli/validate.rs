@@ -79,7 +79,10 @@ pub fn resolve(args: ValidateArgs) -> Result<ValidateOptions, Failure> {
         old,
         format: args.format,
         gates: args.admission.gates()?,
-        extensions: args.extensions.resolve().map_err(Failure::Diagnostics)?,
+        extensions: args
+            .extensions
+            .resolve(&args.input.limits.limit())
+            .map_err(Failure::Diagnostics)?,
     })
 }
 
@@ -87,11 +90,12 @@ pub fn resolve(args: ValidateArgs) -> Result<ValidateOptions, Failure> {
 pub fn run(args: ValidateArgs) -> Result<ExitCode, Failure> {
     let opts = resolve(args)?;
     let inputs = load::load(&opts.load).map_err(|d| Failure::Diagnostics(d.0))?;
+    report(&inputs.warnings);
     let old = match &opts.old {
         Some(o) => {
-            load::load(o)
-                .map_err(|d| Failure::Diagnostics(d.0))?
-                .objects
+            let old = load::load(o).map_err(|d| Failure::Diagnostics(d.0))?;
+            report(&old.warnings);
+            old.objects
         }
         None => Vec::new(),
     };

@@ -20,6 +20,8 @@ use std::path::{Component, Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::diag::Diagnostic;
+use crate::load::limit::InputLimit;
+use crate::load::walk::MAX_WALK_ENTRIES;
 
 /// The files of `paths` at revision `rev`, as (display name, text), in the order `-f` reads
 /// them; problems are appended to `errors` (one path failing does not stop the others).
@@ -27,10 +29,11 @@ use crate::diag::Diagnostic;
 pub fn collect(
     rev: &str,
     paths: &[PathBuf],
+    limit: &InputLimit,
     errors: &mut Vec<Diagnostic>,
 ) -> Vec<(String, String)> {
     match std::env::current_dir() {
-        Ok(cwd) => collect_in(&cwd, rev, paths, errors),
+        Ok(cwd) => collect_in(&cwd, rev, paths, limit, errors),
         Err(e) => {
             errors.push(Diagnostic::error(format!(
                 "--base-ref {rev}: cannot determine the current directory: {e}"
@@ -45,11 +48,12 @@ pub fn collect_in(
     cwd: &Path,
     rev: &str,
     paths: &[PathBuf],
+    limit: &InputLimit,
     errors: &mut Vec<Diagnostic>,
 ) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for path in paths {
-        match collect_path(cwd, rev, path) {
+        match collect_path(cwd, rev, path, limit) {
             Ok(mut files) => out.append(&mut files),
             Err(e) => errors.push(e),
         }
@@ -63,7 +67,39 @@ struct Blob {
     shown: String,
 }
 
-fn collect_path(cwd: &Path, rev: &str, path: &Path) -> Result<Vec<(String, String)>, Diagnostic> {
+/// The canonical top level of the git repository whose working tree holds `path` (relative to
+/// the current directory), for the working tree side of `--base-ref REV`. Found from where the
+/// path stands, not from where a link at it points: a link out of the repository must not
+/// choose the repository it is checked against.
+pub fn working_tree_top(rev: &str, path: &Path) -> Result<PathBuf, Diagnostic> {
+    let cwd = std::env::current_dir().map_err(|e| {
+        Diagnostic::error(format!(
+            "--base-ref {rev}: cannot determine the current directory: {e}"
+        ))
+    })?;
+    let absolute = normalize(&cwd.join(path));
+    let real_dir = std::fs::symlink_metadata(&absolute).is_ok_and(|m| m.is_dir());
+    let start = match absolute.parent() {
+        Some(parent) if !real_dir => parent.to_path_buf(),
+        _ => absolute.clone(),
+    };
+    let (anchor, _) = existing_ancestor(&start);
+    let anchor = anchor
+        .canonicalize()
+        .map_err(|e| Diagnostic::error(format!("cannot read {}: {e}", anchor.display())))?;
+    let top = git(&anchor, &["rev-parse", "--show-toplevel"], rev, path)?;
+    let top = PathBuf::from(String::from_utf8_lossy(&top).trim_end_matches(['\n', '\r']));
+    // git prints the top level with links resolved, but be sure: the bound is compared with
+    // canonical paths.
+    Ok(top.canonicalize().unwrap_or(top))
+}
+
+fn collect_path(
+    cwd: &Path,
+    rev: &str,
+    path: &Path,
+    limit: &InputLimit,
+) -> Result<Vec<(String, String)>, Diagnostic> {
     if path.as_os_str() == "-" {
         return Err(Diagnostic::error(format!(
             "--base-ref {rev}: standard input (-) has no revision to read"
@@ -125,6 +161,13 @@ fn collect_path(cwd: &Path, rev: &str, path: &Path) -> Result<Vec<(String, Strin
     let user_path = path.display().to_string();
     let mut blobs: Vec<(PathBuf, Blob)> = Vec::new();
     let mut is_file = false;
+    // As a directory walk, bounded (the listing itself is as large as the tree).
+    if listing.iter().filter(|&&b| b == 0).count() > MAX_WALK_ENTRIES {
+        return Err(Diagnostic::error(format!(
+            "{rev}:{user_path}: more than {MAX_WALK_ENTRIES} files to read at revision {rev}"
+        ))
+        .with_help("pass narrower directories or the files themselves"));
+    }
     for entry in listing.split(|&b| b == 0).filter(|e| !e.is_empty()) {
         let entry = String::from_utf8_lossy(entry);
         let Some((meta, name)) = entry.split_once('\t') else {
@@ -199,7 +242,8 @@ fn collect_path(cwd: &Path, rev: &str, path: &Path) -> Result<Vec<(String, Strin
     }
     // The order of a directory walk (path components compared one by one), not git's byte order.
     blobs.sort_by(|a, b| a.0.cmp(&b.0));
-    let texts = cat_blobs(&top, blobs.iter().map(|(_, b)| b.id.as_str()), rev, path)?;
+    let wanted: Vec<&Blob> = blobs.iter().map(|(_, b)| b).collect();
+    let texts = cat_blobs(&top, &wanted, rev, path, limit)?;
     blobs
         .into_iter()
         .zip(texts)
@@ -305,14 +349,14 @@ fn spawn_error(e: &std::io::Error, rev: &str) -> Diagnostic {
 }
 
 /// The contents of `ids`, in order, through one `git cat-file --batch`.
-fn cat_blobs<'a>(
+fn cat_blobs(
     dir: &Path,
-    ids: impl Iterator<Item = &'a str>,
+    blobs: &[&Blob],
     rev: &str,
     path: &Path,
+    limit: &InputLimit,
 ) -> Result<Vec<Vec<u8>>, Diagnostic> {
-    let request: String = ids.map(|id| format!("{id}\n")).collect();
-    let count = request.lines().count();
+    let request: String = blobs.iter().map(|b| format!("{}\n", b.id)).collect();
     let mut child = git_command(dir)
         .args(["cat-file", "--batch"])
         .stdin(Stdio::piped())
@@ -333,8 +377,8 @@ fn cat_blobs<'a>(
     let result = std::thread::scope(|s| {
         let writer = s.spawn(move || stdin.write_all(request.as_bytes()));
         let mut reader = BufReader::new(stdout);
-        let mut texts = Vec::with_capacity(count);
-        for _ in 0..count {
+        let mut texts = Vec::with_capacity(blobs.len());
+        for blob in blobs {
             let mut header = String::new();
             reader
                 .read_line(&mut header)
@@ -342,12 +386,17 @@ fn cat_blobs<'a>(
             // "<id> blob <size>", or "<id> missing".
             let mut words = header.split_whitespace();
             let (id, kind, size) = (words.next(), words.next(), words.next());
-            let Some(size) = size.and_then(|s| s.parse::<usize>().ok()) else {
+            let Some(size) = size.and_then(|s| s.parse::<u64>().ok()) else {
                 return Err(failed(format!(
                     "object {} is {}",
                     id.unwrap_or("?"),
                     kind.unwrap_or("unreadable")
                 )));
+            };
+            // The size comes first: a blob over the budget is refused before it is allocated.
+            limit.charge(size, &blob.shown)?;
+            let Ok(size) = usize::try_from(size) else {
+                return Err(limit.too_large(&blob.shown));
             };
             let mut body = vec![0; size];
             reader
@@ -435,7 +484,13 @@ mod tests {
     fn a_directory_at_a_revision() {
         let dir = repo();
         let mut errors = Vec::new();
-        let files = collect_in(dir.path(), "v1", &[PathBuf::from("fleet")], &mut errors);
+        let files = collect_in(
+            dir.path(),
+            "v1",
+            &[PathBuf::from("fleet")],
+            &InputLimit::default(),
+            &mut errors,
+        );
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(names(&files), ["v1:fleet/a.yaml", "v1:fleet/sub/b.yml"]);
         assert_eq!(files[0].1, config_map("a-old"));
@@ -444,6 +499,7 @@ mod tests {
             &dir.path().join("fleet"),
             "HEAD",
             &[PathBuf::from(".")],
+            &InputLimit::default(),
             &mut errors,
         );
         assert!(errors.is_empty(), "{errors:?}");
@@ -456,6 +512,7 @@ mod tests {
                 PathBuf::from("fleet/notes.txt"),
                 PathBuf::from("fleet/sub/b.yml"),
             ],
+            &InputLimit::default(),
             &mut errors,
         );
         assert!(errors.is_empty(), "{errors:?}");
@@ -481,11 +538,18 @@ mod tests {
         run(root, &["add", "-A"]);
         run(root, &["commit", "-q", "-m", "one"]);
         let mut errors = Vec::new();
-        let files = collect_in(root, "HEAD", &[PathBuf::from(".")], &mut errors);
-        let mut walked = Vec::new();
-        crate::load::collect_files(root, &mut walked).expect("walk");
+        let files = collect_in(
+            root,
+            "HEAD",
+            &[PathBuf::from(".")],
+            &InputLimit::default(),
+            &mut errors,
+        );
+        let mut walked = crate::load::Collected::default();
+        crate::load::collect_files(root, &LoadOptions::default(), &mut walked).expect("walk");
         let prefix = format!("{}/", root.display());
         let walked: Vec<String> = walked
+            .files
             .iter()
             .map(|(n, _)| format!("HEAD:{}", n.strip_prefix(&prefix).unwrap_or(n)))
             .collect();
@@ -504,7 +568,7 @@ mod tests {
             paths: vec![fleet.clone()],
             default_namespace: "default".into(),
             substitute: None,
-            git_rev: None,
+            ..LoadOptions::default()
         };
         let new = load(&opts).expect("working tree loads");
         let new_names: Vec<&str> = new.objects.iter().map(|o| o.name.as_str()).collect();
@@ -533,7 +597,13 @@ mod tests {
         let dir = repo();
         let msg = |rev: &str, path: &str| {
             let mut errors = Vec::new();
-            let files = collect_in(dir.path(), rev, &[PathBuf::from(path)], &mut errors);
+            let files = collect_in(
+                dir.path(),
+                rev,
+                &[PathBuf::from(path)],
+                &InputLimit::default(),
+                &mut errors,
+            );
             assert!(files.is_empty());
             assert_eq!(errors.len(), 1, "{errors:?}");
             errors[0].message.clone()
@@ -555,7 +625,13 @@ mod tests {
         );
         let outside = tempfile::tempdir().expect("tempdir");
         let mut errors = Vec::new();
-        collect_in(outside.path(), "HEAD", &[PathBuf::from(".")], &mut errors);
+        collect_in(
+            outside.path(),
+            "HEAD",
+            &[PathBuf::from(".")],
+            &InputLimit::default(),
+            &mut errors,
+        );
         assert_eq!(errors.len(), 1);
         assert_eq!(
             errors[0].message,
@@ -572,7 +648,13 @@ mod tests {
         std::fs::write(dir.path().join("other/readme.md"), "x").expect("write");
         run(dir.path(), &["add", "-A"]);
         run(dir.path(), &["commit", "-q", "-m", "two"]);
-        collect_in(dir.path(), "HEAD", &[PathBuf::from("other")], &mut errors);
+        collect_in(
+            dir.path(),
+            "HEAD",
+            &[PathBuf::from("other")],
+            &InputLimit::default(),
+            &mut errors,
+        );
         assert_eq!(errors.len(), 1);
         assert_eq!(
             errors[0].message,

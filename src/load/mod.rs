@@ -1,7 +1,8 @@
 /*!
 Loading: turns `-f` arguments into objects that remember where they came from.
 
-Owns reading files, directories (recursive, sorted) and stdin; optional clusterctl-style
+Owns reading files, directories (recursive, sorted; see [`walk`] for the rules a walk keeps) and
+stdin, under the run's byte budget ([`limit`]); optional clusterctl-style
 variable substitution; YAML/JSON parsing with spans; flattening of `kind: List`; namespace
 defaulting; and duplicate detection. It knows nothing about Cluster API semantics beyond
 "every object needs apiVersion, kind and metadata.name".
@@ -10,20 +11,23 @@ defaulting; and duplicate detection. It knows nothing about Cluster API semantic
 pub mod envfile;
 pub mod envsubst;
 pub mod git;
+pub mod limit;
 pub mod object;
 pub mod source;
+pub mod walk;
 pub mod yaml;
 
 use std::collections::{BTreeMap, HashMap};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use crate::diag::{Diagnostic, Diagnostics};
+use limit::{InputLimit, ReadError};
 pub use object::Object;
 use source::{Origin, SourceFile, SpanTable};
+use walk::{Bound, Walk};
 
 /// How to read the inputs; resolved from the command line by `cli`.
 #[derive(Debug, Clone, Default)]
@@ -37,6 +41,15 @@ pub struct LoadOptions {
     /// Read `paths` as they are in this git revision (of the repository that holds each path)
     /// instead of from the working tree; see [`git`].
     pub git_rev: Option<String>,
+    /// These paths are the working tree side of `--base-ref REV`: each path, and every link a
+    /// walk meets, must stay inside the git repository holding the path (a pull request decides
+    /// what is a link there), not only inside the directory given.
+    pub working_tree_of: Option<String>,
+    /// Directories a walk never enters (e.g. the output directory of the run), whatever path
+    /// spells them; a directory that does not exist excludes nothing.
+    pub exclude: Vec<PathBuf>,
+    /// The byte budget every input of the run draws on (`--max-input-bytes`); clones share it.
+    pub input_limit: InputLimit,
 }
 
 /// Every object of the input, in input order (files sorted within each directory).
@@ -47,6 +60,8 @@ pub struct Inputs {
     /// Runtime SDK messages (`hooks.runtime.cluster.x-k8s.io`, e.g. a recorded
     /// DiscoverVariablesResponse): wire documents, not stored objects, so they have no name.
     pub runtime_messages: Vec<(serde_json::Value, Origin)>,
+    /// Problems that did not stop the load (special files skipped in a walk).
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// API group of Runtime SDK hook requests and responses.
@@ -69,22 +84,30 @@ pub fn load(opts: &LoadOptions) -> Result<Inputs, Diagnostics> {
 pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
     // 1. Which files, with their text: a directory walk or a git tree per set.
     let mut errors: Vec<Vec<Diagnostic>> = Vec::with_capacity(sets.len());
+    let mut warnings: Vec<Vec<Diagnostic>> = Vec::with_capacity(sets.len());
     let mut read: Vec<(usize, String, String)> = Vec::new();
     for (set, opts) in sets.iter().enumerate() {
-        let mut errs = Vec::new();
-        let mut files = Vec::new();
+        let mut found = Collected::default();
         match &opts.git_rev {
-            Some(rev) => files = git::collect(rev, &opts.paths, &mut errs),
+            Some(rev) => {
+                found.files = git::collect(rev, &opts.paths, &opts.input_limit, &mut found.errors);
+            }
             None => {
                 for path in &opts.paths {
-                    if let Err(e) = collect_files(path, &mut files) {
-                        errs.push(e);
+                    if let Err(e) = collect_files(path, opts, &mut found) {
+                        found.errors.push(e);
                     }
                 }
             }
         }
-        read.extend(files.into_iter().map(|(name, text)| (set, name, text)));
-        errors.push(errs);
+        read.extend(
+            found
+                .files
+                .into_iter()
+                .map(|(name, text)| (set, name, text)),
+        );
+        errors.push(found.errors);
+        warnings.push(found.warnings);
     }
 
     // 2. Substitution, per file and in parallel.
@@ -184,8 +207,8 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
 
     sets.iter()
         .zip(work)
-        .zip(errors)
-        .map(|((opts, work), mut errors)| {
+        .zip(errors.into_iter().zip(warnings))
+        .map(|((opts, work), (mut errors, mut warnings))| {
             let files: Vec<FileOut> = work
                 .into_par_iter()
                 .map(|w| file_objects(w, &opts.default_namespace))
@@ -202,8 +225,10 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
                 Ok(Inputs {
                     objects,
                     runtime_messages,
+                    warnings,
                 })
             } else {
+                errors.append(&mut warnings);
                 Err(Diagnostics(errors))
             }
         })
@@ -274,75 +299,111 @@ fn file_objects(work: FileWork, default_namespace: &str) -> FileOut {
     out
 }
 
-/// Expand one argument into (display name, text) pairs.
-fn collect_files(path: &Path, out: &mut Vec<(String, String)>) -> Result<(), Diagnostic> {
+/// The `deleted` directories of a `plan --output-dir` directory (what goes away is not part of
+/// the state after the plan), found under the walk's rules; none when `dir` cannot be walked.
+pub fn deleted_dirs(dir: &Path) -> Vec<PathBuf> {
+    let Ok(root) = std::fs::canonicalize(dir) else {
+        return Vec::new();
+    };
+    let walk = Walk {
+        skip_dir_names: vec!["deleted".into()],
+        ..Walk::within(root)
+    };
+    walk.run(dir).map(|w| w.skipped_dirs).unwrap_or_default()
+}
+
+/// What the arguments of one input set expand to.
+#[derive(Default)]
+struct Collected {
+    /// (display name, text) pairs, in input order.
+    files: Vec<(String, String)>,
+    warnings: Vec<Diagnostic>,
+    errors: Vec<Diagnostic>,
+}
+
+/// Expand one argument into (display name, text) pairs. A path given here is followed
+/// wherever it points (the user named it), except in the working tree of `--base-ref`, where
+/// it must stay inside its repository; a directory is walked under [`walk`]'s rules; a FIFO,
+/// a device or `-` is read as a stream. Every read draws on the run's byte budget.
+fn collect_files(path: &Path, opts: &LoadOptions, out: &mut Collected) -> Result<(), Diagnostic> {
+    let limit = &opts.input_limit;
     if path.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| Diagnostic::error(format!("cannot read standard input: {e}")))?;
-        out.push(("<stdin>".to_string(), text));
+        let bytes = limit
+            .read(std::io::stdin().lock(), "<stdin>", None)
+            .map_err(|e| match e {
+                ReadError::Io(e) => Diagnostic::error(format!("cannot read standard input: {e}")),
+                ReadError::TooLarge(d) => d,
+            })?;
+        out.files
+            .push(("<stdin>".to_string(), utf8(bytes, "<stdin>")?));
         return Ok(());
     }
     let meta = std::fs::metadata(path).map_err(|e| {
         Diagnostic::error(format!("cannot read {}: {e}", path.display()))
             .with_help("-f takes a file, a directory or - for standard input")
     })?;
+    let bound = match &opts.working_tree_of {
+        Some(rev) => {
+            let top = git::working_tree_top(rev, path)?;
+            let target = std::fs::canonicalize(path)
+                .map_err(|e| Diagnostic::error(format!("cannot read {}: {e}", path.display())))?;
+            let bound = Bound::Repository(top);
+            if !target.starts_with(bound.root()) {
+                return Err(bound.link_out(path, &target));
+            }
+            Some(bound)
+        }
+        None => None,
+    };
     if meta.is_dir() {
-        let mut found = Vec::new();
-        walk(path, &mut found)?;
-        found.sort();
-        if found.is_empty() {
+        let bound =
+            match bound {
+                Some(b) => b,
+                None => Bound::Directory(std::fs::canonicalize(path).map_err(|e| {
+                    Diagnostic::error(format!("cannot read {}: {e}", path.display()))
+                })?),
+            };
+        let walk = Walk {
+            exclude: opts.exclude.clone(),
+            ..Walk::new(bound)
+        };
+        let walked = walk.run(path)?;
+        out.warnings.extend(walked.warnings);
+        let refused = !walked.errors.is_empty();
+        out.errors.extend(walked.errors);
+        if walked.files.is_empty() && !refused {
             return Err(Diagnostic::error(format!(
                 "directory {} holds no .yaml, .yml or .json file",
                 path.display()
             )));
         }
-        for f in found {
+        for f in walked.files {
             // `-f .` lists `./a.yaml`; the short form reads better in diagnostics and paths.
             let shown = f.strip_prefix(".").unwrap_or(&f).display().to_string();
-            out.push((shown, read_text(&f)?));
+            let text = read_text(&f, &shown, limit)?;
+            out.files.push((shown, text));
         }
     } else {
-        out.push((path.display().to_string(), read_text(path)?));
+        let shown = path.display().to_string();
+        let text = read_text(path, &shown, limit)?;
+        out.files.push((shown, text));
     }
     Ok(())
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Diagnostic> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| Diagnostic::error(format!("cannot read directory {}: {e}", dir.display())))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| {
-            Diagnostic::error(format!("cannot read directory {}: {e}", dir.display()))
-        })?;
-        let path = entry.path();
-        let file_type = entry
-            .file_type()
-            .map_err(|e| Diagnostic::error(format!("cannot read {}: {e}", path.display())))?;
-        // Hidden entries (.git, editor swap files) are never inputs.
-        if entry.file_name().to_string_lossy().starts_with('.') {
-            continue;
-        }
-        if file_type.is_dir() {
-            walk(&path, out)?;
-        } else if matches!(
-            path.extension().and_then(|e| e.to_str()),
-            Some("yaml" | "yml" | "json")
-        ) {
-            out.push(path);
-        }
-    }
-    Ok(())
+/// Read `path` (shown as `shown`, the name diagnostics give it) under the budget.
+fn read_text(path: &Path, shown: &str, limit: &InputLimit) -> Result<String, Diagnostic> {
+    let bytes = limit.read_path(path, shown).map_err(|e| match e {
+        ReadError::Io(e) => Diagnostic::error(format!("cannot read {shown}: {e}")),
+        ReadError::TooLarge(d) => d,
+    })?;
+    utf8(bytes, shown)
 }
 
-fn read_text(path: &Path) -> Result<String, Diagnostic> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| Diagnostic::error(format!("cannot read {}: {e}", path.display())))?;
+fn utf8(bytes: Vec<u8>, shown: &str) -> Result<String, Diagnostic> {
     String::from_utf8(bytes).map_err(|e| {
         Diagnostic::error(format!(
-            "{} is not UTF-8 text (invalid byte at offset {})",
-            path.display(),
+            "{shown} is not UTF-8 text (invalid byte at offset {})",
             e.utf8_error().valid_up_to()
         ))
     })
@@ -442,7 +503,7 @@ mod tests {
             paths: vec![p],
             default_namespace: "default".into(),
             substitute: None,
-            git_rev: None,
+            ..LoadOptions::default()
         })
     }
 
@@ -516,6 +577,61 @@ mod tests {
             format!("{f}:11:11")
         });
         assert_eq!(inputs.objects[0].namespace, "default");
+    }
+
+    #[test]
+    fn excluded_directories_are_not_read() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cm = |n: &str| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {n}\n");
+        for (f, n) in [("in/a.yaml", "a"), ("out/b.yaml", "b")] {
+            let p = dir.path().join(f);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(p, cm(n)).expect("write");
+        }
+        let opts = LoadOptions {
+            paths: vec![dir.path().to_path_buf()],
+            default_namespace: "default".into(),
+            ..LoadOptions::default()
+        };
+        assert!(opts.exclude.is_empty());
+        let names = |o: &LoadOptions| -> Vec<String> {
+            load(o)
+                .expect("loads")
+                .objects
+                .into_iter()
+                .map(|o| o.name)
+                .collect()
+        };
+        assert_eq!(names(&opts), ["a", "b"]);
+        let opts = LoadOptions {
+            exclude: vec![dir.path().join("in/../out")],
+            ..opts
+        };
+        assert_eq!(names(&opts), ["a"]);
+    }
+
+    #[test]
+    fn special_files_skipped_are_warnings_of_the_load() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(
+            dir.path().join("a.yaml"),
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+        )
+        .expect("write");
+        let fifo = dir.path().join("b.yaml");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo");
+        assert!(made.success());
+        let inputs = load(&LoadOptions {
+            paths: vec![dir.path().to_path_buf()],
+            ..LoadOptions::default()
+        })
+        .expect("loads");
+        assert_eq!(inputs.objects.len(), 1);
+        assert_eq!(inputs.warnings.len(), 1);
+        assert!(!inputs.warnings[0].is_error());
     }
 
     #[test]

@@ -198,29 +198,46 @@ pub fn plan_with_progress(
             }
         },
     };
-    let plan = plan_against_with(
+    let planned = plan_against_with(
         &inputs,
         current.as_ref().map(|c| c.objects.as_slice()),
         opts,
         progress,
         false,
-    )?;
-    Ok((plan, Loaded { inputs, current }))
+    );
+    // What the loader skipped (special files) is told first, whether or not the plan succeeds.
+    let skipped = inputs
+        .warnings
+        .iter()
+        .chain(current.iter().flat_map(|c| &c.warnings))
+        .cloned();
+    match planned {
+        Ok(mut plan) => {
+            plan.warnings.splice(0..0, skipped);
+            Ok((plan, Loaded { inputs, current }))
+        }
+        Err(Diagnostics(mut d)) => {
+            d.splice(0..0, skipped);
+            Err(Diagnostics(d))
+        }
+    }
 }
 
 /// `--current DIR` where DIR was written by `plan -o`: the state after that plan (its `deleted/`
-/// objects are gone).
+/// objects are gone). The loader still walks DIR, under its rules for links and special files;
+/// it only never enters the `deleted` directories.
 fn expand_plan_outputs(c: &LoadOptions) -> LoadOptions {
-    let mut paths = Vec::new();
+    let mut exclude = c.exclude.clone();
     for p in &c.paths {
-        match crate::output::files::is_plan_output(p).then(|| crate::output::files::state_paths(p))
-        {
-            Some(Ok(files)) => paths.extend(files),
-            // Unreadable: let the loader report it in its own words.
-            _ => paths.push(p.clone()),
+        if crate::output::files::is_plan_output(p) {
+            // Unreadable: the loader reports it in its own words.
+            exclude.extend(load::deleted_dirs(p));
         }
     }
-    LoadOptions { paths, ..c.clone() }
+    LoadOptions {
+        exclude,
+        ..c.clone()
+    }
 }
 
 /// The loaded input and current objects.

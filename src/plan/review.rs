@@ -79,7 +79,16 @@ pub fn review_with(opts: &ReviewOptions, progress: &Progress) -> Result<Review, 
             return Err(Diagnostics(errors));
         }
     };
-    let mut r = review_inputs_with(&old, &new, &opts.plan, progress)?;
+    // What the loader skipped (special files) is told first, whether or not the review succeeds.
+    let skipped = old.warnings.iter().chain(&new.warnings).cloned();
+    let mut r = match review_inputs_with(&old, &new, &opts.plan, progress) {
+        Ok(r) => r,
+        Err(Diagnostics(mut d)) => {
+            d.splice(0..0, skipped);
+            return Err(Diagnostics(d));
+        }
+    };
+    r.plan.warnings.splice(0..0, skipped);
     r.inputs.extend(old.objects);
     r.inputs.extend(new.objects);
     Ok(r)
