@@ -11,5 +11,6 @@ pub mod diff;
 pub mod document;
 pub mod files;
 pub mod progress;
+pub mod replace;
 pub mod review;
 pub mod table;
