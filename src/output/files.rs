@@ -85,7 +85,8 @@ pub fn layout(plan: &Plan) -> Vec<(PathBuf, String)> {
 /// The marker's text for a directory holding `files` (relative paths).
 pub fn marker_text<'a>(files: impl IntoIterator<Item = &'a Path>) -> String {
     let mut text = format!("{MARKER_HEADER}\n");
-    for f in files {
+    // Sorted, so the listing reads like `ls -R` and does not depend on planning order.
+    for f in files.into_iter().collect::<BTreeSet<_>>() {
         // Layout paths are `/`-separated ASCII on every platform we write them on.
         text.push_str(&f.to_string_lossy());
         text.push('\n');

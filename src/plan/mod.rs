@@ -208,7 +208,7 @@ pub fn plan_with_progress(
     Ok((plan, Loaded { inputs, current }))
 }
 
-/// `--current DIR` where DIR was written by `plan -o`: the state after that plan (its `deleted/`
+/// `--current DIR` where DIR was written by `plan --output-dir`: the state after that plan (its `deleted/`
 /// objects are gone).
 fn expand_plan_outputs(c: &LoadOptions) -> LoadOptions {
     let mut paths = Vec::new();
