@@ -307,10 +307,8 @@ pub fn write(
             .into());
         }
     };
-    let parent = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    // Empty for a bare name: joined paths then read as typed (`out`, not `./out`).
+    let parent = dir.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut work = Work {
         created: Vec::new(),
         staging: None,
