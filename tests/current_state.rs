@@ -1248,7 +1248,15 @@ fn incompatible_rebase_names_the_machine_deployment() {
 #[test]
 fn output_dir_with_current() {
     let out = setup(&TEMPLATE_SPEC)
-        .args(["plan", "-f", "in", "--current", "cur", "--output-dir", "out"])
+        .args([
+            "plan",
+            "-f",
+            "in",
+            "--current",
+            "cur",
+            "--output-dir",
+            "out",
+        ])
         .run();
     out.ok();
     let root = out.dir.path().join("out/team-a/dev");

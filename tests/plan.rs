@@ -112,7 +112,15 @@ fn output_is_deterministic() {
             .fixture("testdata/examples/quick-start", "qs")
             .fixture("testdata/examples/quick-start-v1beta1", "v1")
             .args([
-                "plan", "-f", "qs", "-f", "v1", "-o", "json", "--output-dir", "out",
+                "plan",
+                "-f",
+                "qs",
+                "-f",
+                "v1",
+                "-o",
+                "json",
+                "--output-dir",
+                "out",
             ])
             .run();
         (out.ok().to_string(), out.tree("out"))

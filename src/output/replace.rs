@@ -506,6 +506,23 @@ mod tests {
     }
 
     #[test]
+    fn parents_made_for_a_failed_write_are_removed_unless_used_meanwhile() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let mut work = Work {
+            created: Vec::new(),
+            staging: None,
+        };
+        work.create_parents(&t.path().join("a/b/c"))
+            .expect("create");
+        assert_eq!(work.created.len(), 3);
+        // Something else put a file in `a` meanwhile: `a` stays, `b` and `c` go.
+        std::fs::write(t.path().join("a/keep"), "x").expect("write");
+        work.clean_up();
+        assert!(t.path().join("a/keep").is_file());
+        assert!(!t.path().join("a/b").exists());
+    }
+
+    #[test]
     fn foreign_entries_are_found_and_listed_ones_are_not() {
         let t = tempfile::tempdir().expect("tempdir");
         let root = t.path();

@@ -19,7 +19,10 @@ fn example(name: &str) -> Vec<(String, String)> {
         .flatten()
         .map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
-            (name, std::fs::read_to_string(e.path()).expect("read example"))
+            (
+                name,
+                std::fs::read_to_string(e.path()).expect("read example"),
+            )
         })
         .collect();
     files.sort();
@@ -85,7 +88,10 @@ fn dash_o_is_the_format_and_writes_no_directory() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("a JSON plan document");
     assert_eq!(doc["kind"], "Plan");
-    assert!(!r.dir.path().join("json").exists(), "no directory named json");
+    assert!(
+        !r.dir.path().join("json").exists(),
+        "no directory named json"
+    );
 }
 
 #[test]
@@ -154,7 +160,15 @@ fn refuses_a_directory_that_is_the_current_state() {
     let h = with_earlier_plan();
     refused_untouched(
         h,
-        &["plan", "-f", "qs", "--current", "out", "--output-dir", "out"],
+        &[
+            "plan",
+            "-f",
+            "qs",
+            "--current",
+            "out",
+            "--output-dir",
+            "out",
+        ],
         "output directory out is also an input",
     );
 }
@@ -211,7 +225,10 @@ fn refuses_a_file_the_user_added_naming_it() {
         &["plan", "-f", "qs", "--output-dir", "out"],
         "output directory out holds default/dev/notes.txt, which topoplan did not write",
     );
-    assert!(err.contains("move out/default/dev/notes.txt elsewhere"), "{err}");
+    assert!(
+        err.contains("move out/default/dev/notes.txt elsewhere"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -261,7 +278,11 @@ fn refuses_a_plan_of_an_older_topoplan_that_listed_nothing() {
 #[test]
 fn a_failing_plan_leaves_the_earlier_one() {
     let h = with_earlier_plan().file("bad.yaml", "kind: [unclosed\n");
-    refused_untouched(h, &["plan", "-f", "bad.yaml", "--output-dir", "out"], "bad.yaml");
+    refused_untouched(
+        h,
+        &["plan", "-f", "bad.yaml", "--output-dir", "out"],
+        "bad.yaml",
+    );
 }
 
 #[test]
@@ -272,7 +293,10 @@ fn a_failed_rename_puts_the_earlier_plan_back() {
         &["plan", "-f", "qs", "--output-dir", "out"],
         "cannot replace out",
     );
-    assert!(err.contains("the previous plan was put back in place"), "{err}");
+    assert!(
+        err.contains("the previous plan was put back in place"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -282,7 +306,10 @@ fn replacing_an_earlier_plan_leaves_nothing_behind() {
         .run();
     r.within(2.0, 512);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(!r.dir.path().join("out/default").exists(), "the old plan is gone");
+    assert!(
+        !r.dir.path().join("out/default").exists(),
+        "the old plan is gone"
+    );
     assert!(r.dir.path().join("out/team-a/dev/created").is_dir());
     assert_eq!(leftovers(r.dir.path()), Vec::<String>::new());
 }
@@ -302,8 +329,7 @@ fn terminate_in(h: &Hostile, window: &str) -> Option<i32> {
         .expect("spawn topoplan");
     let start = Instant::now();
     while !leftovers(h.path()).iter().any(|n| n.contains(window)) {
-        if start.elapsed() > Duration::from_secs(5) || child.try_wait().ok().flatten().is_some()
-        {
+        if start.elapsed() > Duration::from_secs(5) || child.try_wait().ok().flatten().is_some() {
             let _ = child.kill();
             let _ = child.wait();
             panic!("never saw the {window} directory");
