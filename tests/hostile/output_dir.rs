@@ -315,9 +315,9 @@ fn replacing_an_earlier_plan_leaves_nothing_behind() {
 }
 
 /// Start `plan -f qs --output-dir out` with the pause hook, wait for `window` (a name part of
-/// the hidden sibling that exists in the window) to appear, send SIGTERM, and return the exit
+/// the hidden sibling that exists in the window) to appear, send `signal`, and return the exit
 /// code.
-fn terminate_in(h: &Hostile, window: &str) -> Option<i32> {
+fn signal_in(h: &Hostile, window: &str, signal: libc::c_int) -> Option<i32> {
     let mut child = Command::new(bin())
         .current_dir(h.path())
         .args(["plan", "-f", "qs", "--output-dir", "out"])
@@ -337,7 +337,7 @@ fn terminate_in(h: &Hostile, window: &str) -> Option<i32> {
         std::thread::sleep(Duration::from_millis(2));
     }
     // SAFETY: signalling our own child.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    unsafe { libc::kill(child.id() as libc::pid_t, signal) };
     child.wait().expect("wait").code()
 }
 
@@ -354,7 +354,7 @@ fn new_plan_tree() -> Vec<(PathBuf, Vec<u8>)> {
 fn sigterm_while_staging_keeps_the_earlier_plan() {
     let h = with_earlier_plan();
     let before = snapshot_tree(&h.path().join("out"));
-    let code = terminate_in(&h, "topoplan-staging");
+    let code = signal_in(&h, "topoplan-staging", libc::SIGTERM);
     assert_eq!(code, Some(130));
     assert!(
         snapshot_tree(&h.path().join("out")) == before,
@@ -366,11 +366,24 @@ fn sigterm_while_staging_keeps_the_earlier_plan() {
 #[test]
 fn sigterm_between_the_renames_completes_the_new_plan() {
     let h = with_earlier_plan();
-    let code = terminate_in(&h, "topoplan-old");
+    let code = signal_in(&h, "topoplan-old", libc::SIGTERM);
     assert_eq!(code, Some(130));
     assert!(
         snapshot_tree(&h.path().join("out")) == new_plan_tree(),
         "the new plan is whole"
+    );
+    assert_eq!(leftovers(h.path()), Vec::<String>::new());
+}
+
+#[test]
+fn sigint_while_staging_keeps_the_earlier_plan() {
+    let h = with_earlier_plan();
+    let before = snapshot_tree(&h.path().join("out"));
+    let code = signal_in(&h, "topoplan-staging", libc::SIGINT);
+    assert_eq!(code, Some(130));
+    assert!(
+        snapshot_tree(&h.path().join("out")) == before,
+        "the earlier plan is whole"
     );
     assert_eq!(leftovers(h.path()), Vec::<String>::new());
 }
