@@ -321,7 +321,7 @@ fn signal_in(h: &Hostile, window: &str, signal: libc::c_int) -> Option<i32> {
     let mut child = Command::new(bin())
         .current_dir(h.path())
         .args(["plan", "-f", "qs", "--output-dir", "out"])
-        .env("TOPOPLAN_TEST_WRITE_HOOK", "pause:600")
+        .env("TOPOPLAN_TEST_WRITE_HOOK", "pause:400")
         .env("NO_COLOR", "1")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
