@@ -41,6 +41,9 @@ use crate::plan::Plan;
 /// anything larger was not written by topoplan.
 pub const MAX_MARKER_BYTES: u64 = 64 << 20;
 
+/// Components of the deepest path the layout writes: `<namespace>/<name>/<flavor>/<action>/<file>`.
+const MAX_LAYOUT_DEPTH: usize = 5;
+
 /// What `write` needs besides the plan.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct WriteOptions<'a> {
@@ -234,6 +237,12 @@ fn ownership(dir: &Path) -> Result<(), Diagnostic> {
         ))
         .with_help("delete it yourself (after keeping anything you added), or choose another directory"));
     };
+    // No layout path is deeper than this; a deeper listing is not topoplan's, and leaving it out
+    // keeps the walk's recursion shallow whatever the marker says.
+    let files: BTreeSet<PathBuf> = files
+        .into_iter()
+        .filter(|f| f.components().count() <= MAX_LAYOUT_DEPTH)
+        .collect();
     let dirs: BTreeSet<PathBuf> = files
         .iter()
         .flat_map(|f| f.ancestors().skip(1))
@@ -253,9 +262,11 @@ fn ownership(dir: &Path) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// The first entry under `dir/rel` (sorted, depth first) that the marker does not account for.
-/// Only directories the listing implies are entered, so the walk is bounded by the listing, and
-/// symbolic links are never followed (topoplan writes none).
+/// The smallest entry under `dir/rel` that the marker does not account for: this level's first
+/// (by name), else the first found in its subdirectories (by name). Entries are streamed, never
+/// collected, and only directories the listing implies are entered, so time and memory are
+/// bounded by the listing however much was added; symbolic links are never followed (topoplan
+/// writes none).
 fn foreign_entry(
     root: &Path,
     rel: &Path,
@@ -263,26 +274,33 @@ fn foreign_entry(
     dirs: &BTreeSet<PathBuf>,
 ) -> Result<Option<PathBuf>, Diagnostic> {
     let here = root.join(rel);
-    let mut entries = Vec::new();
+    let mut foreign: Option<OsString> = None;
+    let mut subdirs = Vec::new();
     for e in std::fs::read_dir(&here).map_err(|e| io_error("read", &here, &e))? {
         let e = e.map_err(|e| io_error("read", &here, &e))?;
         let ft = e
             .file_type()
             .map_err(|err| io_error("read", &e.path(), &err))?;
-        entries.push((e.file_name(), ft));
-    }
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
-    for (name, ft) in entries {
+        let name = e.file_name();
         let r = rel.join(&name);
         if rel.as_os_str().is_empty() && name == MARKER && ft.is_file() {
             continue;
         }
         if ft.is_dir() && dirs.contains(&r) {
-            if let Some(f) = foreign_entry(root, &r, files, dirs)? {
-                return Ok(Some(f));
-            }
-        } else if !(ft.is_file() && files.contains(&r)) {
-            return Ok(Some(r));
+            subdirs.push(r);
+        } else if !(ft.is_file() && files.contains(&r))
+            && foreign.as_ref().is_none_or(|f| name < *f)
+        {
+            foreign = Some(name);
+        }
+    }
+    if let Some(f) = foreign {
+        return Ok(Some(rel.join(f)));
+    }
+    subdirs.sort();
+    for d in subdirs {
+        if let Some(f) = foreign_entry(root, &d, files, dirs)? {
+            return Ok(Some(f));
         }
     }
     Ok(None)
