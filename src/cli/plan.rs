@@ -134,13 +134,13 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
     let Some(load) = load.filter(|_| errors.is_empty()) else {
         return Err(errors);
     };
-    // Stored objects are read as they are: no ${VAR} substitution.
     let inputs: Vec<PathBuf> = load.paths.iter().chain(&args.current).cloned().collect();
     if let Some(dir) = &args.output_dir {
         // Refuse a directory that cannot be replaced safely before spending time on a plan.
         crate::output::replace::check(dir, &inputs).map_err(|d| vec![d])?;
         // wired at merge: load.exclude = vec![dir]
     }
+    // Stored objects are read as they are: no ${VAR} substitution.
     let current = (!args.current.is_empty()).then(|| crate::load::LoadOptions {
         paths: args.current.clone(),
         default_namespace: load.default_namespace.clone(),
