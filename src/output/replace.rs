@@ -7,7 +7,7 @@ current directory or one of its ancestors, a mount point (its `st_dev` differs f
 parent's), or that holds an input (`-f`, `--current`; compared canonicalized); an existing DIR
 that is neither empty nor topoplan's, or that holds anything the marker does not list (a file
 the user added: refused, naming it). A DIR inside an input directory is fine: the input walk
-skips it.
+is told to skip it (`cli::plan` sets that up).
 
 Replacing: the new tree is written to a hidden sibling `.<DIR>.topoplan-staging-<pid>`; then the
 old DIR is renamed aside to `.<DIR>.topoplan-old-<pid>`, the staging directory renamed to DIR,
@@ -19,7 +19,9 @@ write fails.
 SIGINT and SIGTERM only raise the `cancel` flag the caller passes (see `cli::interrupt`): it is
 checked between files, so an interrupted run removes its staging directory and leaves DIR as
 it was; the two renames are never interrupted half-way (a signal arriving there is honoured
-once the new plan is in place).
+once the new plan is in place). SIGKILL cannot be caught: a run killed between the two renames
+leaves no DIR and the old plan whole in `.<DIR>.topoplan-old-<pid>`; one killed while staging
+leaves a staging directory beside DIR (both hidden, both safe to delete).
 
 For tests only, [`TestHook`] (set from `TOPOPLAN_TEST_WRITE_HOOK` by the CLI) pauses at the two
 points where a signal matters, or fails the second rename, so the tests can hit those windows
