@@ -387,3 +387,25 @@ fn sigint_while_staging_keeps_the_earlier_plan() {
     );
     assert_eq!(leftovers(h.path()), Vec::<String>::new());
 }
+
+#[test]
+fn links_planted_in_a_plan_read_as_current_are_not_followed() {
+    // `--current DIR` reads an earlier plan; a link back into it (or a loop) must neither
+    // duplicate its objects nor send the walk round in circles.
+    let h = with_example(Hostile::new(), "quick-start", "qs");
+    let status = Command::new(bin())
+        .current_dir(h.path())
+        .args(["plan", "-f", "qs", "--output-dir", "out"])
+        .stdout(Stdio::null())
+        .status()
+        .expect("run topoplan");
+    assert!(status.success());
+    let r = h
+        .symlink("created", "out/team-a/dev/again")
+        .symlink(".", "out/team-a/dev/loop")
+        .args(["plan", "-f", "qs", "--current", "out", "--detailed-exitcode"])
+        .run();
+    r.within(2.0, 512);
+    assert!(!r.stderr.contains("duplicate object"), "{}", r.stderr);
+    assert_eq!(r.code, 0, "re-planning a plan's result changes nothing");
+}
