@@ -10,22 +10,25 @@ the user added: refused, naming it). A DIR inside an input directory is fine: th
 is told to skip it (`cli::plan` sets that up).
 
 Replacing: the new tree is written to a hidden sibling `.<DIR>.topoplan-staging-<pid>`; then the
-old DIR is renamed aside to `.<DIR>.topoplan-old-<pid>`, the staging directory renamed to DIR,
-and only then the old tree deleted. Every failure before the second rename removes the staging
-directory; a failure of the second rename puts the old DIR back. Missing parents of DIR are
+two are swapped and only then the old tree is deleted. On Linux the swap is one atomic
+`renameat2(RENAME_EXCHANGE)`, so DIR always exists and holds one whole plan; elsewhere (or on a
+file system without it) the old DIR is renamed aside to `.<DIR>.topoplan-old-<pid>` and the
+staging directory renamed to DIR, and a failure of that second rename puts the old DIR back.
+Every failure before the swap removes the staging directory. Missing parents of DIR are
 created (as `mkdir -p`, and as `helm template --output-dir` does) and removed again when the
 write fails.
 
 SIGINT and SIGTERM only raise the `cancel` flag the caller passes (see `cli::interrupt`): it is
 checked between files, so an interrupted run removes its staging directory and leaves DIR as
 it was; the two renames are never interrupted half-way (a signal arriving there is honoured
-once the new plan is in place). SIGKILL cannot be caught: a run killed between the two renames
-leaves no DIR and the old plan whole in `.<DIR>.topoplan-old-<pid>`; one killed while staging
-leaves a staging directory beside DIR (both hidden, both safe to delete).
+once the new plan is in place). SIGKILL cannot be caught: it may leave the staging directory (or,
+after the swap, the old plan under that name) beside DIR, hidden and safe to delete; only with
+the two-rename fallback can it, between the renames, leave no DIR and the old plan whole in
+`.<DIR>.topoplan-old-<pid>`.
 
 For tests only, [`TestHook`] (set from `TOPOPLAN_TEST_WRITE_HOOK` by the CLI) pauses at the two
-points where a signal matters, or fails the second rename, so the tests can hit those windows
-deterministically.
+points where a signal matters, or forces the two-rename swap and fails its second rename, so the
+tests can hit those windows and the rollback deterministically.
 */
 
 use std::collections::BTreeSet;
@@ -60,9 +63,10 @@ pub struct WriteOptions<'a> {
 /// Test-only interference with a write (never set outside tests).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TestHook {
-    /// Sleep this long after the first file is staged and again between the two renames.
+    /// Sleep this long after the first file is staged and again in the middle of the swap
+    /// (after the exchange, or between the two renames).
     Pause(Duration),
-    /// Fail the rename of the staging directory into place (after the old DIR was moved aside).
+    /// Swap with two renames and fail the second (after the old DIR was moved aside).
     FailSwap,
 }
 
@@ -388,7 +392,7 @@ impl Work {
         // Again, right before the swap: the directory may have changed while the plan ran.
         check(&dir, opts.inputs)?;
         let mut warnings = Vec::new();
-        // From here to the end of the swap a signal only raises the flag: both renames happen.
+        // From here to the end of the swap a signal only raises the flag: the swap completes.
         match std::fs::symlink_metadata(&dir) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 std::fs::rename(&staging, &dir).map_err(|e| io_error("create", &dir, &e))?;
@@ -396,34 +400,35 @@ impl Work {
             }
             Err(e) => return Err(io_error("read output directory", &dir, &e).into()),
             Ok(_) => {
-                let aside = unique_name(parent, leaf, "old");
-                std::fs::rename(&dir, &aside).map_err(|e| io_error("replace", &dir, &e))?;
-                TestHook::pause(opts.hook);
-                let swapped = if opts.hook == Some(TestHook::FailSwap) {
-                    Err(std::io::Error::other(
-                        "test hook: the rename into place fails",
-                    ))
+                // Swapped in one step where the system can: DIR is never missing, not even
+                // for a SIGKILL, and the staging name then holds the old plan.
+                let exchanged = if opts.hook == Some(TestHook::FailSwap) {
+                    Exchange::Unsupported
                 } else {
-                    std::fs::rename(&staging, &dir)
+                    exchange(&staging, &dir)
                 };
-                if let Err(e) = swapped {
-                    let restored = std::fs::rename(&aside, &dir);
-                    let mut d = io_error("replace", &dir, &e);
-                    d = match restored {
-                        Ok(()) => d.with_help("the previous plan was put back in place"),
-                        Err(r) => d.with_help(format!(
-                            "the previous plan could not be put back ({r}); it is in {}",
-                            shown(&aside)
-                        )),
-                    };
-                    return Err(d.into());
-                }
-                self.staging = None;
-                if let Err(e) = std::fs::remove_dir_all(&aside) {
+                let old = match exchanged {
+                    Exchange::Done => {
+                        TestHook::pause(opts.hook);
+                        self.staging = None;
+                        staging
+                    }
+                    Exchange::Failed(e) => {
+                        return Err(io_error("replace", &dir, &e)
+                            .with_help("the previous plan was left in place")
+                            .into());
+                    }
+                    Exchange::Unsupported => {
+                        let aside = self.rename_aside(&staging, &dir, parent, leaf, opts.hook)?;
+                        self.staging = None;
+                        aside
+                    }
+                };
+                if let Err(e) = std::fs::remove_dir_all(&old) {
                     warnings.push(
                         Diagnostic::warning(format!(
                             "cannot delete the previous plan, moved aside to {}: {e}",
-                            shown(&aside)
+                            shown(&old)
                         ))
                         .with_help("the new plan is in place; delete that directory yourself"),
                     );
@@ -439,6 +444,40 @@ impl Work {
             ))));
         }
         Ok(warnings)
+    }
+
+    /// The swap in two renames, where an exchange is not available: DIR aside, staging in, and
+    /// DIR back if the second fails. Returns where the old plan now is.
+    fn rename_aside(
+        &mut self,
+        staging: &Path,
+        dir: &Path,
+        parent: &Path,
+        leaf: &OsString,
+        hook: Option<TestHook>,
+    ) -> Result<PathBuf, Diagnostic> {
+        let aside = unique_name(parent, leaf, "old");
+        std::fs::rename(dir, &aside).map_err(|e| io_error("replace", dir, &e))?;
+        TestHook::pause(hook);
+        let swapped = if hook == Some(TestHook::FailSwap) {
+            Err(std::io::Error::other(
+                "test hook: the rename into place fails",
+            ))
+        } else {
+            std::fs::rename(staging, dir)
+        };
+        if let Err(e) = swapped {
+            let restored = std::fs::rename(&aside, dir);
+            let d = io_error("replace", dir, &e);
+            return Err(match restored {
+                Ok(()) => d.with_help("the previous plan was put back in place"),
+                Err(r) => d.with_help(format!(
+                    "the previous plan could not be put back ({r}); it is in {}",
+                    shown(&aside)
+                )),
+            });
+        }
+        Ok(aside)
     }
 
     /// Create the missing ancestors of DIR one by one, remembering them for [`Work::clean_up`].
@@ -464,6 +503,36 @@ impl Work {
             let _ = std::fs::remove_dir(p);
         }
     }
+}
+
+/// What an atomic exchange of two directories did.
+enum Exchange {
+    /// The two were swapped in one step.
+    Done,
+    /// This system or file system cannot; fall back to two renames.
+    Unsupported,
+    /// It can, but failed; nothing moved.
+    Failed(std::io::Error),
+}
+
+/// Swap `a` and `b` in one step (Linux's `renameat2(RENAME_EXCHANGE)`, through `rustix`).
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> Exchange {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    use rustix::io::Errno;
+    match renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE) {
+        Ok(()) => Exchange::Done,
+        // Kernels before 3.15 and file systems without exchange (some network and FUSE ones).
+        Err(e) if e == Errno::INVAL || e == Errno::NOSYS || e == Errno::NOTSUP => {
+            Exchange::Unsupported
+        }
+        Err(e) => Exchange::Failed(e.into()),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(_: &Path, _: &Path) -> Exchange {
+    Exchange::Unsupported
 }
 
 /// `parent/.<leaf>.topoplan-<what>-<pid>[-n]`, a name nothing else uses, not yet created.

@@ -314,10 +314,9 @@ fn replacing_an_earlier_plan_leaves_nothing_behind() {
     assert_eq!(leftovers(r.dir.path()), Vec::<String>::new());
 }
 
-/// Start `plan -f qs --output-dir out` with the pause hook, wait for `window` (a name part of
-/// the hidden sibling that exists in the window) to appear, send `signal`, and return the exit
-/// code.
-fn signal_in(h: &Hostile, window: &str, signal: libc::c_int) -> Option<i32> {
+/// Start `plan -f qs --output-dir out` with the pause hook, wait until `ready` holds for the
+/// working directory, send `signal`, and return the exit code.
+fn signal_when(h: &Hostile, ready: impl Fn(&Path) -> bool, signal: libc::c_int) -> Option<i32> {
     let mut child = Command::new(bin())
         .current_dir(h.path())
         .args(["plan", "-f", "qs", "--output-dir", "out"])
@@ -328,17 +327,31 @@ fn signal_in(h: &Hostile, window: &str, signal: libc::c_int) -> Option<i32> {
         .spawn()
         .expect("spawn topoplan");
     let start = Instant::now();
-    while !leftovers(h.path()).iter().any(|n| n.contains(window)) {
+    while !ready(h.path()) {
         if start.elapsed() > Duration::from_secs(5) || child.try_wait().ok().flatten().is_some() {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("never saw the {window} directory");
+            panic!("the window never came");
         }
         std::thread::sleep(Duration::from_millis(2));
     }
     // SAFETY: signalling our own child.
     unsafe { libc::kill(child.id() as libc::pid_t, signal) };
     child.wait().expect("wait").code()
+}
+
+/// While the new tree is being staged.
+fn staging(dir: &Path) -> bool {
+    leftovers(dir)
+        .iter()
+        .any(|n| n.contains("topoplan-staging"))
+}
+
+/// In the middle of the swap: the new plan (quick-start's team-a) is in `out`, or the old one
+/// was renamed aside; the old one is not deleted yet.
+fn swapping(dir: &Path) -> bool {
+    std::fs::read_to_string(dir.join("out/.topoplan-plan")).is_ok_and(|m| m.contains("team-a/"))
+        || leftovers(dir).iter().any(|n| n.contains("topoplan-old"))
 }
 
 /// The tree `plan -f qs --output-dir out` writes from scratch.
@@ -354,7 +367,7 @@ fn new_plan_tree() -> Vec<(PathBuf, Vec<u8>)> {
 fn sigterm_while_staging_keeps_the_earlier_plan() {
     let h = with_earlier_plan();
     let before = snapshot_tree(&h.path().join("out"));
-    let code = signal_in(&h, "topoplan-staging", libc::SIGTERM);
+    let code = signal_when(&h, staging, libc::SIGTERM);
     assert_eq!(code, Some(130));
     assert!(
         snapshot_tree(&h.path().join("out")) == before,
@@ -364,9 +377,9 @@ fn sigterm_while_staging_keeps_the_earlier_plan() {
 }
 
 #[test]
-fn sigterm_between_the_renames_completes_the_new_plan() {
+fn sigterm_during_the_swap_completes_the_new_plan() {
     let h = with_earlier_plan();
-    let code = signal_in(&h, "topoplan-old", libc::SIGTERM);
+    let code = signal_when(&h, swapping, libc::SIGTERM);
     assert_eq!(code, Some(130));
     assert!(
         snapshot_tree(&h.path().join("out")) == new_plan_tree(),
@@ -379,7 +392,7 @@ fn sigterm_between_the_renames_completes_the_new_plan() {
 fn sigint_while_staging_keeps_the_earlier_plan() {
     let h = with_earlier_plan();
     let before = snapshot_tree(&h.path().join("out"));
-    let code = signal_in(&h, "topoplan-staging", libc::SIGINT);
+    let code = signal_when(&h, staging, libc::SIGINT);
     assert_eq!(code, Some(130));
     assert!(
         snapshot_tree(&h.path().join("out")) == before,
@@ -403,9 +416,29 @@ fn links_planted_in_a_plan_read_as_current_are_not_followed() {
     let r = h
         .symlink("created", "out/team-a/dev/again")
         .symlink(".", "out/team-a/dev/loop")
-        .args(["plan", "-f", "qs", "--current", "out", "--detailed-exitcode"])
+        .args([
+            "plan",
+            "-f",
+            "qs",
+            "--current",
+            "out",
+            "--detailed-exitcode",
+        ])
         .run();
     r.within(2.0, 512);
     assert!(!r.stderr.contains("duplicate object"), "{}", r.stderr);
     assert_eq!(r.code, 0, "re-planning a plan's result changes nothing");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn sigkill_during_the_swap_leaves_a_whole_plan_in_place() {
+    // SIGKILL cannot be caught; the atomic exchange is what keeps DIR whole.
+    let h = with_earlier_plan();
+    let code = signal_when(&h, swapping, libc::SIGKILL);
+    assert_eq!(code, None, "killed");
+    assert!(
+        snapshot_tree(&h.path().join("out")) == new_plan_tree(),
+        "the new plan is whole"
+    );
 }
