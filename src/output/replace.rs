@@ -409,8 +409,8 @@ impl Work {
                 };
                 let old = match exchanged {
                     Exchange::Done => {
-                        TestHook::pause(opts.hook);
                         self.staging = None;
+                        TestHook::pause(opts.hook);
                         staging
                     }
                     Exchange::Failed(e) => {
@@ -419,7 +419,7 @@ impl Work {
                             .into());
                     }
                     Exchange::Unsupported => {
-                        let aside = self.rename_aside(&staging, &dir, parent, leaf, opts.hook)?;
+                        let aside = rename_aside(&staging, &dir, parent, leaf, opts.hook)?;
                         self.staging = None;
                         aside
                     }
@@ -446,40 +446,6 @@ impl Work {
         Ok(warnings)
     }
 
-    /// The swap in two renames, where an exchange is not available: DIR aside, staging in, and
-    /// DIR back if the second fails. Returns where the old plan now is.
-    fn rename_aside(
-        &mut self,
-        staging: &Path,
-        dir: &Path,
-        parent: &Path,
-        leaf: &OsString,
-        hook: Option<TestHook>,
-    ) -> Result<PathBuf, Diagnostic> {
-        let aside = unique_name(parent, leaf, "old");
-        std::fs::rename(dir, &aside).map_err(|e| io_error("replace", dir, &e))?;
-        TestHook::pause(hook);
-        let swapped = if hook == Some(TestHook::FailSwap) {
-            Err(std::io::Error::other(
-                "test hook: the rename into place fails",
-            ))
-        } else {
-            std::fs::rename(staging, dir)
-        };
-        if let Err(e) = swapped {
-            let restored = std::fs::rename(&aside, dir);
-            let d = io_error("replace", dir, &e);
-            return Err(match restored {
-                Ok(()) => d.with_help("the previous plan was put back in place"),
-                Err(r) => d.with_help(format!(
-                    "the previous plan could not be put back ({r}); it is in {}",
-                    shown(&aside)
-                )),
-            });
-        }
-        Ok(aside)
-    }
-
     /// Create the missing ancestors of DIR one by one, remembering them for [`Work::clean_up`].
     fn create_parents(&mut self, parent: &Path) -> Result<(), Diagnostic> {
         let missing: Vec<&Path> = parent
@@ -503,6 +469,39 @@ impl Work {
             let _ = std::fs::remove_dir(p);
         }
     }
+}
+
+/// The swap in two renames, where an exchange is not available: DIR aside, staging in, and
+/// DIR back if the second fails. Returns where the old plan now is.
+fn rename_aside(
+    staging: &Path,
+    dir: &Path,
+    parent: &Path,
+    leaf: &OsString,
+    hook: Option<TestHook>,
+) -> Result<PathBuf, Diagnostic> {
+    let aside = unique_name(parent, leaf, "old");
+    std::fs::rename(dir, &aside).map_err(|e| io_error("replace", dir, &e))?;
+    TestHook::pause(hook);
+    let swapped = if hook == Some(TestHook::FailSwap) {
+        Err(std::io::Error::other(
+            "test hook: the rename into place fails",
+        ))
+    } else {
+        std::fs::rename(staging, dir)
+    };
+    if let Err(e) = swapped {
+        let restored = std::fs::rename(&aside, dir);
+        let d = io_error("replace", dir, &e);
+        return Err(match restored {
+            Ok(()) => d.with_help("the previous plan was put back in place"),
+            Err(r) => d.with_help(format!(
+                "the previous plan could not be put back ({r}); it is in {}",
+                shown(&aside)
+            )),
+        });
+    }
+    Ok(aside)
 }
 
 /// What an atomic exchange of two directories did.
