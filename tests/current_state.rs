@@ -934,7 +934,7 @@ fn settled_cluster_deletes_shim() {
 fn round_trip(example: &str) {
     let first = Test::new()
         .fixture(example, "in")
-        .args(["plan", "-f", "in", "-o", "out"])
+        .args(["plan", "-f", "in", "--output-dir", "out"])
         .run();
     first.ok();
     let dir = first.dir.path().to_path_buf();
@@ -1248,7 +1248,15 @@ fn incompatible_rebase_names_the_machine_deployment() {
 #[test]
 fn output_dir_with_current() {
     let out = setup(&TEMPLATE_SPEC)
-        .args(["plan", "-f", "in", "--current", "cur", "-o", "out"])
+        .args([
+            "plan",
+            "-f",
+            "in",
+            "--current",
+            "cur",
+            "--output-dir",
+            "out",
+        ])
         .run();
     out.ok();
     let root = out.dir.path().join("out/team-a/dev");
@@ -1308,7 +1316,7 @@ fn output_dir_modified_has_original_planned_and_diff() {
             "in",
             "--current",
             "cur",
-            "-o",
+            "--output-dir",
             "out",
             "--output",
             "json",
@@ -1377,7 +1385,7 @@ fn v1beta1_minor_upgrade() {
     let example = "testdata/examples/quick-start-v1beta1";
     let first = Test::new()
         .fixture(example, "in")
-        .args(["plan", "-f", "in", "-o", "out"])
+        .args(["plan", "-f", "in", "--output-dir", "out"])
         .run();
     first.ok();
     let created = first.dir.path().join("out/default/dev/created");
@@ -1486,7 +1494,7 @@ fn cluster_only_in_current_is_planned_as_stored() {
     let ex = "testdata/examples/quick-start";
     let first = common::Test::new()
         .fixture(ex, "in")
-        .args(["plan", "-f", "in", "-o", "state"])
+        .args(["plan", "-f", "in", "--output-dir", "state"])
         .run();
     assert_eq!(first.code, 0, "{}", first.stderr);
     let dir = first.dir.path();

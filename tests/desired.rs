@@ -451,7 +451,15 @@ fn json_input_files_are_read() {
 fn written_yaml_reads_back_as_the_planned_objects() {
     let out = Test::new()
         .fixture("testdata/examples/quick-start", "qs")
-        .args(["plan", "-f", "qs", "--output", "json", "-o", "out"])
+        .args([
+            "plan",
+            "-f",
+            "qs",
+            "--output",
+            "json",
+            "--output-dir",
+            "out",
+        ])
         .run();
     let doc: Value = serde_json::from_str(out.ok()).expect("json");
     for o in doc["clusters"][0]["objects"].as_array().expect("objects") {

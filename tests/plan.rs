@@ -99,7 +99,7 @@ fn quick_start_v1beta1_yaml() {
 fn quick_start_files() {
     let out = Test::new()
         .fixture("testdata/examples/quick-start", "qs")
-        .args(["plan", "-f", "qs", "-o", "out"])
+        .args(["plan", "-f", "qs", "--output-dir", "out"])
         .run();
     out.ok();
     insta::assert_snapshot!("quick_start_files", out.tree("out"));
@@ -112,7 +112,15 @@ fn output_is_deterministic() {
             .fixture("testdata/examples/quick-start", "qs")
             .fixture("testdata/examples/quick-start-v1beta1", "v1")
             .args([
-                "plan", "-f", "qs", "-f", "v1", "--output", "json", "-o", "out",
+                "plan",
+                "-f",
+                "qs",
+                "-f",
+                "v1",
+                "-o",
+                "json",
+                "--output-dir",
+                "out",
             ])
             .run();
         (out.ok().to_string(), out.tree("out"))
@@ -125,18 +133,30 @@ fn output_is_deterministic() {
 
 #[test]
 fn rerun_replaces_previous_output_dir() {
-    let t = Test::new()
+    let first = Test::new()
+        .fixture("testdata/examples/quick-start-v1beta1", "v1")
+        .args(["plan", "-f", "v1", "--output-dir", "out"])
+        .run();
+    first.ok();
+    assert!(first.dir.path().join("out/default/dev/created").is_dir());
+    let out = Test::new()
         .fixture("testdata/examples/quick-start", "qs")
-        .file("out/stale/file.yaml", "x: 1\n")
-        .file("out/.topoplan-plan", "")
-        .args(["plan", "-f", "qs", "-o", "out"]);
-    let out = t.run();
+        .args(["plan", "-f", "qs", "--output-dir"])
+        .args([first.dir.path().join("out").to_str().expect("utf-8 path")])
+        .run();
     out.ok();
     assert!(
-        !out.dir.path().join("out/stale").exists(),
+        !first.dir.path().join("out/default").exists(),
         "a previous topoplan output is replaced whole"
     );
-    assert!(out.dir.path().join("out/team-a/dev/created").is_dir());
+    assert!(first.dir.path().join("out/team-a/dev/created").is_dir());
+    let leftovers: Vec<_> = std::fs::read_dir(first.dir.path())
+        .expect("read")
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n.to_string_lossy().contains("topoplan-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
 #[test]
@@ -144,7 +164,7 @@ fn refuses_to_overwrite_a_foreign_directory() {
     let out = Test::new()
         .fixture("testdata/examples/quick-start", "qs")
         .file("out/important.txt", "keep me")
-        .args(["plan", "-f", "qs", "-o", "out"])
+        .args(["plan", "-f", "qs", "--output-dir", "out"])
         .run();
     assert!(
         out.fails()
@@ -247,7 +267,7 @@ fn flavors_of_one_cluster_are_planned_side_by_side() {
             "flavor-b.yaml",
             &cluster("same").replace("replicas: 1", "replicas: 5"),
         )
-        .args(["plan", "-f", ".", "-o", "out"])
+        .args(["plan", "-f", ".", "--output-dir", "out"])
         .run();
     let table = out.ok();
     assert!(
@@ -333,7 +353,7 @@ fn bad(files: &[(&str, &str)]) -> (String, bool) {
     for (n, c) in files {
         t = t.file(n, c);
     }
-    let out = t.args(["plan", "-f", ".", "-o", "out"]).run();
+    let out = t.args(["plan", "-f", ".", "--output-dir", "out"]).run();
     let err = out.fails().to_string();
     assert!(out.stdout.is_empty(), "nothing on stdout: {}", out.stdout);
     let wrote = out.dir.path().join("out").exists();

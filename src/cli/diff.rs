@@ -56,7 +56,7 @@ pub struct DiffArgs {
     pub clusters: Vec<String>,
 
     /// What to print on stdout.
-    #[arg(long = "output", value_enum, default_value_t = Format::Table)]
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = Format::Table)]
     pub format: Format,
 
     /// One line per changed Cluster instead of its objects and diffs.

@@ -12,6 +12,7 @@ pub mod diff;
 pub mod eval;
 pub mod generated;
 pub mod input;
+pub mod interrupt;
 pub mod plan;
 pub mod validate;
 
@@ -82,6 +83,10 @@ pub fn run() -> ExitCode {
             report(&diags);
             ExitCode::from(1)
         }
+        Err(Failure::Interrupted(d)) => {
+            report(&[d]);
+            ExitCode::from(interrupt::EXIT_CODE)
+        }
     }
 }
 
@@ -92,6 +97,9 @@ pub enum Failure {
     Diagnostics(Vec<Diagnostic>),
     /// stdout was closed (e.g. `| head`): not an error.
     BrokenPipe,
+    /// SIGINT/SIGTERM stopped the run after cleaning up (exit 130); the diagnostic says what
+    /// was left.
+    Interrupted(Diagnostic),
 }
 
 impl From<Vec<Diagnostic>> for Failure {

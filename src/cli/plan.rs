@@ -41,16 +41,21 @@ pub struct PlanArgs {
     #[arg(long = "cluster", value_name = "NAMESPACE/NAME")]
     pub clusters: Vec<String>,
 
-    /// Write one YAML file per object under DIR (replaces a previous topoplan output there).
-    #[arg(short = 'o', long = "output-dir", value_name = "DIR")]
+    /// Write one YAML file per object under DIR, creating it and its parents if missing; an
+    /// earlier plan there is replaced atomically, and only if nothing was added to it.
+    #[arg(
+        long = "output-dir",
+        visible_alias = "output-directory",
+        value_name = "DIR"
+    )]
     pub output_dir: Option<PathBuf>,
 
     /// What to print on stdout.
-    #[arg(long = "output", value_enum, default_value_t = Format::Table)]
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = Format::Table)]
     pub format: Format,
 
     /// Also show what each ClusterClass patch did to each template: the operations with their
-    /// values, or why it was skipped (after the table; in the plan document with --output
+    /// values, or why it was skipped (after the table; in the plan document with -o
     /// json/yaml).
     #[arg(long = "explain")]
     pub explain: bool,
@@ -74,6 +79,8 @@ pub struct OutputOptions {
     pub format: Format,
     /// Directory for per-object files.
     pub dir: Option<PathBuf>,
+    /// Every input path (`-f`, `--current`): the directory may not hold one.
+    pub inputs: Vec<PathBuf>,
     /// Colour the table.
     pub color: bool,
     /// Show the patch trace.
@@ -124,9 +131,16 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
             Default::default()
         }
     };
-    let Some(load) = load.filter(|_| errors.is_empty()) else {
+    let Some(mut load) = load.filter(|_| errors.is_empty()) else {
         return Err(errors);
     };
+    let inputs: Vec<PathBuf> = load.paths.iter().chain(&args.current).cloned().collect();
+    if let Some(dir) = &args.output_dir {
+        // Refuse a directory that cannot be replaced safely before spending time on a plan.
+        crate::output::replace::check(dir, &inputs).map_err(|d| vec![d])?;
+        // `plan -f . --output-dir out` must not read an earlier plan in out/ as input.
+        load.exclude.push(dir.clone());
+    }
     // Stored objects are read as they are: no ${VAR} substitution.
     let current = (!args.current.is_empty()).then(|| crate::load::LoadOptions {
         paths: args.current.clone(),
@@ -146,11 +160,35 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
         OutputOptions {
             format: args.format,
             dir: args.output_dir,
+            inputs,
             color: stdout_color(),
             explain: args.explain,
             detailed_exitcode: args.detailed_exitcode,
         },
     ))
+}
+
+/// Write the output directory, catching SIGINT/SIGTERM meanwhile (see [`super::interrupt`]).
+fn write_dir(plan: &plan::Plan, dir: &std::path::Path, inputs: &[PathBuf]) -> Result<(), Failure> {
+    use output::replace::{TestHook, WriteError, WriteOptions};
+    let cancel = super::interrupt::catch()?;
+    // Test-only: lets the tests hit the windows a signal or a failed rename matter in.
+    let hook = std::env::var("TOPOPLAN_TEST_WRITE_HOOK")
+        .ok()
+        .and_then(|v| TestHook::parse(&v));
+    let opts = WriteOptions {
+        inputs,
+        cancel: Some(cancel),
+        hook,
+    };
+    match output::replace::write(plan, dir, opts) {
+        Ok(warnings) => {
+            report(&warnings);
+            Ok(())
+        }
+        Err(WriteError::Failed(d)) => Err(d.into()),
+        Err(WriteError::Interrupted(d)) => Err(Failure::Interrupted(d)),
+    }
 }
 
 /// Run `plan`.
@@ -163,7 +201,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     report(&plan.warnings);
     // Files first: if the directory cannot be written, nothing claims success on stdout.
     if let Some(dir) = &out.dir {
-        output::files::write(&plan, dir)?;
+        write_dir(&plan, dir, &out.inputs)?;
     }
     match out.format {
         Format::Table => write_stdout(&output::table::render(&plan, out.color))?,
@@ -180,6 +218,12 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
             })
             .collect();
         write_stdout(&format!("\n{text}"))?;
+    }
+    // A signal after the directory was written: it is whole; stop as the user asked.
+    if super::interrupt::raised() {
+        return Err(Failure::Interrupted(Diagnostic::error(
+            "interrupted after the plan was written",
+        )));
     }
     // The process exits next: freeing a fleet's worth of JSON trees would only cost time.
     let changes = plan.clusters.iter().any(plan::ClusterPlan::has_changes);

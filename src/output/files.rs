@@ -1,11 +1,12 @@
 /*!
-`-o DIR`: one YAML file per planned object, in a layout no object name can escape.
+`--output-dir DIR`: one YAML file per planned object, in a layout no object name can escape, and
+the marker that records what topoplan wrote. Replacing DIR safely is [`super::replace`]'s job.
 
 Layout:
 
 ```text
 DIR/
-  .topoplan-plan                      marker: this directory was written by topoplan
+  .topoplan-plan                      marker: written by topoplan, and the list of its files
   <cluster-namespace>/<cluster-name>/
     [<flavor file>/]<action>/<Kind>_<namespace>_<name>.yaml
     [<flavor file>/]modified/<Kind>_<namespace>_<name>.yaml.orig   the object as it is now
@@ -16,13 +17,16 @@ The flavor level appears only when several input files define a Cluster of the s
 `created/`, `modified/` and `unchanged/` hold the state after the plan (the `.orig` and `.diff`
 files are not YAML, so `kubectl apply -f` and `-f` skip them); `deleted/` holds what goes away.
 Passed back as `--current DIR`, a directory written here is read as that state: its `deleted/`
-directories are skipped ([`state_paths`]), so re-planning a plan's result reports no changes.
+directories are skipped ([`crate::load::deleted_dirs`]), so re-planning a plan's result reports no changes.
 
 Every path component is reduced to `[A-Za-z0-9._-]` (other characters become `_`), may not be
 `.`/`..` or start with a dot, and is cut to 100 bytes; a component that had to be changed gets an
-8-character hash of the original, so two different names never share a file. The whole tree is
-written to a sibling staging directory first and renamed into place, so a failure never leaves a
-half-written DIR. An existing DIR is replaced only if it is empty or was written by topoplan.
+8-character hash of the original, so two different names never share a file.
+
+The marker lists every file topoplan wrote, one relative path per line (the layout makes them
+plain ASCII without newlines). A listing rather than the layout rules decides what is ours,
+because the rules cannot tell a planned `created/Foo_ns_a.yaml` from one a user dropped next to
+it; the listing can, so replacing DIR never deletes a file the user added.
 */
 
 use std::collections::BTreeSet;
@@ -30,11 +34,13 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::diag::Diagnostic;
 use crate::plan::Plan;
 
 /// Name of the marker file.
-const MARKER: &str = ".topoplan-plan";
+pub const MARKER: &str = ".topoplan-plan";
+/// First line of the marker; the lines after it are the files written.
+const MARKER_HEADER: &str =
+    "# written by topoplan plan --output-dir; the files it wrote follow, one per line";
 /// Longest path component we write.
 const MAX_COMPONENT: usize = 100;
 
@@ -76,30 +82,31 @@ pub fn layout(plan: &Plan) -> Vec<(PathBuf, String)> {
     out
 }
 
-/// Whether `dir` was written by `plan -o`.
-pub fn is_plan_output(dir: &Path) -> bool {
-    dir.join(MARKER).is_file()
+/// The marker's text for a directory holding `files` (relative paths).
+pub fn marker_text<'a>(files: impl IntoIterator<Item = &'a Path>) -> String {
+    let mut text = format!("{MARKER_HEADER}\n");
+    // Sorted, so the listing reads like `ls -R` and does not depend on planning order.
+    for f in files.into_iter().collect::<BTreeSet<_>>() {
+        // Layout paths are `/`-separated ASCII on every platform we write them on.
+        text.push_str(&f.to_string_lossy());
+        text.push('\n');
+    }
+    text
 }
 
-/// The files of a `plan -o` directory that make up the state after that plan: every YAML file
-/// except those under a `deleted` directory, sorted as `-f` sorts a directory.
-pub fn state_paths(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<Result<_, _>>()?;
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            if p.file_name().is_some_and(|n| n == "deleted") {
-                continue;
-            }
-            out.extend(state_paths(&p)?);
-        } else if p.extension().is_some_and(|e| e == "yaml") {
-            out.push(p);
-        }
+/// The files a marker lists, or `None` when `text` is not a marker this version wrote (an
+/// older topoplan wrote a marker without the listing).
+pub fn marker_files(text: &str) -> Option<BTreeSet<PathBuf>> {
+    let mut lines = text.lines();
+    if lines.next() != Some(MARKER_HEADER) {
+        return None;
     }
-    Ok(out)
+    Some(lines.filter(|l| !l.is_empty()).map(PathBuf::from).collect())
+}
+
+/// Whether `dir` was written by `plan --output-dir`.
+pub fn is_plan_output(dir: &Path) -> bool {
+    dir.join(MARKER).is_file()
 }
 
 /// A safe file-name component for `s`.
@@ -134,62 +141,6 @@ fn short_hash(s: &str) -> String {
         .take(4)
         .map(|b| format!("{b:02x}"))
         .collect()
-}
-
-/// Write the plan's files under `dir`, atomically replacing a previous topoplan output.
-pub fn write(plan: &Plan, dir: &Path) -> Result<(), Diagnostic> {
-    let err = |what: &str, p: &Path, e: std::io::Error| {
-        Diagnostic::error(format!("cannot {what} {}: {e}", p.display()))
-    };
-    if dir.exists() {
-        let is_ours = dir.join(MARKER).is_file();
-        let is_empty = std::fs::read_dir(dir)
-            .map_err(|e| err("read output directory", dir, e))?
-            .next()
-            .is_none();
-        if !is_ours && !is_empty {
-            return Err(Diagnostic::error(format!(
-                "output directory {} exists and was not written by topoplan",
-                dir.display()
-            ))
-            .with_help("choose a new or empty directory; topoplan only replaces directories it wrote itself"));
-        }
-    }
-    let parent = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let leaf = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let staging = parent.join(format!(".{leaf}.topoplan-staging-{}", std::process::id()));
-    let result = (|| {
-        if staging.exists() {
-            std::fs::remove_dir_all(&staging).map_err(|e| err("remove", &staging, e))?;
-        }
-        std::fs::create_dir_all(&staging).map_err(|e| err("create", &staging, e))?;
-        std::fs::write(
-            staging.join(MARKER),
-            "written by topoplan plan -o; safe to delete\n",
-        )
-        .map_err(|e| err("write", &staging, e))?;
-        for (rel, text) in layout(plan) {
-            let path = staging.join(&rel);
-            if let Some(p) = path.parent() {
-                std::fs::create_dir_all(p).map_err(|e| err("create", p, e))?;
-            }
-            std::fs::write(&path, text).map_err(|e| err("write", &path, e))?;
-        }
-        if dir.exists() {
-            std::fs::remove_dir_all(dir).map_err(|e| err("replace", dir, e))?;
-        }
-        std::fs::rename(&staging, dir).map_err(|e| err("create", dir, e))
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(&staging);
-    }
-    result
 }
 
 #[cfg(test)]

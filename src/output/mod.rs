@@ -13,5 +13,6 @@ pub mod document;
 pub mod escape;
 pub mod files;
 pub mod progress;
+pub mod replace;
 pub mod review;
 pub mod table;

@@ -223,7 +223,7 @@ pub fn plan_with_progress(
     }
 }
 
-/// `--current DIR` where DIR was written by `plan -o`: the state after that plan (its `deleted/`
+/// `--current DIR` where DIR was written by `plan --output-dir`: the state after that plan (its `deleted/`
 /// objects are gone). The loader still walks DIR, under its rules for links and special files;
 /// it only never enters the `deleted` directories.
 fn expand_plan_outputs(c: &LoadOptions) -> LoadOptions {

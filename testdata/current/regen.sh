@@ -2,7 +2,7 @@
 # Regenerates the current-state fixtures of tests/current_state.rs.
 #
 # base/ is "the state right after the first reconcile" of testdata/examples/quick-start: every
-# object `topoplan plan -o` writes for Cluster team-a/dev (created/ and modified/), flattened
+# object `topoplan plan --output-dir` writes for Cluster team-a/dev (created/ and modified/), flattened
 # into one directory, untouched. Generated names are deterministic, so the tests can name them.
 #
 # Every other directory is an overlay: files that replace the base file of the same name (or
@@ -38,7 +38,7 @@ here=testdata/current
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-"$bin" plan -f testdata/examples/quick-start -o "$tmp/out" >/dev/null
+"$bin" plan -f testdata/examples/quick-start --output-dir "$tmp/out" >/dev/null
 rm -rf "$here/base"
 mkdir -p "$here/base"
 for f in "$tmp"/out/team-a/dev/created/*.yaml "$tmp"/out/team-a/dev/modified/*.yaml; do
