@@ -442,3 +442,28 @@ fn sigkill_during_the_swap_leaves_a_whole_plan_in_place() {
         "the new plan is whole"
     );
 }
+
+/// `plan -f . --output-dir out`, run twice: the second walk of `.` must not read the first run's
+/// plan in `out/` as input (it would find every object twice).
+#[test]
+fn the_output_directory_is_not_read_back_as_input() {
+    let h = with_example(Hostile::new(), "quick-start", "in");
+    let dir = h.path().to_path_buf();
+    let first = Command::new(bin())
+        .current_dir(&dir)
+        .args(["plan", "-f", ".", "--output-dir", "out"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run topoplan");
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let planned = snapshot_tree(&dir.join("out"));
+    let r = h.args(["plan", "-f", ".", "--output-dir", "out"]).run();
+    r.within(2.0, 512);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(snapshot_tree(&r.dir.path().join("out")) == planned);
+}
