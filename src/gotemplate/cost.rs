@@ -1,0 +1,561 @@
+/*!
+What a function call costs: the execution budget's price list.
+
+Every execution has a budget of [`BUDGET`] units of work. Walking a node, evaluating a command
+or starting a loop iteration costs [`STEP`] units; a function call costs [`STEP`] plus what
+[`call_cost`] estimates from its name and its (already evaluated) arguments, charged *before*
+the function runs, so one call that would take minutes (an RSA key, scrypt, a regex over a
+50 MB string, `uniq` over a long list of lists) is refused without doing the work. The result's
+size is charged after the call as well (allocating it was work too).
+
+Calibration (one unit ≈ 1 ns; the whole budget ≈ 1 s of work, measured with `topoplan eval`
+in a debug build, whose dependencies — scrypt, bcrypt, rsa, regex — are built at opt-level 1,
+so the crypto and regex figures are upper bounds of a release build's):
+- a step: ~100 ns in a debug build, 10–20 ns in a release build; charged 50, which keeps the
+  old limit of 20,000,000 steps per execution;
+- `derivePassword` (scrypt N=32768, r=8: 32 MiB of memory traffic): ~300 ms per call →
+  400,000,000 (two calls fit, the third is refused);
+- `genPrivateKey "rsa"` (4096 bits, 0.5–3 s: prime search is random) and `"dsa"` (L=2048
+  parameter generation, ~2.5 s) → 600,000,000: one call fits, a second never starts;
+- RSA-2048 generators (`genCA`, `genSelfSignedCert`, `genSignedCert`): ~100 ms → 200,000,000;
+- `bcrypt` / `htpasswd` (cost 10): ~70 ms → 200,000,000;
+- `"ecdsa"` / `"ed25519"` keys: ~1 ms, charged a fixed 50,000,000 so a loop of them stops
+  after 20;
+- strings: 2 units per byte (upper/lower/title/hashes: 4); lists and maps: 16 units per item;
+- regular expressions: compiling costs 64 units per pattern byte, matching
+  `haystack × (8 + pattern + replacement)` bytes (the `regex` crate is linear in the haystack,
+  with a factor up to the pattern's size when it falls back from the DFA to the PikeVM).
+
+A legitimate template — one `derivePassword`, one `genPrivateKey "rsa"`, a CA and a few
+certificates, string work over kilobytes — stays far below the budget.
+*/
+
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::value::Value;
+
+/// Units of work one execution may spend (≈ 1 s).
+pub const BUDGET: u64 = 1_000_000_000;
+/// One evaluation step (node, command, loop iteration); also the base cost of every call.
+pub const STEP: u64 = 50;
+/// Per byte of string input or output.
+const BYTE: u64 = 2;
+/// Per item of a list or entry of a map.
+const ITEM: u64 = 16;
+
+const SCRYPT: u64 = 400_000_000;
+const RSA_4096: u64 = 600_000_000;
+const RSA_2048: u64 = 200_000_000;
+const BCRYPT: u64 = 200_000_000;
+const SMALL_KEY: u64 = 50_000_000;
+/// Go's fmt refuses widths and precisions above this (`%!(BADWIDTH)`).
+const GO_MAX_WIDTH: u64 = 1_000_000;
+/// Signing with a key given as PEM (parsing it, one signature).
+const SIGN: u64 = 5_000_000;
+
+/// The budget of one execution: the run's per-execution budget ([`BUDGET`] unless the CLI set
+/// another), or what the run has left if that is less.
+pub(crate) fn execution_budget() -> u64 {
+    match run_limits() {
+        None => BUDGET,
+        Some(r) => r
+            .limits
+            .execution
+            .min(r.limits.work.saturating_sub(r.work.load(Ordering::Relaxed))),
+    }
+}
+
+/// The text of the budget error for an execution that had `budget` units (the executor adds
+/// Go's `template: tpl:1:3: executing …` prefix).
+pub(crate) fn exceeded_message(budget: u64) -> String {
+    let per_execution = run_limits().map_or(BUDGET, |r| r.limits.execution);
+    if budget < per_execution {
+        format!(
+            "template execution budget exceeded: the templates of this run have used up their \
+             {} units of work (a limit of this engine)",
+            run_limits().map_or(0, |r| r.limits.work)
+        )
+    } else {
+        format!(
+            "template execution budget exceeded: more than {per_execution} units of work \
+             (a limit of this engine)"
+        )
+    }
+}
+
+// ---- run-wide limits ----------------------------------------------------------------------------
+
+/// Totals for all template executions of one run (one CLI invocation): value templates of all
+/// patches and Clusters, `enabledIf`, naming templates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunLimits {
+    /// Units of work of one execution ([`BUDGET`]).
+    pub execution: u64,
+    /// Units of work, summed over executions.
+    pub work: u64,
+    /// Bytes of rendered output, summed over executions.
+    pub rendered_bytes: u64,
+}
+
+impl Default for RunLimits {
+    /// 256 MiB of output; 300 executions' worth of work (≈ 5 min at worst on one core, spread
+    /// over the rayon workers). A real fleet uses a tiny fraction of either: planning the
+    /// largest example class for 10,000 Clusters renders ~X MB and spends ~Y units.
+    fn default() -> Self {
+        RunLimits {
+            execution: BUDGET,
+            work: 300 * BUDGET,
+            rendered_bytes: 256 << 20,
+        }
+    }
+}
+
+struct RunState {
+    limits: RunLimits,
+    work: AtomicU64,
+    rendered: AtomicU64,
+}
+
+/// Process-wide, because one process is one run and the renderers are reached from three
+/// unrelated places (the patch engine, desired-state naming, validation) deep inside call
+/// chains shared with everything else, on rayon workers; threading a handle through all of
+/// them would change a dozen signatures for two counters. Set once by the CLI; library users
+/// and unit tests that never set it have no run-wide limits (each execution keeps its own).
+static RUN: OnceLock<RunState> = OnceLock::new();
+
+/// Limit the totals of this process's template executions. The first call wins (one run per
+/// process); returns false if limits were already set.
+pub fn limit_run(limits: RunLimits) -> bool {
+    RUN.set(RunState {
+        limits,
+        work: AtomicU64::new(0),
+        rendered: AtomicU64::new(0),
+    })
+    .is_ok()
+}
+
+fn run_limits() -> Option<&'static RunState> {
+    RUN.get()
+}
+
+/// Add one execution's work and output to the run's totals; an error once the output total
+/// passes its cap. (Work past its total is refused by the next executions' smaller budgets.)
+pub(crate) fn charge_run(work: u64, rendered: u64) -> Result<(), String> {
+    let Some(r) = run_limits() else {
+        return Ok(());
+    };
+    r.work.fetch_add(work, Ordering::Relaxed);
+    let total = r
+        .rendered
+        .fetch_add(rendered, Ordering::Relaxed)
+        .saturating_add(rendered);
+    if total > r.limits.rendered_bytes {
+        return Err(format!(
+            "rendered template output exceeds the {}-byte limit for one run",
+            r.limits.rendered_bytes
+        ));
+    }
+    Ok(())
+}
+
+/// How a function's work grows with its arguments.
+enum Work {
+    /// Constant time whatever the arguments (`len`, `index`, `hasKey`, arithmetic).
+    Constant,
+    /// Proportional to the top-level size of the arguments: string bytes, item counts.
+    Shallow(u64),
+    /// Proportional to the whole size of the arguments, nested values included.
+    Deep(u64),
+    /// Priced by [`special`].
+    Special,
+}
+
+fn work(name: &str) -> Work {
+    match name {
+        "and" | "or" | "not" | "call" | "index" | "len" | "first" | "last" | "mustFirst"
+        | "mustLast" | "get" | "hasKey" | "dig" | "default" | "empty" | "coalesce" | "ternary"
+        | "kindOf" | "kindIs" | "typeOf" | "typeIs" | "typeIsLike" | "fail" | "add" | "add1"
+        | "sub" | "mul" | "div" | "mod" | "max" | "min" | "biggest" | "floor" | "ceil"
+        | "round" | "addf" | "add1f" | "subf" | "mulf" | "divf" | "maxf" | "minf" | "int"
+        | "int64" | "float64" | "atoi" | "randInt" | "now" | "date" | "dateInZone"
+        | "date_in_zone" | "dateModify" | "mustDateModify" | "ago" | "toDate" | "mustToDate"
+        | "unixEpoch" | "duration" | "durationRound" | "htmlDate" | "htmlDateInZone" | "hello"
+        | "semver" | "semverCompare" | "eq" | "ne" | "lt" | "le" | "gt" | "ge" => Work::Constant,
+        "upper" | "lower" | "title" | "untitle" | "camelcase" | "snakecase" | "kebabcase"
+        | "swapcase" | "sha1sum" | "sha256sum" | "sha512sum" | "adler32sum" | "b64enc"
+        | "b64dec" | "b32enc" | "b32dec" | "encryptAES" | "decryptAES" => Work::Shallow(2),
+        "keys" | "values" | "set" | "unset" | "pick" | "omit" | "pluck" | "list" | "tuple"
+        | "dict" | "append" | "push" | "mustAppend" | "mustPush" | "prepend" | "mustPrepend"
+        | "rest" | "mustRest" | "initial" | "mustInitial" | "reverse" | "mustReverse" | "slice"
+        | "mustSlice" | "compact" | "mustCompact" | "chunk" | "mustChunk" | "all" | "any"
+        | "shuffle" => Work::Shallow(1),
+        // Escaping writes up to six bytes for one (`\u003C`).
+        "html" | "js" | "urlquery" => Work::Deep(6),
+        // Sorting: n log n comparisons of strings.
+        "sortAlpha" => Work::Deep(4),
+        _ if is_special(name) => Work::Special,
+        // Everything else (string functions, printing, JSON, merging, deep copies and
+        // comparisons) reads its arguments in full, nested values included.
+        _ => Work::Deep(1),
+    }
+}
+
+fn is_special(name: &str) -> bool {
+    matches!(
+        name,
+        "derivePassword"
+            | "bcrypt"
+            | "htpasswd"
+            | "genPrivateKey"
+            | "genCA"
+            | "genSelfSignedCert"
+            | "genSignedCert"
+            | "genCAWithKey"
+            | "genSelfSignedCertWithKey"
+            | "genSignedCertWithKey"
+            | "buildCustomCert"
+            | "repeat"
+            | "until"
+            | "untilStep"
+            | "seq"
+            | "has"
+            | "mustHas"
+            | "without"
+            | "mustWithout"
+            | "uniq"
+            | "mustUniq"
+            | "replace"
+            | "printf"
+    ) || name.starts_with("regex")
+        || name.starts_with("mustRegex")
+}
+
+/// Units a call of `name` with `args` costs before it runs, beyond the [`STEP`] every call
+/// pays. Sizes are measured no further than `limit` (the budget left), so pricing a huge
+/// argument is itself bounded.
+pub fn call_cost(name: &str, args: &[&Value], limit: u64) -> u64 {
+    match work(name) {
+        Work::Constant => 0,
+        Work::Shallow(k) => k.saturating_mul(args.iter().map(|a| shallow(a)).sum::<u64>()),
+        Work::Deep(k) => {
+            let mut total = 0u64;
+            for a in args {
+                total = total.saturating_add(deep(a, limit.saturating_sub(total)));
+            }
+            k.saturating_mul(total)
+        }
+        Work::Special => special(name, args, limit),
+    }
+}
+
+/// Units charged for a value a call returned.
+pub fn result_cost(v: &Value) -> u64 {
+    shallow(v)
+}
+
+fn special(name: &str, args: &[&Value], limit: u64) -> u64 {
+    let s = |i: usize| match args.get(i) {
+        Some(Value::String(s)) => s.len() as u64,
+        _ => 0,
+    };
+    let n = |i: usize| match args.get(i).copied() {
+        Some(Value::Int(v) | Value::Int64(v)) => (*v).max(0) as u64,
+        Some(Value::Uint64(v)) => *v,
+        Some(Value::Float(f)) if *f > 0.0 => *f as u64,
+        _ => 0,
+    };
+    let deep_all = |from: usize| {
+        let mut total = 0u64;
+        for a in args.iter().skip(from) {
+            total = total.saturating_add(deep(a, limit.saturating_sub(total)));
+        }
+        total
+    };
+    match name {
+        "derivePassword" => SCRYPT,
+        "bcrypt" | "htpasswd" => BCRYPT,
+        "genPrivateKey" => match args.first().copied() {
+            Some(Value::String(k)) if &**k == "rsa" || &**k == "dsa" => RSA_4096,
+            Some(Value::String(k)) if &**k == "ecdsa" || &**k == "ed25519" => SMALL_KEY,
+            // Anything else is an error without key generation.
+            _ => 0,
+        },
+        "genCA" | "genSelfSignedCert" | "genSignedCert" => RSA_2048.saturating_add(deep_all(0)),
+        "genCAWithKey" | "genSelfSignedCertWithKey" | "genSignedCertWithKey" => {
+            SIGN.saturating_add(deep_all(0))
+        }
+        "buildCustomCert" => deep_all(0),
+        // What these build is priced before it is built; each refuses by itself (cheaply) a
+        // result past its own limit, so the estimate stops there.
+        "repeat" => BYTE.saturating_mul(
+            n(0).saturating_mul(s(1))
+                .min(super::sprig::strings::MAX_STRING_BYTES as u64 + 1),
+        ),
+        "until" | "untilStep" | "seq" => {
+            let ints: Vec<i64> = args
+                .iter()
+                .map(|a| match a {
+                    Value::Int(v) | Value::Int64(v) => *v,
+                    _ => 0,
+                })
+                .collect();
+            let (start, stop, step) = match (name, ints.as_slice()) {
+                ("until", [n, ..]) => (0, *n, 1),
+                ("untilStep", [a, b, s, ..]) => (*a, *b, *s),
+                ("seq", [end]) => (1, *end, 1),
+                ("seq", [a, b]) => (*a, *b, 1),
+                ("seq", [a, s, b]) => (*a, *b, *s),
+                _ => (0, 0, 1),
+            };
+            let span = (i128::from(stop) - i128::from(start)).unsigned_abs();
+            let count = span / i128::from(step).unsigned_abs().max(1);
+            let count = u64::try_from(count)
+                .unwrap_or(u64::MAX)
+                .min(super::sprig::math::MAX_SEQUENCE + 1);
+            // seq writes ~8 bytes a number, untilStep keeps a list item.
+            ITEM.saturating_mul(count)
+        }
+        // has NEEDLE LIST / without LIST ITEMS…: each item compared with the needle(s).
+        "has" | "mustHas" => {
+            let needle = args.first().map_or(0, |n| deep(n, limit)).max(1);
+            let items = args.get(1).map_or(0, |l| items_of(l));
+            items.saturating_mul(needle.saturating_add(ITEM))
+        }
+        "without" | "mustWithout" => {
+            let omit = deep_all(1).max(1);
+            let items = args.first().map_or(0, |l| items_of(l));
+            let list = args.first().map_or(0, |l| deep(l, limit));
+            items.saturating_mul(omit).saturating_add(list)
+        }
+        // Scalars go through a hash set; every other item is compared with each kept one
+        // (Sprig's quadratic loop), so n non-scalar items cost n × their total size.
+        "uniq" | "mustUniq" => {
+            let Some(&first) = args.first() else {
+                return 0;
+            };
+            let Value::Slice(list) = first else {
+                return deep(first, limit);
+            };
+            let mut scalars = 0u64;
+            let mut others = 0u64;
+            let mut others_size = 0u64;
+            for item in &list.items {
+                match item {
+                    Value::Slice(_) | Value::Map(_) | Value::Semver(..) | Value::Bytes(_) => {
+                        others += 1;
+                        others_size = others_size
+                            .saturating_add(deep(item, limit.saturating_sub(others_size)));
+                    }
+                    _ => scalars += 1,
+                }
+                if others_size >= limit {
+                    break;
+                }
+            }
+            (4 * ITEM)
+                .saturating_mul(scalars)
+                .saturating_add(others.saturating_mul(others_size))
+                .saturating_add(deep(first, limit))
+        }
+        // replace OLD NEW S: the output has up to len(S) / len(OLD) × len(NEW) bytes (every
+        // position when OLD is empty).
+        "replace" => {
+            let (old, new, hay) = (s(0), s(1), s(2));
+            let copies = hay / old.max(1) + 1;
+            BYTE.saturating_mul(hay.saturating_add(copies.saturating_mul(new)))
+        }
+        // printf FORMAT ARGS…: the output is the format, each argument formatted, and the
+        // padding its widths and precisions ask for (Go caps each at 1e6; `*` takes them from
+        // the arguments). Every run of digits in the format counts as one, an overestimate.
+        "printf" => {
+            let Some(Value::String(format)) = args.first().copied() else {
+                return deep_all(0);
+            };
+            let mut pad = 0u64;
+            let mut run = 0u64;
+            for c in format.bytes().chain(std::iter::once(b' ')) {
+                if c.is_ascii_digit() {
+                    run = (run * 10 + u64::from(c - b'0')).min(GO_MAX_WIDTH);
+                } else {
+                    pad = pad.saturating_add(run);
+                    run = 0;
+                }
+            }
+            if format.contains('*') {
+                for a in args.iter().skip(1) {
+                    if let Value::Int(v) | Value::Int64(v) = a {
+                        pad = pad.saturating_add(v.unsigned_abs().min(GO_MAX_WIDTH));
+                    }
+                }
+            }
+            BYTE.saturating_mul(pad).saturating_add(deep_all(0))
+        }
+        _ => regex_cost(name, &s),
+    }
+}
+
+/// Sprig's regex functions take the pattern first, then the haystack, then (for the replace
+/// functions) the replacement; `regexQuoteMeta` takes only a string.
+fn regex_cost(name: &str, s: &dyn Fn(usize) -> u64) -> u64 {
+    if name == "regexQuoteMeta" {
+        return 4 * BYTE * s(0);
+    }
+    let (pattern, hay) = (s(0), s(1));
+    let repl = if name.contains("Replace") { s(2) } else { 0 };
+    let compile = 64u64.saturating_mul(pattern);
+    let per_byte = 8u64.saturating_add(pattern).saturating_add(repl);
+    compile.saturating_add(hay.saturating_mul(per_byte))
+}
+
+/// Top-level size: bytes of a string, items of a list or map (with the map's key bytes).
+fn shallow(v: &Value) -> u64 {
+    match v {
+        Value::String(s) => BYTE * s.len() as u64,
+        Value::Bytes(b) => BYTE * b.len() as u64,
+        Value::Slice(l) => ITEM * l.items.len() as u64,
+        Value::Map(m) => ITEM * m.entries.len() as u64,
+        _ => 0,
+    }
+}
+
+fn items_of(v: &Value) -> u64 {
+    match v {
+        Value::Slice(l) => l.items.len() as u64,
+        Value::Map(m) => m.entries.len() as u64,
+        _ => 0,
+    }
+}
+
+/// Whole size, nested values included; stops counting once past `limit`, so a value shared
+/// many times over (`$l = list $l $l`, 40 deep) costs no more than the budget to price.
+fn deep(v: &Value, limit: u64) -> u64 {
+    let mut total = 0u64;
+    let mut todo: Vec<&Value> = vec![v];
+    while let Some(v) = todo.pop() {
+        total = total.saturating_add(shallow(v));
+        match v {
+            Value::Slice(l) => todo.extend(l.items.iter()),
+            Value::Map(m) => {
+                for (k, v) in &m.entries {
+                    total = total.saturating_add(BYTE * k.len() as u64);
+                    todo.push(v);
+                }
+            }
+            _ => {}
+        }
+        if total > limit {
+            break;
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &str) -> Value {
+        Value::str(v)
+    }
+
+    fn call_cost(name: &str, args: &[Value], limit: u64) -> u64 {
+        let args: Vec<&Value> = args.iter().collect();
+        STEP + super::call_cost(name, &args, limit)
+    }
+
+    #[test]
+    fn constant_functions_cost_a_step_whatever_their_arguments() {
+        let big = Value::list((0..100_000).map(Value::Int).collect());
+        assert_eq!(call_cost("len", &[big.clone()], BUDGET), STEP);
+        assert_eq!(call_cost("index", &[big, Value::Int(3)], BUDGET), STEP);
+    }
+
+    #[test]
+    fn string_functions_pay_per_byte() {
+        let short = call_cost("upper", &[s("abc")], BUDGET);
+        let long = call_cost("upper", &[s(&"a".repeat(1_000_000))], BUDGET);
+        assert!(short < 100, "{short}");
+        assert!(long >= 2_000_000, "{long}");
+        assert!(call_cost("toJson", &[s(&"a".repeat(1000))], BUDGET) >= 2000);
+    }
+
+    #[test]
+    fn generators_and_key_derivation_cost_a_large_share_of_the_budget() {
+        let rsa = call_cost("genPrivateKey", &[s("rsa")], BUDGET);
+        assert!(
+            rsa > BUDGET / 2 && rsa < BUDGET,
+            "one RSA key fits, two do not: {rsa}"
+        );
+        let scrypt = call_cost(
+            "derivePassword",
+            &[Value::Int(1), s("long"), s("p"), s("u"), s("example.com")],
+            BUDGET,
+        );
+        assert!(scrypt > BUDGET / 3 && scrypt < BUDGET / 2, "{scrypt}");
+        assert!(call_cost("bcrypt", &[s("x")], BUDGET) >= BUDGET / 10);
+        assert!(call_cost("genPrivateKey", &[s("ed25519")], BUDGET) >= BUDGET / 50);
+        assert_eq!(call_cost("genPrivateKey", &[s("nope")], BUDGET), STEP);
+    }
+
+    #[test]
+    fn output_size_is_priced_from_the_arguments() {
+        let r = call_cost("repeat", &[Value::Int(20_000_000), s("xy")], BUDGET);
+        assert!(r >= 80_000_000, "{r}");
+        // Past its own limit repeat refuses without building anything: priced at the limit.
+        let r = call_cost("repeat", &[Value::Int(i64::MAX), s("xy")], BUDGET);
+        assert!(r < BUDGET / 4, "{r}");
+        let r = call_cost(
+            "untilStep",
+            &[
+                Value::Int(i64::MAX - 1),
+                Value::Int(i64::MAX),
+                Value::Int(1),
+            ],
+            BUDGET,
+        );
+        assert!(r < 100, "{r}");
+        assert!(call_cost("until", &[Value::Int(1_000_000)], BUDGET) >= 16_000_000);
+        let rep = call_cost("replace", &[s(""), s("abcd"), s(&"x".repeat(1000))], BUDGET);
+        assert!(rep >= 8000, "{rep}");
+    }
+
+    #[test]
+    fn regex_cost_grows_with_haystack_and_pattern() {
+        let hay = s(&"x".repeat(10_000_000));
+        let c = call_cost(
+            "regexReplaceAll",
+            &[s("x+y|z"), hay.clone(), s("w")],
+            BUDGET,
+        );
+        assert!(c >= 140_000_000, "{c}");
+        let small = call_cost("regexMatch", &[s("^a$"), s("a")], BUDGET);
+        assert!(small < 1000, "{small}");
+    }
+
+    #[test]
+    fn uniq_of_lists_is_quadratic_and_has_is_linear() {
+        let lists = Value::list(
+            (0..20_000)
+                .map(|i| Value::list(vec![Value::Int(i)]))
+                .collect(),
+        );
+        assert!(call_cost("uniq", &[lists], BUDGET) > BUDGET);
+        let ints = Value::list((0..1000).map(Value::Int).collect());
+        let c = call_cost("uniq", &[ints.clone()], BUDGET);
+        assert!((64_000..200_000).contains(&c), "{c}");
+        let h = call_cost("has", &[Value::Int(3), ints], BUDGET);
+        assert!((16_000..100_000).contains(&h), "{h}");
+    }
+
+    #[test]
+    fn pricing_a_shared_value_stops_at_the_limit() {
+        // 2^40 leaves if walked in full: pricing must stop at the limit instead.
+        let mut v = Value::list(vec![Value::Int(1)]);
+        for _ in 0..40 {
+            v = Value::list(vec![v.clone(), v]);
+        }
+        let c = call_cost("toJson", &[v], 1_000_000);
+        assert!(c > 1_000_000 && c < 2_000_000, "{c}");
+    }
+}
