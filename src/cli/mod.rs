@@ -90,10 +90,11 @@ pub fn run() -> ExitCode {
     }
 }
 
-/// The run-wide template limits. Two environment variables lower them, and exist only so tests
-/// can reach the limits with small, fast inputs (they are not documented to users):
-/// `TOPOPLAN_TEST_MAX_RENDERED_BYTES` (the output cap) and `TOPOPLAN_TEST_TEMPLATE_BUDGET` (the
-/// units of work of one execution). Neither can raise a limit.
+/// The run-wide template limits. Three environment variables lower them, and exist only so
+/// tests can reach the limits with small, fast inputs (they are not documented to users):
+/// `TOPOPLAN_TEST_MAX_RENDERED_BYTES` (the output cap), `TOPOPLAN_TEST_TEMPLATE_BUDGET` (the
+/// units of work of one execution) and `TOPOPLAN_TEST_RUN_BUDGET` (of all executions). None
+/// can raise a limit.
 fn run_limits() -> crate::gotemplate::cost::RunLimits {
     let lowered = |name: &str, default: u64| {
         std::env::var(name)
@@ -105,7 +106,7 @@ fn run_limits() -> crate::gotemplate::cost::RunLimits {
     crate::gotemplate::cost::RunLimits {
         rendered_bytes: lowered("TOPOPLAN_TEST_MAX_RENDERED_BYTES", limits.rendered_bytes),
         execution: lowered("TOPOPLAN_TEST_TEMPLATE_BUDGET", limits.execution),
-        ..limits
+        work: lowered("TOPOPLAN_TEST_RUN_BUDGET", limits.work),
     }
 }
 
