@@ -273,7 +273,8 @@ impl<'t> Exec<'t> {
 
     fn write(&mut self, s: &str) -> R<()> {
         self.out.push_str(s);
-        self.check_output()
+        self.check_output()?;
+        self.charge(cost::output_cost(s.len()))
     }
 
     fn check_output(&self) -> R<()> {
@@ -612,8 +613,10 @@ impl<'t> Exec<'t> {
         match &v.val {
             Value::Invalid | Value::Nil => self.write("<no value>"),
             val => {
+                let before = self.out.len();
                 print::fprint_value(&mut self.out, val, MAX_OUTPUT);
-                self.check_output()
+                self.check_output()?;
+                self.charge(cost::output_cost(self.out.len().saturating_sub(before)))
             }
         }
     }
