@@ -974,7 +974,7 @@ impl<'t> Exec<'t> {
             self.set_var(name, changed.clone())?;
         }
         if let Ok(v) = &result {
-            let units = cost::result_cost(&v.val);
+            let units = cost::result_cost(name, &v.val);
             if units > self.budget.saturating_sub(self.spent) {
                 self.at = node;
             }
