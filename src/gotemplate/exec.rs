@@ -262,9 +262,20 @@ impl<'t> Exec<'t> {
 
     /// Price a call before it runs (refusing it when the budget cannot pay), at `node`.
     fn charge_call(&mut self, node: At<'t>, name: &str, argv: &[V]) -> R<()> {
+        static NIL: Value = Value::Nil;
         let left = self.budget.saturating_sub(self.spent);
-        let args: Vec<&Value> = argv.iter().map(|v| &v.val).collect();
-        let units = cost::call_cost(name, &args, left);
+        // Calls are the hot path of a fleet's templates: no allocation for the usual few
+        // arguments.
+        let units = if argv.len() <= 8 {
+            let mut args = [&NIL; 8];
+            for (slot, v) in args.iter_mut().zip(argv) {
+                *slot = &v.val;
+            }
+            cost::call_cost(name, &args[..argv.len()], left)
+        } else {
+            let args: Vec<&Value> = argv.iter().map(|v| &v.val).collect();
+            cost::call_cost(name, &args, left)
+        };
         if units > left {
             self.at = node;
         }
