@@ -243,6 +243,8 @@ fn is_special(name: &str) -> bool {
             | "mustUniq"
             | "replace"
             | "printf"
+            | "indent"
+            | "nindent"
     ) || name.starts_with("regex")
         || name.starts_with("mustRegex")
 }
@@ -298,7 +300,8 @@ fn special(name: &str, args: &[&Value], limit: u64) -> u64 {
         total
     };
     match name {
-        "derivePassword" => SCRYPT,
+        // PBKDF2 inside scrypt reads the password and salt (the user and site) once more.
+        "derivePassword" => SCRYPT.saturating_add(deep_all(0)),
         "bcrypt" | "htpasswd" => BCRYPT,
         "genPrivateKey" => match args.first().copied() {
             Some(Value::String(k)) if &**k == "rsa" || &**k == "dsa" => RSA_4096,
@@ -317,6 +320,19 @@ fn special(name: &str, args: &[&Value], limit: u64) -> u64 {
             n(0).saturating_mul(s(1))
                 .min(super::sprig::strings::MAX_STRING_BYTES as u64 + 1),
         ),
+        // indent N S: N spaces before every line.
+        "indent" | "nindent" => {
+            let text = match args.get(1).copied() {
+                Some(Value::String(t)) => t.as_bytes(),
+                _ => &[],
+            };
+            let lines = text.iter().filter(|b| **b == b'\n').count() as u64 + 1;
+            BYTE.saturating_mul(
+                n(0).saturating_mul(lines)
+                    .saturating_add(text.len() as u64)
+                    .min(super::sprig::strings::MAX_STRING_BYTES as u64 + 1),
+            )
+        }
         "until" | "untilStep" | "seq" => {
             let ints: Vec<i64> = args
                 .iter()
@@ -558,6 +574,14 @@ mod tests {
         assert!(call_cost("until", &[Value::Int(1_000_000)], BUDGET) >= 16_000_000);
         let rep = call_cost("replace", &[s(""), s("abcd"), s(&"x".repeat(1000))], BUDGET);
         assert!(rep >= 8000, "{rep}");
+    }
+
+    #[test]
+    fn indent_pays_for_every_line() {
+        let lines = s(&"\n".repeat(1000));
+        let c = call_cost("nindent", &[Value::Int(10_000), lines], BUDGET);
+        assert!(c >= 20_000_000, "{c}");
+        assert!(call_cost("indent", &[Value::Int(2), s("a: 1")], BUDGET) < 100);
     }
 
     #[test]
