@@ -134,7 +134,7 @@ fn huge_loops_hit_the_step_budget() {
         let e = render(text, &Value::Nil).expect_err("budget");
         assert_eq!(e.kind, ErrorKind::Exec);
         assert!(
-            e.message.contains("steps (a limit of this engine)")
+            e.message.contains("template execution budget exceeded")
                 || e.message.contains("maximum template depth"),
             "{}",
             e.message

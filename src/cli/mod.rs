@@ -69,6 +69,11 @@ pub fn run() -> ExitCode {
             };
         }
     };
+    // One invocation is one run: cap the work and output of all its template executions
+    // together. `eval --jsonl` replays independent oracle cases, each its own run.
+    if !matches!(&cli.command, Command::Eval(a) if a.jsonl) {
+        crate::gotemplate::cost::limit_run(run_limits());
+    }
     let result = match cli.command {
         Command::Plan(args) => plan::run(args),
         Command::Diff(args) => diff::run(args),
@@ -87,6 +92,26 @@ pub fn run() -> ExitCode {
             report(&[d]);
             ExitCode::from(interrupt::EXIT_CODE)
         }
+    }
+}
+
+/// The run-wide template limits. Three environment variables lower them, and exist only so
+/// tests can reach the limits with small, fast inputs (they are not documented to users):
+/// `TOPOPLAN_TEST_MAX_RENDERED_BYTES` (the output cap), `TOPOPLAN_TEST_TEMPLATE_BUDGET` (the
+/// units of work of one execution) and `TOPOPLAN_TEST_RUN_BUDGET` (of all executions). None
+/// can raise a limit.
+fn run_limits() -> crate::gotemplate::cost::RunLimits {
+    let lowered = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse::<u64>().ok())
+            .map_or(default, |n| n.min(default))
+    };
+    let limits = crate::gotemplate::cost::RunLimits::default();
+    crate::gotemplate::cost::RunLimits {
+        rendered_bytes: lowered("TOPOPLAN_TEST_MAX_RENDERED_BYTES", limits.rendered_bytes),
+        execution: lowered("TOPOPLAN_TEST_TEMPLATE_BUDGET", limits.execution),
+        work: lowered("TOPOPLAN_TEST_RUN_BUDGET", limits.work),
     }
 }
 

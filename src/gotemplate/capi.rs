@@ -294,6 +294,27 @@ mod tests {
     }
 
     #[test]
+    fn expensive_functions_fit_the_budget_a_few_times() {
+        let render = |t: &str| render_value_template(t, &json!({})).map(|r| r.text);
+        let pw = r#"{{ derivePassword 1 "long" "password" "user" "example.com" }}"#;
+        // One RSA-4096 key, or two scrypt derivations, are legitimate and render.
+        let key = render(r#"{{ genPrivateKey "rsa" }}"#).unwrap_or_else(|e| panic!("{e:?}"));
+        assert!(key.starts_with("-----BEGIN RSA PRIVATE KEY-----"), "{key}");
+        assert!(render(&pw.repeat(2)).is_ok());
+        // A third derivation is refused before scrypt runs, located at the call.
+        match render(&pw.repeat(3)) {
+            Err(RenderError::Exec(m)) => {
+                assert!(
+                    m.starts_with("template: tpl:1:125: executing \"tpl\" at <derivePassword 1")
+                        && m.contains("template execution budget exceeded"),
+                    "{m}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn finds_random_functions_in_actions_only() {
         assert_eq!(
             non_deterministic_functions("randInt {{ randInt 1 5 }} {{ \"shuffle\" }}"),

@@ -14,7 +14,11 @@ parser's nesting limit.
 
 Limits that Go does not have, all deliberate and reported as execution errors:
 - output larger than [`MAX_OUTPUT`] bytes, and any function result string that large;
-- more than [`MAX_STEPS`] evaluation steps (`{{range 1000000000}}`);
+- more work than the budget of [`cost::BUDGET`] units (about a second): every step (node,
+  command, loop iteration) costs [`cost::STEP`], every function call what [`cost`] prices it at
+  before it runs, so `{{range 1000000000}}` and a loop of `derivePassword` both stop with
+  "template execution budget exceeded"; and, when the CLI has set run-wide limits
+  ([`cost::limit_run`]), the work and output of all executions of the run together;
 - function results with more than [`MAX_ITEMS`] items or nested deeper than [`MAX_VALUE_DEPTH`]
   (printing and dropping values recurse over their structure).
 
@@ -29,6 +33,7 @@ use std::sync::Arc;
 
 use super::MissingKey;
 use super::builtins::{ArgType, Builtin, ExecValue, truth, zero_of};
+use super::cost;
 use super::func::Param;
 use super::node::{Arg, BranchNode, Callee, CommandNode, Node, NumberNode, PipeNode};
 use super::parse::TreeSet;
@@ -50,8 +55,9 @@ const MUTATES_FIRST_ARGUMENT: &[&str] = &[
 ];
 
 pub const MAX_OUTPUT: usize = 64 << 20;
-/// Evaluation steps (nodes walked, commands evaluated, loop iterations) per execution.
-pub const MAX_STEPS: u64 = 20_000_000;
+/// Evaluation steps (nodes walked, commands evaluated, loop iterations) per execution, when
+/// nothing else is charged: the budget divided by the price of a step.
+pub const MAX_STEPS: u64 = cost::BUDGET / cost::STEP;
 /// Items in a collection returned by a function.
 pub const MAX_ITEMS: usize = 1 << 22;
 /// Nesting depth of a collection returned by a function.
@@ -151,7 +157,10 @@ pub(crate) struct Exec<'t> {
     name: &'t str,
     at: At<'t>,
     depth: usize,
-    steps: u64,
+    /// Units of work spent, and how many this execution may spend (less than
+    /// [`cost::BUDGET`] when the run has less left).
+    spent: u64,
+    budget: u64,
     stack: Vec<Frame<'t>>,
 }
 
@@ -181,7 +190,8 @@ pub(crate) fn execute<'t>(
         name,
         at: At::None,
         depth: 0,
-        steps: 0,
+        spent: 0,
+        budget: cost::execution_budget(),
         stack: Vec::new(),
     };
     let Some(root) = set.get(name) else {
@@ -195,7 +205,16 @@ pub(crate) fn execute<'t>(
         idx: 0,
         dot,
     });
-    e.run()?;
+    let result = e.run();
+    let rendered = if result.is_ok() { e.out.len() } else { 0 };
+    if let Err(msg) = cost::charge_run(e.spent, rendered as u64) {
+        // Only an execution that ran to its end is refused for the run's output cap; one
+        // that failed keeps its own error.
+        result?;
+        e.at = At::None;
+        return Err(e.err(msg));
+    }
+    result?;
     Ok(e.out)
 }
 
@@ -229,18 +248,44 @@ impl<'t> Exec<'t> {
     }
 
     fn step(&mut self) -> R<()> {
-        self.steps += 1;
-        if self.steps > MAX_STEPS {
-            return self.errorf(format!(
-                "evaluation exceeded {MAX_STEPS} steps (a limit of this engine)"
-            ));
+        self.charge(cost::STEP)
+    }
+
+    /// Spend `units` of the budget, or fail with the budget error at the current node.
+    fn charge(&mut self, units: u64) -> R<()> {
+        self.spent = self.spent.saturating_add(units);
+        if self.spent > self.budget {
+            return self.errorf(cost::exceeded_message(self.budget));
         }
         Ok(())
     }
 
+    /// Price a call before it runs (refusing it when the budget cannot pay), at `node`.
+    fn charge_call(&mut self, node: At<'t>, name: &str, argv: &[V]) -> R<()> {
+        static NIL: Value = Value::Nil;
+        let left = self.budget.saturating_sub(self.spent);
+        // Calls are the hot path of a fleet's templates: no allocation for the usual few
+        // arguments.
+        let units = if argv.len() <= 8 {
+            let mut args = [&NIL; 8];
+            for (slot, v) in args.iter_mut().zip(argv) {
+                *slot = &v.val;
+            }
+            cost::call_cost(name, &args[..argv.len()], left)
+        } else {
+            let args: Vec<&Value> = argv.iter().map(|v| &v.val).collect();
+            cost::call_cost(name, &args, left)
+        };
+        if units > left {
+            self.at = node;
+        }
+        self.charge(units)
+    }
+
     fn write(&mut self, s: &str) -> R<()> {
         self.out.push_str(s);
-        self.check_output()
+        self.check_output()?;
+        self.charge(cost::output_cost(s.len()))
     }
 
     fn check_output(&self) -> R<()> {
@@ -579,8 +624,10 @@ impl<'t> Exec<'t> {
         match &v.val {
             Value::Invalid | Value::Nil => self.write("<no value>"),
             val => {
+                let before = self.out.len();
                 print::fprint_value(&mut self.out, val, MAX_OUTPUT);
-                self.check_output()
+                self.check_output()?;
+                self.charge(cost::output_cost(self.out.len().saturating_sub(before)))
             }
         }
     }
@@ -832,6 +879,7 @@ impl<'t> Exec<'t> {
         let num_fixed = self.check_arity(&sig, name, args.len(), fin.is_some())?;
         let argv = self.build_argv(dot, &sig, num_fixed, args, fin)?;
         self.step()?;
+        self.charge_call(At::Arg(node), name, &argv)?;
         let vals: Vec<Value> = argv.into_iter().map(V::into_any).collect();
         let result = guarded(|| crate::gotemplate::sprig::semver::method(recv, name, &vals))
             .unwrap_or_else(|panic| Some(Err(panic)));
@@ -897,6 +945,7 @@ impl<'t> Exec<'t> {
         }
 
         let argv = self.build_argv(dot, &sig, num_fixed, args, fin)?;
+        self.charge_call(node, name, &argv)?;
         let result = match callee {
             Callee::Builtin(Builtin::Call) => {
                 let callee_name = match args.first() {
@@ -934,6 +983,13 @@ impl<'t> Exec<'t> {
             && let Some(name) = var.ident.first()
         {
             self.set_var(name, changed.clone())?;
+        }
+        if let Ok(v) = &result {
+            let units = cost::result_cost(name, &v.val);
+            if units > self.budget.saturating_sub(self.spent) {
+                self.at = node;
+            }
+            self.charge(units)?;
         }
         match result {
             // Built-ins only return parts of their arguments or bounded strings; user functions

@@ -14,8 +14,9 @@ exactly.
 
 Deliberate differences from Go 1.24 (details in the [`exec`], [`mod@parse`] and [`mod@print`] docs):
 - bounds Go does not have, each an error instead of unbounded work or memory: nesting of
-  control structures and parentheses (parse), evaluation steps, output size, size and depth of
-  values returned by functions (exec);
+  control structures and parentheses (parse), a budget of work in which every step and every
+  function call is priced by what it costs ([`cost`]), output size, size and depth of values
+  returned by functions (exec), and optionally run-wide totals of work and output;
 - from the value model: complex constants (`1i`) are an execution error; a byte indexed out of
   a string is a `uint64` (Go: `uint8`); strings are UTF-8, so bytes that are not valid UTF-8
   become U+FFFD; slices have no capacity beyond their length; nil maps and slices are empty
@@ -26,6 +27,7 @@ Deliberate differences from Go 1.24 (details in the [`exec`], [`mod@parse`] and 
 pub(crate) mod bignum;
 pub(crate) mod builtins;
 pub mod capi;
+pub mod cost;
 pub mod exec;
 pub mod func;
 pub mod gojson;
