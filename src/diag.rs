@@ -165,12 +165,20 @@ pub const MAX_RENDERED_BYTES: usize = 64 * 1024;
 /// Most bytes of one rendered diagnostic (with its related ones); the rest is counted.
 pub const MAX_DIAGNOSTIC_BYTES: usize = 64 * 1024;
 
-/// `s` cut to at most `max` bytes (on a character boundary) with a note of what was cut, then
-/// escaped for the terminal.
+/// `s` cut to at most `max` bytes (on character boundaries) with a note of what was cut, then
+/// escaped for the terminal. The middle goes, not the end: a Kubernetes field error quotes the
+/// offending value before saying what is wrong with it (`Invalid value: "<1 MB>": <reason>`),
+/// so the reason is at the end.
 fn shown(s: &str, max: usize) -> String {
     let s = if s.len() > max {
-        let end = floor_boundary(s, max);
-        format!("{}… ({} more bytes)", &s[..end], s.len() - end)
+        let head = floor_boundary(s, max * 3 / 4);
+        let tail = ceil_boundary(s, s.len() - (max - head));
+        format!(
+            "{}… ({} bytes not shown) …{}",
+            &s[..head],
+            tail - head,
+            &s[tail..]
+        )
     } else {
         s.to_owned()
     };
@@ -639,7 +647,7 @@ mod tests {
             );
         let out = render(&d, false);
         assert!(out.len() < 16 * 1024, "{}", out.len());
-        assert!(out.contains("more bytes)"), "{out}");
+        assert!(out.contains("bytes not shown)"), "{out}");
         assert!(out.contains("… and 980 more"), "{out}");
     }
 

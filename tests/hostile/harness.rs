@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -142,6 +142,14 @@ impl Hostile {
             .stderr(Stdio::piped());
         for (k, v) in &self.env {
             cmd.env(k, v);
+        }
+        // A pre-exec hook makes std fork instead of posix_spawn (vfork): a vforked child shares
+        // this process's memory until it execs, and the kernel then charges it with the
+        // largest peak of the children reaped before it, which would blame one test for
+        // another's memory.
+        // SAFETY: the hook does nothing, so it is async-signal-safe.
+        unsafe {
+            cmd.pre_exec(|| Ok(()));
         }
         let start = Instant::now();
         // Reaped below with wait4 (which std's wait cannot do: it drops the rusage).
