@@ -67,3 +67,161 @@ fn envsubst_many_unset_variables_on_many_lines() {
         "only 100 occurrences are located"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Extension responses
+
+/// The runtime-sdk example (a ClusterClass with external patches) under `ex/`.
+fn runtime_sdk_example(h: Hostile) -> Hostile {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/examples/runtime-sdk");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .expect("example dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    names.sort();
+    names.into_iter().fold(h, |h, p| {
+        let name = format!("ex/{}", p.file_name().expect("name").to_string_lossy());
+        h.file(&name, std::fs::read(&p).expect("read example"))
+    })
+}
+
+/// How a hostile extension answers every hook but Discovery.
+#[derive(Clone, Copy)]
+enum Answer {
+    /// 200 with a chunked body that never ends.
+    EndlessChunked,
+    /// 200 announcing (in Content-Length) a body of this many bytes, then sending none.
+    ContentLength(u64),
+}
+
+/// A minimal HTTP/1.1 extension on 127.0.0.1 that answers Discovery honestly and every other
+/// hook with `answer`; one request per connection. Returns its base URL.
+fn hostile_extension(answer: Answer) -> String {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { return };
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stream);
+                let mut target = String::new();
+                let mut length = 0usize;
+                let mut line = String::new();
+                while reader.read_line(&mut line).is_ok_and(|n| n > 0) {
+                    if target.is_empty() {
+                        target = line.clone();
+                    }
+                    let l = line.trim_end().to_ascii_lowercase();
+                    if let Some(v) = l.strip_prefix("content-length:") {
+                        length = v.trim().parse().unwrap_or(0);
+                    }
+                    if l.is_empty() {
+                        break;
+                    }
+                    line.clear();
+                }
+                let mut body = vec![0; length];
+                let _ = reader.read_exact(&mut body);
+                let mut stream = reader.into_inner();
+                if target.contains("/discovery") {
+                    let handlers: Vec<String> =
+                        ["DiscoverVariables", "GeneratePatches", "ValidateTopology"]
+                            .iter()
+                            .map(|hook| {
+                                format!(
+                                    r#"{{"name":"{}","requestHook":{{"apiVersion":"hooks.runtime.cluster.x-k8s.io/v1alpha1","hook":"{hook}"}}}}"#,
+                                    match *hook {
+                                        "DiscoverVariables" => "discover-variables",
+                                        "GeneratePatches" => "generate-patches",
+                                        _ => "validate-topology",
+                                    }
+                                )
+                            })
+                            .collect();
+                    let body = format!(
+                        r#"{{"apiVersion":"hooks.runtime.cluster.x-k8s.io/v1alpha1","kind":"DiscoveryResponse","status":"Success","handlers":[{}]}}"#,
+                        handlers.join(",")
+                    );
+                    let _ = write!(
+                        stream,
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    return;
+                }
+                match answer {
+                    Answer::EndlessChunked => {
+                        let _ = stream.write_all(
+                            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+                        );
+                        let mut chunk = format!("{:x}\r\n", 1 << 16).into_bytes();
+                        chunk.extend(std::iter::repeat_n(b' ', 1 << 16));
+                        chunk.extend_from_slice(b"\r\n");
+                        // Until the client hangs up.
+                        while stream.write_all(&chunk).is_ok() {}
+                    }
+                    Answer::ContentLength(n) => {
+                        let _ = write!(
+                            stream,
+                            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {n}\r\n\r\n"
+                        );
+                        // Hold the connection open: a client waiting for the body would hang.
+                        std::thread::sleep(std::time::Duration::from_secs(30));
+                    }
+                }
+            });
+        }
+    });
+    url
+}
+
+/// An extension streaming an endless chunked body (no Content-Length) is cut off at the
+/// default 64 MiB while reading, not read until the 10 s deadline or memory runs out.
+#[test]
+fn extension_endless_chunked_body_is_capped() {
+    let url = hostile_extension(Answer::EndlessChunked);
+    let r = runtime_sdk_example(Hostile::new())
+        .args([
+            "plan",
+            "-f",
+            "ex",
+            "--extension",
+            &format!("test-extension={url}"),
+        ])
+        .run();
+    r.within(2.0, 500);
+    r.refused(
+        "failed to call extension handler \"discover-variables.test-extension\": http call \
+         failed: the DiscoverVariables response body exceeds the limit of 67108864 bytes \
+         (--max-extension-response-bytes)",
+    );
+}
+
+/// A Content-Length above the limit is refused before any of the body is read (the server
+/// never sends it). `validate` reports failed variable discovery as a warning, as Cluster API
+/// reports it in the ClusterClass' status.
+#[test]
+fn extension_content_length_over_the_limit_is_refused_early() {
+    let url = hostile_extension(Answer::ContentLength(1 << 40));
+    let r = runtime_sdk_example(Hostile::new())
+        .args([
+            "validate",
+            "-f",
+            "ex",
+            "--extension",
+            &format!("test-extension={url}"),
+        ])
+        .args(["--max-extension-response-bytes", "1000"])
+        .run();
+    r.within(2.0, 300);
+    assert!(
+        r.stderr.contains(
+            "failed to call extension handler \"discover-variables.test-extension\": http call \
+             failed: the DiscoverVariables response body exceeds the limit of 1000 bytes"
+        ),
+        "{}",
+        head(&r.stderr)
+    );
+}
