@@ -4,6 +4,9 @@
 #[allow(unused_imports)]
 use crate::harness::*;
 
+#[path = "../extension_server/mod.rs"]
+mod extension_server;
+
 // ---------------------------------------------------------------------------------------------
 // envsubst (`--substitute`)
 
@@ -224,4 +227,108 @@ fn extension_content_length_over_the_limit_is_refused_early() {
         "{}",
         head(&r.stderr)
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON patches that grow
+
+/// The doubling patch: an array, then 40 `copy` operations that append it to itself (2^40
+/// times its size, from a ~3 KB patch).
+fn doubling_patch(path: &str) -> serde_json::Value {
+    let mut ops =
+        vec![serde_json::json!({"op": "add", "path": path, "value": ["0123456789abcdef"]})];
+    for _ in 0..40 {
+        ops.push(serde_json::json!({"op": "copy", "from": path, "path": format!("{path}/-")}));
+    }
+    serde_json::Value::Array(ops)
+}
+
+/// An extension answering GeneratePatches with the doubling patch: refused by the bound on
+/// what one patch may insert, naming the extension's handler.
+#[test]
+fn extension_doubling_json_patch_is_bounded() {
+    use extension_server::{ExtensionServer, Hook, Mode};
+    let server = ExtensionServer::http();
+    let patch = serde_json::to_vec(&doubling_patch("/spec/x")).expect("patch");
+    assert!(patch.len() < 3000);
+    server.set_hook_mode(
+        Hook::GeneratePatches,
+        Mode::Respond(serde_json::json!({
+            "apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1",
+            "kind": "GeneratePatchesResponse",
+            "status": "Success",
+            "items": [{
+                "uid": "InfrastructureCluster/spec.infrastructureRef",
+                "patchType": "JSONPatch",
+                "patch": topoplan::gotemplate::sprig::encoding::base64_encode(&patch),
+            }],
+        })),
+    );
+    let r = runtime_sdk_example(Hostile::new())
+        .args(["plan", "-f", "ex", "--extension"])
+        .args([format!("test-extension={}", server.url)])
+        .run();
+    r.within(2.0, 300);
+    let err = r.refused(
+        "error applying json patch (RFC6902): unable to copy, the accumulated size increase of \
+         copy and add in this patch exceeds the limit 16777216",
+    );
+    assert!(
+        err.contains("generate-patches.test-extension"),
+        "{}",
+        head(err)
+    );
+}
+
+/// A ClusterClass whose inline patch adds one large variable many times: the values are copied
+/// into each operation, so they are bounded while the patch is generated, at the operation.
+#[test]
+fn inline_patch_values_are_bounded() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/examples/quick-start");
+    let class = std::fs::read_to_string(dir.join("clusterclass.yaml")).expect("class");
+    let cluster = std::fs::read_to_string(dir.join("cluster.yaml")).expect("cluster");
+    let templates = std::fs::read_to_string(dir.join("templates.yaml")).expect("templates");
+    // A string variable, and a patch adding it 1,000 times (1 GB at 1 MB).
+    let ops: String = (0..1000)
+        .map(|i| format!("      - op: add\n        path: /spec/template/spec/x{i}\n        valueFrom:\n          variable: big\n"))
+        .collect();
+    let class = class
+        .replacen(
+            "  patches:\n",
+            &format!(
+                "  patches:\n  - name: big\n    definitions:\n    - selector:\n        \
+                 apiVersion: controlplane.cluster.x-k8s.io/v1beta2\n        kind: \
+                 KubeadmControlPlaneTemplate\n        matchResources:\n          \
+                 controlPlane: true\n      jsonPatches:\n{ops}"
+            ),
+            1,
+        )
+        .replacen(
+            "  variables:\n",
+            "  variables:\n  - name: big\n    required: false\n    schema:\n      \
+             openAPIV3Schema:\n        type: string\n",
+            1,
+        );
+    let cluster = cluster.replacen(
+        "    variables:\n",
+        &format!(
+            "    variables:\n    - name: big\n      value: {}\n",
+            "x".repeat(1 << 20)
+        ),
+        1,
+    );
+    let r = Hostile::new()
+        .file("qs/clusterclass.yaml", class)
+        .file("qs/cluster.yaml", cluster)
+        .file("qs/templates.yaml", templates)
+        .args(["plan", "-f", "qs"])
+        .run();
+    r.within(2.0, 400);
+    let err = r.refused(
+        "failed to calculate value: the values of this patch's operations for this template add \
+         up to more than 16777216 bytes",
+    );
+    // At the operation that crosses the bound, the 16th.
+    assert!(err.contains("qs/clusterclass.yaml:185:9"), "{}", head(err));
 }
