@@ -332,3 +332,36 @@ fn inline_patch_values_are_bounded() {
     // At the operation that crosses the bound, the 16th.
     assert!(err.contains("qs/clusterclass.yaml:185:9"), "{}", head(err));
 }
+
+// ---------------------------------------------------------------------------------------------
+// YAML documents of millions of nodes
+
+/// A flow sequence of 1.5 million items is refused while it is read, at the node that passes
+/// the per-document bound, exactly as its block form is. (Lines of 1,000 items: a one-line
+/// form is refused the same way, but a label past column 65,535 is the diagnostics' concern.)
+#[test]
+fn yaml_flow_sequence_of_millions_is_refused_like_block() {
+    let line = vec!["1"; 1000].join(",");
+    let flow = format!("[{}]\n", vec![line; 1500].join(",\n"));
+    let r = Hostile::new()
+        .file("flow.yaml", flow)
+        .args(["plan", "-f", "flow.yaml"])
+        .run();
+    r.within(3.5, 500);
+    let err = r.refused("document too large: more than 1000000 nodes");
+    // Item 1,000,000 is the last of line 1,000.
+    assert!(err.contains("flow.yaml:1000:1999"), "{}", head(err));
+}
+
+/// The block form, for comparison: the same bound, at the same node.
+#[test]
+fn yaml_block_sequence_of_millions_is_refused() {
+    let block: String = "- 1\n".repeat(1_500_000);
+    let r = Hostile::new()
+        .file("block.yaml", block)
+        .args(["plan", "-f", "block.yaml"])
+        .run();
+    r.within(3.5, 500);
+    let err = r.refused("document too large: more than 1000000 nodes");
+    assert!(err.contains("block.yaml:1000000:3"), "{}", head(err));
+}
