@@ -76,16 +76,24 @@ fn envsubst_many_unset_variables_on_many_lines() {
 
 /// The runtime-sdk example (a ClusterClass with external patches) under `ex/`.
 fn runtime_sdk_example(h: Hostile) -> Hostile {
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/examples/runtime-sdk");
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
+    example(h, "runtime-sdk", "ex", &|_, text| text)
+}
+
+/// The files of `testdata/examples/<name>` under `dest/`, each passed through `edit(file name,
+/// text)` first.
+fn example(h: Hostile, name: &str, dest: &str, edit: &dyn Fn(&str, String) -> String) -> Hostile {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/examples")
+        .join(name);
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .expect("example dir")
         .map(|e| e.expect("entry").path())
         .collect();
-    names.sort();
-    names.into_iter().fold(h, |h, p| {
-        let name = format!("ex/{}", p.file_name().expect("name").to_string_lossy());
-        h.file(&name, std::fs::read(&p).expect("read example"))
+    paths.sort();
+    paths.into_iter().fold(h, |h, p| {
+        let file = p.file_name().expect("name").to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&p).expect("read example");
+        h.file(&format!("{dest}/{file}"), edit(&file, text))
     })
 }
 
@@ -366,4 +374,30 @@ fn yaml_block_sequence_of_millions_is_refused() {
     r.within(9.0, 450);
     let err = r.refused("document too large: more than 1000000 nodes");
     assert!(err.contains("block.yaml:1000000:3"), "{}", head(err));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quadratic paths
+
+/// A variable whose schema has an enum of 100,000 entries: each entry used to be checked
+/// against all the others.
+#[test]
+fn large_enum_is_linear() {
+    let entries: Vec<String> = (0..100_000).map(|i| format!("\"v{i}\"")).collect();
+    let variable = format!(
+        "  variables:\n  - name: big\n    required: false\n    schema:\n      openAPIV3Schema:\n        \
+         type: string\n        enum: [{}]\n",
+        entries.join(",")
+    );
+    let r = example(Hostile::new(), "quick-start", "qs", &|file, text| {
+        if file == "clusterclass.yaml" {
+            text.replacen("  variables:\n", &variable, 1)
+        } else {
+            text
+        }
+    })
+    .args(["plan", "-f", "qs"])
+    .run();
+    r.within(2.0, 300);
+    assert_eq!(r.code, 0, "{}", head(&r.stderr));
 }
