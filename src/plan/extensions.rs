@@ -142,7 +142,6 @@ pub fn connect(
         .collect();
     // Only the extensions some class names are contacted: an input taken from a management
     // cluster may hold ExtensionConfigs of extensions that are not reachable from here.
-    let mut opts = opts;
     opts.extensions
         .retain(|e| users.iter().any(|(_, _, _, h)| extension_of(h) == e.name));
     if !needed || opts.extensions.is_empty() {

@@ -100,7 +100,7 @@ impl HttpClient {
             } else {
                 CallError::Transport {
                     url: url.into(),
-                    message: go_dial_error(&e).unwrap_or_else(|| error_chain(&e)),
+                    message: go_dial_error(e).unwrap_or_else(|| error_chain(e)),
                 }
             }
         };
