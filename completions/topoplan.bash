@@ -87,7 +87,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__diff)
-            opts="-n -h -V --base-ref --namespace --substitute --env-file --feature-gates --extension --ca-file --insecure-skip-tls-verify --cluster --output --stat --detailed-exitcode --help --version"
+            opts="-n -h -V --base-ref --namespace --substitute --env-file --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --cluster --output --stat --detailed-exitcode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -118,6 +118,10 @@ _topoplan() {
                     return 0
                     ;;
                 --ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-extension-response-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -253,7 +257,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__plan)
-            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --feature-gates --extension --ca-file --insecure-skip-tls-verify --current --detailed-exitcode --cluster --output-dir --output --explain --help --version"
+            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --current --detailed-exitcode --cluster --output-dir --output --explain --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -288,6 +292,10 @@ _topoplan() {
                     return 0
                     ;;
                 --ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-extension-response-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -319,7 +327,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__validate)
-            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --feature-gates --extension --ca-file --insecure-skip-tls-verify --old --output --help --version"
+            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --old --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -354,6 +362,10 @@ _topoplan() {
                     return 0
                     ;;
                 --ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-extension-response-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
