@@ -50,12 +50,23 @@ pub fn parse(file: &Arc<SourceFile>) -> Result<BTreeMap<String, String>, Diagnos
         }
         offset += line_len;
     }
+    // Each reported line renders a snippet: unbounded, a file of bad lines takes minutes.
+    let more = errors.len().saturating_sub(MAX_REPORTED);
+    errors.truncate(MAX_REPORTED);
+    if more > 0 {
+        errors.push(Diagnostic::error(format!(
+            "… and {more} more malformed lines (only the first {MAX_REPORTED} are shown)"
+        )));
+    }
     let mut errors = errors.into_iter();
     match errors.next() {
         None => Ok(vars),
         Some(first) => Err(first.with_related(errors.collect())),
     }
 }
+
+/// How many malformed lines are reported (with their snippet); the rest are counted.
+const MAX_REPORTED: usize = 100;
 
 /// A problem on one line, with byte offsets relative to the line.
 struct LineError {
@@ -432,6 +443,19 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn malformed_lines_reported_are_bounded() {
+        let text: String = (0..MAX_REPORTED + 7)
+            .map(|i| format!("bad {i}\n"))
+            .collect();
+        let d = *parse_str(&text).unwrap_err();
+        assert_eq!(d.related.len(), MAX_REPORTED);
+        assert_eq!(
+            d.related[MAX_REPORTED - 1].message,
+            "… and 7 more malformed lines (only the first 100 are shown)"
+        );
     }
 
     #[test]

@@ -473,3 +473,26 @@ fn many_discovered_variables_are_linear() {
     // The example's Cluster sets variables this response does not define.
     r.refused("variable is not defined");
 }
+
+/// An `--env-file` of 40,000 malformed lines: every line used to be reported with a snippet,
+/// which took minutes to render.
+#[test]
+fn env_file_many_malformed_lines() {
+    let text: String = (0..40_000).map(|i| format!("bad line {i}\n")).collect();
+    let r = Hostile::new()
+        .file("bad.env", text)
+        .file("t.yaml", "a: b\n")
+        .args([
+            "plan",
+            "--substitute",
+            "--env-file",
+            "bad.env",
+            "-f",
+            "t.yaml",
+        ])
+        .run();
+    r.within(2.0, 300);
+    let err = r.refused("… and 39900 more malformed lines (only the first 100 are shown)");
+    assert!(err.contains("bad.env:100:1"), "{}", head(err));
+    assert!(!err.contains("bad.env:101:"), "{}", head(err));
+}
