@@ -87,7 +87,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__diff)
-            opts="-n -o -h -V --base-ref --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --cluster --output --stat --detailed-exitcode --help --version"
+            opts="-n -o -h -V --base-ref --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --cluster --output --stat --detailed-exitcode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -122,6 +122,10 @@ _topoplan() {
                     return 0
                     ;;
                 --ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-extension-response-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -265,7 +269,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__plan)
-            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --current --detailed-exitcode --cluster --output-directory --output-dir --output --explain --help --version"
+            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --current --detailed-exitcode --cluster --output-directory --output-dir --output --explain --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -304,6 +308,10 @@ _topoplan() {
                     return 0
                     ;;
                 --ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-extension-response-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -339,7 +347,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__validate)
-            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --old --output --help --version"
+            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --old --output --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -378,6 +386,10 @@ _topoplan() {
                     return 0
                     ;;
                 --ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-extension-response-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -43,6 +43,10 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// Further diagnostics shown beneath this one (e.g. every missing variable).
     pub related: Vec<Diagnostic>,
+    /// Related diagnostics that were counted but not built: a producer that finds thousands
+    /// (unset variables, malformed lines) builds only the first [`MAX_RELATED`], so reporting
+    /// stays linear, and the renderer says how many more there were.
+    pub omitted_related: usize,
 }
 
 /// A place in an input file.
@@ -65,6 +69,7 @@ impl Diagnostic {
             location: None,
             help: None,
             related: Vec::new(),
+            omitted_related: 0,
         }
     }
 
@@ -117,6 +122,18 @@ impl Diagnostic {
     /// Attach related diagnostics.
     pub fn with_related(mut self, related: Vec<Diagnostic>) -> Self {
         self.related = related;
+        self
+    }
+
+    /// Attach the first [`MAX_RELATED`] of `related`, counting the others (which `related` may
+    /// not even hold: `total` is how many there are in all).
+    pub fn with_related_bounded(
+        mut self,
+        related: impl IntoIterator<Item = Diagnostic>,
+        total: usize,
+    ) -> Self {
+        self.related = related.into_iter().take(MAX_RELATED).collect();
+        self.omitted_related = total.saturating_sub(self.related.len());
         self
     }
 
@@ -423,10 +440,11 @@ impl Report {
                 .map(|r| Report::new(r, true, lines))
                 .collect()
         };
-        if !nested && diag.related.len() > MAX_RELATED {
+        let omitted = diag.related.len().saturating_sub(MAX_RELATED) + diag.omitted_related;
+        if !nested && omitted > 0 {
             related.push(Report {
                 severity: diag.severity,
-                message: format!("… and {} more", diag.related.len() - MAX_RELATED),
+                message: format!("… and {omitted} more"),
                 help: None,
                 source: None,
                 label: None,

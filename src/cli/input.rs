@@ -196,6 +196,11 @@ pub struct ExtensionArgs {
     /// Do not verify the extensions' TLS certificates.
     #[arg(long = "insecure-skip-tls-verify")]
     pub insecure_skip_tls_verify: bool,
+
+    /// The largest response body read from an extension, in bytes; a larger one fails the
+    /// call [default: 67108864 (64 MiB)].
+    #[arg(long = "max-extension-response-bytes", value_name = "N")]
+    pub max_extension_response_bytes: Option<u64>,
 }
 
 impl ExtensionArgs {
@@ -208,6 +213,9 @@ impl ExtensionArgs {
         let mut errors = Vec::new();
         let mut opts = crate::runtime::ExtensionOptions {
             insecure_skip_tls_verify: self.insecure_skip_tls_verify,
+            max_response_bytes: self
+                .max_extension_response_bytes
+                .unwrap_or(crate::runtime::client::DEFAULT_MAX_RESPONSE_BYTES),
             ..Default::default()
         };
         for e in &self.extensions {

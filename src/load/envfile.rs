@@ -50,10 +50,13 @@ pub fn parse(file: &Arc<SourceFile>) -> Result<BTreeMap<String, String>, Diagnos
         }
         offset += line_len;
     }
+    // Each reported line renders a snippet: the first is the error, a bounded number follow
+    // it, the rest are counted.
+    let total = errors.len();
     let mut errors = errors.into_iter();
     match errors.next() {
         None => Ok(vars),
-        Some(first) => Err(first.with_related(errors.collect())),
+        Some(first) => Err(first.with_related_bounded(errors, total - 1)),
     }
 }
 
@@ -432,6 +435,15 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn malformed_lines_reported_are_bounded() {
+        let max = crate::diag::MAX_RELATED;
+        let text: String = (0..1 + max + 7).map(|i| format!("bad {i}\n")).collect();
+        let d = *parse_str(&text).unwrap_err();
+        assert_eq!(d.related.len(), max);
+        assert_eq!(d.omitted_related, 7);
     }
 
     #[test]

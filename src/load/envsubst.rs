@@ -32,6 +32,16 @@ use crate::load::source::{SourceFile, Span};
 /// input must not be able to exhaust the stack; no real template nests more than two levels.
 const MAX_DEPTH: usize = 64;
 
+/// The default cap on one substituted text, in bytes: the same as the cap on all inputs
+/// together (`--max-input-bytes`), since the substituted text is what gets parsed. Without it a
+/// small template of many `${BIG}` expands without bound (100,000 × 100 KB is 10 GB).
+pub const MAX_SUBSTITUTED_BYTES: usize = 256 << 20;
+
+/// How many unset variables a report names; the rest are counted. (Located occurrences are
+/// bounded by [`crate::diag::MAX_RELATED`]: each renders a snippet, so an unbounded list costs
+/// time and output quadratic in it.)
+pub const MAX_MISSING_REPORTED: usize = 100;
+
 /// A variable that has no value and no default, at one place it is used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Missing {
@@ -53,6 +63,13 @@ pub enum SubstError {
         /// From the start of the innermost open `${` to the offending character.
         span: Span,
     },
+    /// The substituted text would exceed the size cap.
+    TooLarge {
+        /// The cap, in bytes.
+        limit: usize,
+        /// The expression whose value crossed the cap.
+        span: Span,
+    },
 }
 
 /// Substitute variables in `text`. `lookup` returns the value of a variable if it is set.
@@ -62,6 +79,17 @@ pub enum SubstError {
 pub fn substitute(
     text: &str,
     lookup: &dyn Fn(&str) -> Option<String>,
+) -> Result<String, SubstError> {
+    substitute_with_limit(text, lookup, MAX_SUBSTITUTED_BYTES)
+}
+
+/// [`substitute`], refusing (with [`SubstError::TooLarge`], at the expression that crossed it)
+/// a result longer than `max` bytes. The cap holds while expanding, so nothing larger is ever
+/// built.
+pub fn substitute_with_limit(
+    text: &str,
+    lookup: &dyn Fn(&str) -> Option<String>,
+    max: usize,
 ) -> Result<String, SubstError> {
     let norm = Normalized::new(text);
     let mut nodes = Vec::new();
@@ -74,9 +102,36 @@ pub fn substitute(
         return Err(SubstError::Missing(missing));
     }
 
-    let mut out = Vec::with_capacity(norm.text.len());
+    // Literal text is never larger than the input, so when it tips the output over the cap the
+    // expression before it is to blame.
+    let mut last_expr = (0, 0);
+    let error = |e: EvalError, last_expr: (usize, usize)| match e {
+        EvalError::Raw(e) => e.into_subst_error(&norm),
+        EvalError::TooLarge(at) => {
+            let (start, end) = at.unwrap_or(last_expr);
+            SubstError::TooLarge {
+                limit: max,
+                span: norm.span(start, end),
+            }
+        }
+    };
+    // Measured first, one expression at a time, then built at its exact size: a text refused
+    // for its size costs no more memory than its largest expression, and one accepted is never
+    // copied while growing (a growing buffer's earlier copies stay resident with the allocator).
+    let mut total = 0usize;
+    let mut scratch = Vec::new();
     for node in &nodes {
-        eval_node(node, lookup, &mut out).map_err(|e| e.into_subst_error(&norm))?;
+        scratch.clear();
+        eval_node(node, lookup, &mut scratch, max - total).map_err(|e| error(e, last_expr))?;
+        total += scratch.len();
+        if let Node::Func(f) = node {
+            last_expr = (f.start, f.end);
+        }
+    }
+    drop(scratch);
+    let mut out = Vec::with_capacity(total);
+    for node in &nodes {
+        eval_node(node, lookup, &mut out, max).map_err(|e| error(e, last_expr))?;
     }
     // drone works on bytes: `${N:0:1}` of a non-ASCII value can split a character. Go would
     // carry the broken bytes on; a Rust string cannot, so they become U+FFFD.
@@ -91,6 +146,15 @@ pub fn to_diagnostic(err: SubstError, file: &Arc<SourceFile>) -> Diagnostic {
     match err {
         SubstError::Missing(list) => missing_diagnostic(&list, file),
         SubstError::Syntax { message, span } => syntax_diagnostic(&message, span, file),
+        SubstError::TooLarge { limit, span } => Diagnostic::error(format!(
+            "cannot substitute variables: the substituted text would exceed {limit} bytes"
+        ))
+        .with_help("the limit on input is --max-input-bytes")
+        .with_span(file, span, "the text grows past the limit here")
+        .with_help(
+            "variable values are expanded in full at every use; use fewer or shorter values, \
+             or raise the limit with --max-input-bytes",
+        ),
     }
 }
 
@@ -775,11 +839,16 @@ fn missing_variables(
 
 fn missing_diagnostic(list: &[Missing], file: &Arc<SourceFile>) -> Diagnostic {
     let names: BTreeSet<&str> = list.iter().map(|m| m.name.as_str()).collect();
-    let names: Vec<&str> = names.into_iter().collect();
+    let mut shown: Vec<&str> = names.iter().copied().take(MAX_MISSING_REPORTED).collect();
+    let more_names = names.len() - shown.len();
+    let more = format!("… and {more_names} more");
+    if more_names > 0 {
+        shown.push(&more);
+    }
     let mut d = Diagnostic::error(format!(
         "value for variables [{}] is not set. Please set the value using environment variables \
          or a file passed with --env-file",
-        names.join(", ")
+        shown.join(", ")
     ))
     .with_help(
         "give each variable a value (export NAME=value, or a NAME=value line in the --env-file), \
@@ -788,17 +857,15 @@ fn missing_diagnostic(list: &[Missing], file: &Arc<SourceFile>) -> Diagnostic {
     if let Some(first) = list.first() {
         d = d.with_span(file, first.span, format!("`{}` is not set", first.name));
     }
-    let related = list
-        .iter()
-        .map(|m| {
-            Diagnostic::error(format!("variable {} is not set", m.name)).with_span(
-                file,
-                m.span,
-                "no value and no default",
-            )
-        })
-        .collect();
-    d.with_related(related)
+    // One located entry per use, built only for those shown.
+    let related = list.iter().take(crate::diag::MAX_RELATED).map(|m| {
+        Diagnostic::error(format!("variable {} is not set", m.name)).with_span(
+            file,
+            m.span,
+            "no value and no default",
+        )
+    });
+    d.with_related_bounded(related, list.len())
 }
 
 fn syntax_diagnostic(message: &str, span: Span, file: &Arc<SourceFile>) -> Diagnostic {
@@ -836,31 +903,69 @@ fn syntax_diagnostic(message: &str, span: Span, file: &Arc<SourceFile>) -> Diagn
 // ---------------------------------------------------------------------------------------------
 // Evaluation (on bytes, like Go strings)
 
+/// Why evaluation stopped.
+enum EvalError {
+    Raw(RawError),
+    /// The output would pass the cap at this expression (rewritten offsets), or at literal
+    /// text (`None`).
+    TooLarge(Option<(usize, usize)>),
+}
+
+impl From<RawError> for EvalError {
+    fn from(e: RawError) -> Self {
+        EvalError::Raw(e)
+    }
+}
+
+/// Appends `node`'s value to `out`, which may hold at most `max` bytes.
 fn eval_node(
     node: &Node,
     lookup: &dyn Fn(&str) -> Option<String>,
     out: &mut Vec<u8>,
-) -> Result<(), RawError> {
+    max: usize,
+) -> Result<(), EvalError> {
     match node {
-        Node::Text(t) => out.extend_from_slice(t),
+        Node::Text(t) => {
+            if out.len().saturating_add(t.len()) > max {
+                return Err(EvalError::TooLarge(None));
+            }
+            out.extend_from_slice(t)
+        }
         Node::Func(f) => {
+            let too_large = || EvalError::TooLarge(Some((f.start, f.end)));
+            let room = max.saturating_sub(out.len());
             let mut args = Vec::with_capacity(f.args.len());
             for a in &f.args {
                 let mut buf = Vec::new();
-                eval_node(a, lookup, &mut buf)?;
+                // An argument larger than the room left could only be used whole or grown.
+                eval_node(a, lookup, &mut buf, room).map_err(|e| match e {
+                    EvalError::TooLarge(_) => too_large(),
+                    e => e,
+                })?;
                 args.push(buf);
             }
             let value = lookup(&f.param).unwrap_or_default();
-            out.extend(apply(f, &value, &args)?);
+            let v = apply(f, &value, &args, room)?.ok_or_else(too_large)?;
+            if v.len() > room {
+                return Err(too_large());
+            }
+            out.extend(v);
         }
     }
     Ok(())
 }
 
-fn apply(f: &Func, value: &str, args: &[Vec<u8>]) -> Result<Vec<u8>, RawError> {
+/// `f` applied to `value`; `None` when only a replacement could grow the result past `room`
+/// bytes (checked while it is built; every other form is at most a few times its inputs).
+fn apply(
+    f: &Func,
+    value: &str,
+    args: &[Vec<u8>],
+    room: usize,
+) -> Result<Option<Vec<u8>>, RawError> {
     let v = value.as_bytes();
     let arg = |i: usize| args.get(i).map_or(&[][..], Vec::as_slice);
-    Ok(match f.op {
+    Ok(Some(match f.op {
         Op::Value => v.to_vec(),
         Op::Default if v.is_empty() && !args.is_empty() => args.concat(),
         Op::Default => v.to_vec(),
@@ -885,8 +990,14 @@ fn apply(f: &Func, value: &str, args: &[Vec<u8>]) -> Result<Vec<u8>, RawError> {
         }
         Op::Replace(kind) => match (kind, args.len()) {
             (ReplaceKind::First | ReplaceKind::All, 0) => v.to_vec(),
-            (ReplaceKind::First, _) => go_replace(v, arg(0), arg(1), Some(1)),
-            (ReplaceKind::All, _) => go_replace(v, arg(0), arg(1), None),
+            (ReplaceKind::First, _) => match go_replace(v, arg(0), arg(1), Some(1), room) {
+                Some(r) => r,
+                None => return Ok(None),
+            },
+            (ReplaceKind::All, _) => match go_replace(v, arg(0), arg(1), None, room) {
+                Some(r) => r,
+                None => return Ok(None),
+            },
             // Prefix and suffix forms need both arguments; `${N/#p/}` leaves the value alone.
             (_, n) if n != 2 => v.to_vec(),
             (ReplaceKind::Prefix, _) => match v.strip_prefix(arg(0)) {
@@ -898,7 +1009,7 @@ fn apply(f: &Func, value: &str, args: &[Vec<u8>]) -> Result<Vec<u8>, RawError> {
                 None => v.to_vec(),
             },
         },
-    })
+    }))
 }
 
 /// Go's `unicode.ToUpper`/`ToLower` use the one-to-one mappings; Rust's may give several
@@ -1026,10 +1137,16 @@ fn trim_prefix(s: &[u8], pattern: &[u8], longest: bool) -> Vec<u8> {
 }
 
 /// Go's `strings.Replace` on bytes (`limit` None: all). An empty `old` matches before every
-/// character and at the end.
-fn go_replace(s: &[u8], old: &[u8], new: &[u8], limit: Option<usize>) -> Vec<u8> {
+/// character and at the end. `None` as soon as the result would pass `max` bytes.
+fn go_replace(
+    s: &[u8],
+    old: &[u8],
+    new: &[u8],
+    limit: Option<usize>,
+    max: usize,
+) -> Option<Vec<u8>> {
     if old == new {
-        return s.to_vec();
+        return Some(s.to_vec());
     }
     let limit = limit.unwrap_or(usize::MAX);
     let mut out = Vec::with_capacity(s.len());
@@ -1045,22 +1162,29 @@ fn go_replace(s: &[u8], old: &[u8], new: &[u8], limit: Option<usize>) -> Vec<u8>
                 out.extend_from_slice(&s[start..start + n]);
                 start += n;
             }
+            if out.len() + new.len() > max {
+                return None;
+            }
             out.extend_from_slice(new);
             done += 1;
         }
     } else {
         while done < limit {
-            let Some(i) = s[start..].windows(old.len()).position(|w| w == old) else {
+            // memmem, not a window scan: a long pattern over a long value would be quadratic.
+            let Some(i) = memchr::memmem::find(&s[start..], old) else {
                 break;
             };
             out.extend_from_slice(&s[start..start + i]);
+            if out.len() + new.len() > max {
+                return None;
+            }
             out.extend_from_slice(new);
             start += i + old.len();
             done += 1;
         }
     }
     out.extend_from_slice(&s[start..]);
-    out
+    Some(out)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1603,6 +1727,69 @@ mod tests {
         assert_eq!(d.related[2].position(), Some(("t.yaml".to_string(), 3, 12)));
         assert!(d.help.as_deref().is_some_and(|h| h.contains("--env-file")));
         assert!(d.is_error());
+    }
+
+    #[test]
+    fn expansion_is_capped_at_the_expression_that_crosses_it() {
+        let lookup = |k: &str| match k {
+            "BIG" => Some("x".repeat(10)),
+            "R" => Some("y".repeat(30)),
+            _ => None,
+        };
+        let limit = |text: &str, max| substitute_with_limit(text, &lookup, max);
+        assert_eq!(limit("${BIG}${BIG}", 20).unwrap().len(), 20);
+        let err = limit("a ${BIG} ${BIG}${BIG}", 25).unwrap_err();
+        let SubstError::TooLarge { limit: 25, span } = err else {
+            panic!("{err:?}");
+        };
+        // 2 + 10 + 1 + 10 = 23 fit; the third `${BIG}` does not.
+        assert_eq!((span.offset, span.len), (15, 6));
+        // Literal text that tips it over is blamed on the expression before it.
+        let SubstError::TooLarge { span, .. } = limit("${BIG}${BIG}-----", 22).unwrap_err() else {
+            panic!()
+        };
+        assert_eq!((span.offset, span.len), (6, 6));
+        // A replacement that multiplies the value stops while it is built.
+        let err = limit("v: ${BIG//x/${R}}", 200).unwrap_err();
+        let SubstError::TooLarge { span, .. } = err else {
+            panic!("{err:?}")
+        };
+        assert_eq!(span.offset, 3);
+        assert!(limit("v: ${BIG//x/${R}}", 400).is_ok());
+        // An argument that alone is too large blames its expression.
+        let err = limit("${U:-${BIG}${BIG}}", 15).unwrap_err();
+        let SubstError::TooLarge { span, .. } = err else {
+            panic!("{err:?}")
+        };
+        assert_eq!((span.offset, span.len), (0, 18));
+        let file = SourceFile::new("t.yaml", "${BIG}${BIG}");
+        let d = to_diagnostic(limit("${BIG}${BIG}", 15).unwrap_err(), &file);
+        assert_eq!(
+            d.message,
+            "cannot substitute variables: the substituted text would exceed 15 bytes"
+        );
+        assert_eq!(d.position(), Some(("t.yaml".to_string(), 1, 7)));
+    }
+
+    #[test]
+    fn missing_report_is_bounded() {
+        let n = MAX_MISSING_REPORTED + 50;
+        let text: String = (0..n).map(|i| format!("${{V{i}}}${{V{i}}}")).collect();
+        let file = SourceFile::new("t.yaml", text.as_str());
+        let err = run(&text, &[]).unwrap_err();
+        let d = to_diagnostic(err, &file);
+        assert!(
+            d.message.contains("V0, V1, V10, V100, V101,"),
+            "{}",
+            d.message
+        );
+        assert!(
+            d.message.contains(", … and 50 more] is not set"),
+            "{}",
+            d.message
+        );
+        assert_eq!(d.related.len(), crate::diag::MAX_RELATED);
+        assert_eq!(d.omitted_related, 2 * n - crate::diag::MAX_RELATED);
     }
 
     #[test]

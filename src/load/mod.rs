@@ -117,8 +117,20 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
             let file = match sets.get(set).and_then(|o| o.substitute.as_ref()) {
                 Some(vars) => {
                     let lookup = |k: &str| vars.get(k).cloned();
-                    match envsubst::substitute(&text, &lookup) {
-                        Ok(t) => Ok(SourceFile::new(name, t)),
+                    // What substitution adds is input too: no file may grow past the run's
+                    // input budget, and the growth of all files is charged to it.
+                    let limit = sets.get(set).map(|o| &o.input_limit);
+                    let max = limit.map_or(usize::MAX, |l| {
+                        usize::try_from(l.max()).unwrap_or(usize::MAX)
+                    });
+                    match envsubst::substitute_with_limit(&text, &lookup, max) {
+                        Ok(t) => {
+                            let grown = t.len().saturating_sub(text.len()) as u64;
+                            match limit.map_or(Ok(()), |l| l.charge(grown, &name)) {
+                                Ok(()) => Ok(SourceFile::new(name, t)),
+                                Err(e) => Err(e),
+                            }
+                        }
                         Err(e) => Err(envsubst::to_diagnostic(e, &SourceFile::new(name, text))),
                     }
                 }
@@ -626,6 +638,7 @@ mod tests {
         assert!(made.success());
         let inputs = load(&LoadOptions {
             paths: vec![dir.path().to_path_buf()],
+            default_namespace: "default".into(),
             ..LoadOptions::default()
         })
         .expect("loads");

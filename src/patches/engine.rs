@@ -545,13 +545,26 @@ fn apply_one(item: &mut super::request::RequestItem, r: &ResponseItem) -> Result
                 if p.0.is_empty() {
                     return Ok(());
                 }
-                jsonpatch::apply(&p, &item.object).map_err(|e| {
+                jsonpatch::apply_bounded(&p, &item.object, &mut item.grown).map_err(|e| {
                     format!("failed to apply patch: error applying json patch (RFC6902): {e}")
                 })?
             }
             PatchType::JsonMergePatch => {
                 if r.patch.as_object().is_some_and(Map::is_empty) {
                     return Ok(());
+                }
+                // A merge patch adds at most its own size; it counts towards the object's bound.
+                let left = jsonpatch::MAX_OBJECT_GROWTH.saturating_sub(item.grown);
+                match jsonpatch::json_size_within(&r.patch, left) {
+                    Some(n) => item.grown += n,
+                    None => {
+                        return Err(format!(
+                            "failed to apply patch: error applying json merge patch (RFC7386): \
+                             the accumulated size increase by all patches of this template \
+                             exceeds the limit {}",
+                            jsonpatch::MAX_OBJECT_GROWTH
+                        ));
+                    }
                 }
                 jsonpatch::merge_patch(&item.object, &r.patch).map_err(|e| {
                     format!("failed to apply patch: error applying json merge patch (RFC7386): {e}")
@@ -765,6 +778,7 @@ mod tests {
                 role: Role::InfrastructureCluster,
                 object,
                 variables: Map::new(),
+                grown: 0,
             }],
         }
     }

@@ -68,6 +68,9 @@ impl PatchGenerator for InlineGenerator<'_> {
     fn generate(&self, req: &Request) -> Result<Vec<ResponseItem>, String> {
         let mut out = Vec::new();
         let mut errors: Vec<String> = Vec::new();
+        // A variable's value is copied into every operation that uses it: a large value used by
+        // many operations, on many templates, is bounded as the patches applying it are.
+        let mut all_left = super::jsonpatch::MAX_OBJECT_GROWTH;
         let enabled_if = self
             .patch
             .get("enabledIf")
@@ -113,8 +116,14 @@ impl PatchGenerator for InlineGenerator<'_> {
                     }
                 }
             }
+            let mut item_left = super::jsonpatch::MAX_PATCH_GROWTH;
             for (j, d) in defs {
-                match generate_json_patches(arr(d, "jsonPatches"), data) {
+                match generate_json_patches(
+                    arr(d, "jsonPatches"),
+                    data,
+                    &mut item_left,
+                    &mut all_left,
+                ) {
                     Ok(p) => out.push(ResponseItem {
                         uid: item.uid.clone(),
                         patch_type: PatchType::JsonPatch,
@@ -329,7 +338,14 @@ pub fn matches_selector(item: &RequestItem, selector: &Value) -> bool {
 
 /// `generateJSONPatches`: the RFC 6902 document for one definition.
 /// The RFC 6902 document of one definition; an error comes with the index of its operation.
-fn generate_json_patches(ops: &[Value], data: &Value) -> Result<Value, (usize, String)> {
+/// The values may add up to `item_left` bytes (compact JSON) for this template and `all_left`
+/// for the whole patch; both are decremented.
+fn generate_json_patches(
+    ops: &[Value],
+    data: &Value,
+    item_left: &mut u64,
+    all_left: &mut u64,
+) -> Result<Value, (usize, String)> {
     let mut out = Vec::with_capacity(ops.len());
     for (k, op) in ops.iter().enumerate() {
         let name = op.get("op").and_then(Value::as_str).unwrap_or("");
@@ -340,10 +356,25 @@ fn generate_json_patches(ops: &[Value], data: &Value) -> Result<Value, (usize, S
             Value::String(op.get("path").and_then(Value::as_str).unwrap_or("").into()),
         );
         if name == "add" || name == "replace" {
-            o.insert(
-                "value".into(),
-                calculate_value(op, data).map_err(|e| (k, e))?,
-            );
+            let value = calculate_value(op, data).map_err(|e| (k, e))?;
+            let left = (*item_left).min(*all_left);
+            let Some(n) = super::jsonpatch::json_size_within(&value, left) else {
+                let (limit, scope) = if *item_left <= *all_left {
+                    (super::jsonpatch::MAX_PATCH_GROWTH, "for this template")
+                } else {
+                    (super::jsonpatch::MAX_OBJECT_GROWTH, "for all templates")
+                };
+                return Err((
+                    k,
+                    format!(
+                        "failed to calculate value: the values of this patch's operations \
+                         {scope} add up to more than {limit} bytes"
+                    ),
+                ));
+            };
+            *item_left -= n;
+            *all_left -= n;
+            o.insert("value".into(), value);
         }
         out.push(Value::Object(o));
     }
@@ -555,6 +586,7 @@ mod tests {
                 .as_object()
                 .cloned()
                 .unwrap_or_default(),
+            grown: 0,
         }
     }
 

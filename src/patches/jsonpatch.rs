@@ -17,6 +17,13 @@ Cluster API pins 5.9.11, whose application code paths used here are the same).
 
 Known differences: scalar equality in `test` compares values, not Go's compacted raw bytes
 (`1.0` and `1.00` are equal here); JSON syntax errors in a patch document carry serde's text.
+
+Bounded growth, unlike Cluster API: `copy` can double an array with each operation, so 40 of them
+in a 3 KB patch ask for 2^40 elements. The library has `AccumulatedCopySizeLimit` for this, but
+Cluster API applies patches with the default options, where it is 0 (no limit), and would run out
+of memory. Here the values `add` and `copy` insert are measured (as compact JSON, as the
+library measures copies) before they are built, and refused past [`MAX_PATCH_GROWTH`] per patch
+and [`MAX_OBJECT_GROWTH`] per patched object, with the library's error wording.
 */
 
 use serde_json::{Map, Value};
@@ -31,6 +38,68 @@ pub struct Patch(pub Vec<Map<String, Value>>);
 const MISSING: &str = "missing value";
 /// `ErrInvalidIndex`'s text.
 const INVALID_INDEX: &str = "invalid index referenced";
+
+/// How many bytes (compact JSON) the values inserted by `add` and `copy` may add up to in one
+/// patch. Kubernetes stores objects of at most 1.5 MiB, so no real patch comes near.
+pub const MAX_PATCH_GROWTH: u64 = 16 << 20;
+/// The same, summed over every patch applied to one object (merge patches count their size).
+pub const MAX_OBJECT_GROWTH: u64 = 64 << 20;
+
+/// The compact JSON size of `v`, or `None` once it is past `max` (measuring stops there, so a
+/// huge value costs no more than `max` to refuse).
+pub fn json_size_within(v: &Value, max: u64) -> Option<u64> {
+    struct Count {
+        n: u64,
+        max: u64,
+    }
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.n = self.n.saturating_add(buf.len() as u64);
+            if self.n > self.max {
+                return Err(std::io::Error::other("too large"));
+            }
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut c = Count { n: 0, max };
+    serde_json::to_writer(&mut c, v).ok()?;
+    Some(c.n)
+}
+
+/// What `add` and `copy` may still insert while one patch is applied to one object.
+#[derive(Debug)]
+struct Growth<'a> {
+    /// Bytes inserted by this patch so far.
+    patch: u64,
+    /// Bytes inserted into the object by all its patches so far (this one included).
+    object: &'a mut u64,
+}
+
+impl Growth<'_> {
+    /// Count `v`, inserted by `op`, or refuse it naming the limit it would pass.
+    fn take(&mut self, op: &str, v: &Value) -> Result<(), String> {
+        let patch_left = MAX_PATCH_GROWTH.saturating_sub(self.patch);
+        let object_left = MAX_OBJECT_GROWTH.saturating_sub(*self.object);
+        match json_size_within(v, patch_left.min(object_left)) {
+            Some(n) => {
+                self.patch += n;
+                *self.object += n;
+                Ok(())
+            }
+            None if patch_left <= object_left => Err(format!(
+                "unable to {op}, the accumulated size increase of copy and add in this patch \
+                 exceeds the limit {MAX_PATCH_GROWTH}"
+            )),
+            None => Err(format!(
+                "unable to {op}, the accumulated size increase of copy and add by all patches \
+                 of this template exceeds the limit {MAX_OBJECT_GROWTH}"
+            )),
+        }
+    }
+}
 
 /// The JSON type name Go's `encoding/json` puts in an `UnmarshalTypeError`
 /// (`cannot unmarshal <name> into Go value of type …`).
@@ -340,15 +409,26 @@ fn remove_from(c: &mut Value, key: &str) -> Result<Value, String> {
 
 /// Apply `patch` to `doc` as `Patch.Apply` does; the result is the new document.
 pub fn apply(patch: &Patch, doc: &Value) -> Result<Value, String> {
+    apply_bounded(patch, doc, &mut 0)
+}
+
+/// [`apply`] to an object whose earlier patches inserted `grown` bytes (updated): `add` and
+/// `copy` values are refused past [`MAX_PATCH_GROWTH`] for this patch or
+/// [`MAX_OBJECT_GROWTH`] for the object.
+pub fn apply_bounded(patch: &Patch, doc: &Value, grown: &mut u64) -> Result<Value, String> {
     let mut doc = doc.clone();
+    let mut growth = Growth {
+        patch: 0,
+        object: grown,
+    };
     for op in &patch.0 {
         match kind(op) {
-            "add" => op_add(&mut doc, op)?,
+            "add" => op_add(&mut doc, op, &mut growth)?,
             "remove" => op_remove(&mut doc, op)?,
             "replace" => op_replace(&mut doc, op)?,
             "move" => op_move(&mut doc, op)?,
             "test" => op_test(&doc, op)?,
-            "copy" => op_copy(&mut doc, op)?,
+            "copy" => op_copy(&mut doc, op, &mut growth)?,
             other => return Err(format!("Unexpected kind: {other}")),
         }
     }
@@ -361,9 +441,12 @@ fn locate<'v>(doc: &'v mut Value, path: &str) -> Option<(&'v mut Value, String)>
     Some((c, key))
 }
 
-fn op_add(doc: &mut Value, op: &Map<String, Value>) -> Result<(), String> {
+fn op_add(doc: &mut Value, op: &Map<String, Value>, growth: &mut Growth) -> Result<(), String> {
     let p = path(op).map_err(|_| format!("add operation failed to decode path: {MISSING}"))?;
     let val = value(op).cloned().unwrap_or(Value::Null);
+    growth
+        .take("add", &val)
+        .map_err(|e| format!("error in add for path: '{p}': {e}"))?;
     let Some((c, key)) = locate(doc, p) else {
         return Err(format!(
             "add operation does not apply: doc is missing path: \"{p}\": {MISSING}"
@@ -441,7 +524,7 @@ fn op_move(doc: &mut Value, op: &Map<String, Value>) -> Result<(), String> {
     add_to(c, &key, val).map_err(|e| format!("error in move for path: '{p}': {e}"))
 }
 
-fn op_copy(doc: &mut Value, op: &Map<String, Value>) -> Result<(), String> {
+fn op_copy(doc: &mut Value, op: &Map<String, Value>, growth: &mut Growth) -> Result<(), String> {
     let f = from(op).map_err(|e| format!("copy operation failed to decode from: {e}"))?;
     let Some((trail, key)) = find_parent(doc, f) else {
         return Err(format!(
@@ -451,7 +534,11 @@ fn op_copy(doc: &mut Value, op: &Map<String, Value>) -> Result<(), String> {
     let val = {
         let c = container_mut(doc, &trail).map(|c| &*c);
         match c.map(|c| get(c, &key)) {
-            Some(Ok(v)) => v.clone(),
+            // Measured before it is cloned: the copy may be what doubles the document.
+            Some(Ok(v)) => {
+                growth.take("copy", v)?;
+                v.clone()
+            }
             Some(Err(e)) => {
                 return Err(format!("error in copy for from: '{f}': {}", e.text()));
             }
@@ -633,6 +720,47 @@ mod tests {
     #[test]
     fn escapes() {
         assert_eq!(decode_key("a~1b~0c~01"), "a/b~c~1");
+    }
+
+    #[test]
+    fn doubling_copies_are_bounded_per_patch_and_object() {
+        let mut ops = vec![json!({"op": "add", "path": "/a", "value": ["0123456789"]})];
+        for _ in 0..40 {
+            ops.push(json!({"op": "copy", "from": "/a", "path": "/a/-"}));
+        }
+        let patch = decode_patch_value(&Value::Array(ops)).unwrap();
+        let err = apply(&patch, &json!({})).unwrap_err();
+        assert_eq!(
+            err,
+            "unable to copy, the accumulated size increase of copy and add in this patch \
+             exceeds the limit 16777216"
+        );
+        // Small patches pass, each counted towards the object.
+        let small = decode_patch_value(&json!([
+            {"op": "add", "path": "/b", "value": "xxxx"},
+            {"op": "copy", "from": "/b", "path": "/c"}
+        ]))
+        .unwrap();
+        let mut grown = 0;
+        let out = apply_bounded(&small, &json!({}), &mut grown).unwrap();
+        assert_eq!(out, json!({"b": "xxxx", "c": "xxxx"}));
+        assert_eq!(grown, 12);
+        // An object close to its bound refuses the next insertion, naming the object's bound.
+        let mut grown = MAX_OBJECT_GROWTH - 5;
+        let err = apply_bounded(&small, &json!({}), &mut grown).unwrap_err();
+        assert_eq!(
+            err,
+            "error in add for path: '/b': unable to add, the accumulated size increase of copy \
+             and add by all patches of this template exceeds the limit 67108864"
+        );
+    }
+
+    #[test]
+    fn json_size_stops_at_the_bound() {
+        let v = json!({"a": [1, "two", null]});
+        assert_eq!(json_size_within(&v, 100), Some(20));
+        assert_eq!(json_size_within(&v, 20), Some(20));
+        assert_eq!(json_size_within(&v, 19), None);
     }
 
     #[test]

@@ -53,6 +53,8 @@ pub struct RequestItem {
     pub object: Value,
     /// The item's variables (name → value) for the current patch.
     pub variables: Map<String, Value>,
+    /// Bytes the patches applied so far inserted (see `jsonpatch::MAX_OBJECT_GROWTH`).
+    pub grown: u64,
 }
 
 /// A GeneratePatches request.
@@ -139,6 +141,7 @@ pub fn create(cluster: &Cluster, bp: &Blueprint<'_>, desired: &DesiredState) -> 
             role,
             object,
             variables: Map::new(),
+            grown: 0,
         });
     };
     let cluster_ref = |field_path: &str| HolderRef {

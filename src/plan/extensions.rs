@@ -84,7 +84,7 @@ pub fn connect(
         .filter(|o| o.kind == "ExtensionConfig" && o.group() == RUNTIME_GROUP)
         .collect();
     let values: Vec<Value> = configs.iter().map(|o| o.value.clone()).collect();
-    let opts = ExtensionOptions::with_extension_configs(
+    let mut opts = ExtensionOptions::with_extension_configs(
         flags.extensions.clone(),
         &values,
         flags.ca_pem.clone(),
@@ -107,6 +107,7 @@ pub fn connect(
                 .collect(),
         )
     })?;
+    opts.max_response_bytes = flags.max_response_bytes;
 
     // Every handler a plan must call needs its extension.
     let known = |h: &str| opts.extensions.iter().any(|e| e.name == extension_of(h));
@@ -141,7 +142,6 @@ pub fn connect(
         .collect();
     // Only the extensions some class names are contacted: an input taken from a management
     // cluster may hold ExtensionConfigs of extensions that are not reachable from here.
-    let mut opts = opts;
     opts.extensions
         .retain(|e| users.iter().any(|(_, _, _, h)| extension_of(h) == e.name));
     if !needed || opts.extensions.is_empty() {

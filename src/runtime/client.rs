@@ -35,6 +35,9 @@ use crate::go::url::Url;
 pub const DEFAULT_TIMEOUT_SECONDS: i32 = 10;
 /// `maxExtensionResponseBodyBytes`: how much of a non-200 body is read.
 const MAX_ERROR_BODY: u64 = 20 * 1024 * 1024;
+/// The default cap on a 200 answer's body (`--max-extension-response-bytes`). Cluster API
+/// decodes it whole; an extension that streams without end must not exhaust memory.
+pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 64 << 20;
 
 /// The hooks of `hooks.runtime.cluster.x-k8s.io/v1alpha1` in Cluster API's catalog.
 pub const CATALOG: &[&str] = &[
@@ -81,20 +84,23 @@ impl HttpClient {
         Ok(HttpClient { inner })
     }
 
-    /// POST `body` to `url` and decode a 200 answer as `T`.
+    /// POST `body` to `url` and decode a 200 answer as `T`, whose body (of `hook`) may be at
+    /// most `max_body` bytes: refused on its Content-Length, or while it is read.
     pub fn post<T: Response>(
         &self,
         url: &str,
         body: Vec<u8>,
         timeout: Duration,
+        hook: &str,
+        max_body: u64,
     ) -> Result<T, CallError> {
-        let transport = |e: reqwest::Error| {
+        let transport = |e: &reqwest::Error| {
             if e.is_timeout() {
                 CallError::Timeout { url: url.into() }
             } else {
                 CallError::Transport {
                     url: url.into(),
-                    message: go_dial_error(&e).unwrap_or_else(|| error_chain(&e)),
+                    message: go_dial_error(e).unwrap_or_else(|| error_chain(e)),
                 }
             }
         };
@@ -104,7 +110,7 @@ impl HttpClient {
             .body(body)
             .timeout(timeout)
             .send()
-            .map_err(transport)?;
+            .map_err(|e| transport(&e))?;
         let code = resp.status().as_u16();
         if code != 200 {
             let mut body = Vec::new();
@@ -120,7 +126,32 @@ impl HttpClient {
             }
             return Err(CallError::Status { code, body });
         }
-        let bytes = resp.bytes().map_err(transport)?;
+        let too_large = || CallError::TooLarge {
+            hook: hook.into(),
+            limit: max_body,
+        };
+        if resp.content_length().is_some_and(|n| n > max_body) {
+            return Err(too_large());
+        }
+        let mut bytes = Vec::new();
+        // One byte more than allowed tells a body of exactly the limit from a longer one.
+        resp.take(max_body.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(|e| {
+                match e
+                    .get_ref()
+                    .and_then(|inner| inner.downcast_ref::<reqwest::Error>())
+                {
+                    Some(re) => transport(re),
+                    None => CallError::Transport {
+                        url: url.into(),
+                        message: format!("failed to read response body: {e}"),
+                    },
+                }
+            })?;
+        if bytes.len() as u64 > max_body {
+            return Err(too_large());
+        }
         super::types::decode_response::<T>(&bytes).map_err(|message| CallError::Decode { message })
     }
 }
@@ -180,6 +211,8 @@ pub struct Endpoint {
     pub url: Url,
     /// The shared client.
     pub client: HttpClient,
+    /// The largest 200 answer body accepted, in bytes.
+    pub max_response_bytes: u64,
 }
 
 /// A handler as discovery registers it.
@@ -336,14 +369,19 @@ pub fn discover(endpoint: &Endpoint) -> Result<Vec<Handler>, Error> {
         extension: endpoint.name.clone(),
         message,
     })?;
-    let response: DiscoveryResponse =
-        endpoint
-            .client
-            .post(&url, body, timeout)
-            .map_err(|source| Error::DiscoveryCall {
-                extension: endpoint.name.clone(),
-                source,
-            })?;
+    let response: DiscoveryResponse = endpoint
+        .client
+        .post(
+            &url,
+            body,
+            timeout,
+            "Discovery",
+            endpoint.max_response_bytes,
+        )
+        .map_err(|source| Error::DiscoveryCall {
+            extension: endpoint.name.clone(),
+            source,
+        })?;
     if !response.status.is_success() {
         return Err(if response.status.is_failure() {
             Error::DiscoveryFailure {

@@ -36,6 +36,11 @@ pub enum CallError {
     /// The answer was not 200 OK.
     #[error("http call failed: got response with status code {code} != 200: response : {}", body_excerpt(.body))]
     Status { code: u16, body: Vec<u8> },
+    /// The 200 answer's body is larger than `--max-extension-response-bytes`.
+    #[error(
+        "http call failed: the {hook} response body exceeds the limit of {limit} bytes (--max-extension-response-bytes)"
+    )]
+    TooLarge { hook: String, limit: u64 },
     /// The 200 answer was not a decodable response.
     #[error("http call failed: failed to decode response: {message}")]
     Decode { message: String },

@@ -51,7 +51,7 @@ pub struct ExtensionSource {
 }
 
 /// Everything the command line and the input say about extensions.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ExtensionOptions {
     /// The extensions, by name (flags and ExtensionConfig objects merged).
     pub extensions: Vec<ExtensionSource>,
@@ -59,6 +59,19 @@ pub struct ExtensionOptions {
     pub ca_pem: Option<Vec<u8>>,
     /// `--insecure-skip-tls-verify`.
     pub insecure_skip_tls_verify: bool,
+    /// `--max-extension-response-bytes`: the largest answer body read from any extension.
+    pub max_response_bytes: u64,
+}
+
+impl Default for ExtensionOptions {
+    fn default() -> Self {
+        ExtensionOptions {
+            extensions: Vec::new(),
+            ca_pem: None,
+            insecure_skip_tls_verify: false,
+            max_response_bytes: super::client::DEFAULT_MAX_RESPONSE_BYTES,
+        }
+    }
 }
 
 impl ExtensionOptions {
@@ -91,6 +104,7 @@ impl ExtensionOptions {
             extensions: Vec::new(),
             ca_pem,
             insecure_skip_tls_verify,
+            ..Default::default()
         };
         let mut errors = Vec::new();
         for c in configs {
@@ -338,6 +352,7 @@ impl Registry {
                             name: src.name.clone(),
                             url,
                             client,
+                            max_response_bytes: opts.max_response_bytes,
                         },
                         settings: src.settings.clone(),
                     })
@@ -464,7 +479,13 @@ impl Registry {
             extension: ext.endpoint.name.clone(),
             message,
         })?;
-        let response = match ext.endpoint.client.post::<R::Response>(&url, body, timeout) {
+        let response = match ext.endpoint.client.post::<R::Response>(
+            &url,
+            body,
+            timeout,
+            R::HOOK,
+            ext.endpoint.max_response_bytes,
+        ) {
             Ok(r) => r,
             Err(source) if handler.failure_policy == FailurePolicy::Ignore => {
                 if let Ok(mut ignored) = self.ignored.lock() {

@@ -164,17 +164,17 @@ pub fn status_variables(
             errors.push(aggregate(&errs));
             continue;
         }
-        for v in vars.iter().map(ClusterClassVariable::from_json) {
-            status.add(
-                &v.name.clone(),
+        status.add_all(vars.iter().map(ClusterClassVariable::from_json).map(|v| {
+            (
+                v.name,
                 StatusVariableDefinition {
                     from: name.to_string(),
                     required: v.required,
                     metadata: v.metadata,
                     schema: v.schema,
                 },
-            );
-        }
+            )
+        }));
     }
     let fail = |reason: String| {
         NotReconciled(

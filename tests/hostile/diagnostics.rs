@@ -116,7 +116,6 @@ fn many_related_diagnostics_are_counted_not_shown() {
         .run();
     out.within(2.0, 512);
     let err = out.refused("… and 4980 more");
-    assert!(err.contains("bytes not shown)"), "{}", head(err));
     assert!(err.len() < 64 * 1024, "{} bytes of stderr", err.len());
 }
 

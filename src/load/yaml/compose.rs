@@ -16,6 +16,12 @@ use granit_parser::{
 use super::YamlError;
 use crate::load::source::Span;
 
+/// The most nodes (scalars, aliases, collections) one document may have. Every node costs a few
+/// hundred bytes by the time it is a value with a span, so this keeps one document near 300 MB
+/// whatever its form: a block sequence and a one-line flow sequence stop at the same count, while
+/// they are read. etcd stores objects of at most 1.5 MiB, well under this.
+pub(super) const MAX_DOCUMENT_NODES: usize = 1_000_000;
+
 /// Index of a node in [`Composed::nodes`].
 pub(super) type NodeId = usize;
 
@@ -122,6 +128,27 @@ impl<'a> Composer<'a> {
             let Some((event, span)) = self.next_event()? else {
                 return Err(self.internal(span_at(self.text.len()), "unexpected end of events"));
             };
+            if nodes.len() >= MAX_DOCUMENT_NODES
+                && matches!(
+                    event,
+                    Event::Scalar(..)
+                        | Event::Alias(_)
+                        | Event::SequenceStart(..)
+                        | Event::MappingStart(..)
+                )
+            {
+                return Err(self.fail(
+                    YamlError::new(
+                        format!("document too large: more than {MAX_DOCUMENT_NODES} nodes"),
+                        span,
+                        "this node is one too many",
+                    )
+                    .with_help(
+                        "a Kubernetes object is at most 1.5 MiB; split the input into several \
+                         documents (`---`)",
+                    ),
+                ));
+            }
             // A finished node (scalar, alias, or a closed collection) to attach to its parent.
             let done: NodeId = match event {
                 Event::DocumentEnd => {

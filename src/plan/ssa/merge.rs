@@ -13,8 +13,8 @@ use serde_json::{Map, Value};
 
 use super::lists::{ITEM, ListType, ListTypes};
 use super::managed_fields::{
-    CONVERSION_DATA_ANNOTATION, DRY_RUN_ANNOTATION, Element, FieldSet, Ownership, entry_key,
-    inferred_list_types, intent_fields,
+    CONVERSION_DATA_ANNOTATION, DRY_RUN_ANNOTATION, Element, FieldSet, Ownership, element_text,
+    entry_key, inferred_list_types, intent_fields,
 };
 
 /// Values nest this deep only by accident or malice; below it, the intent replaces wholesale
@@ -259,8 +259,12 @@ fn remove_dropped(
     if depth > MAX_DEPTH {
         return;
     }
+    // Looked up once per owned child: an index keeps that linear when both sides own many.
+    let others_index = others.map(FieldSet::child_index);
     for (element, owned_child) in &owned.children {
-        let others_child = others.and_then(|o| o.child(element));
+        let others_child = others_index
+            .as_ref()
+            .and_then(|o| o.get(&element_text(element)).copied());
         match element {
             Element::Field(name) => {
                 let Some(map) = after.as_object_mut() else {
