@@ -4,10 +4,6 @@
 #[allow(unused_imports)]
 use crate::harness::*;
 
-// The local extension the external-patch tests use (it allows its own dead code).
-#[path = "../extension_server/mod.rs"]
-mod extension_server;
-
 use std::path::Path;
 
 /// A fixture directory of the repository, as (file name, text) pairs.
@@ -186,7 +182,7 @@ fn control_characters_stay_escaped_in_yaml_output() {
 
 #[test]
 fn an_extension_message_with_escapes_is_escaped() {
-    use extension_server::{ExtensionServer, Mode};
+    use crate::extension_server::{ExtensionServer, Mode};
     let server = ExtensionServer::http();
     server.set_mode(Mode::Failure("\u{1b}]0;pwned\u{7}\u{1b}[2J no".into()));
     let ext = format!("test-extension={}", server.url);

@@ -4,9 +4,6 @@
 #[allow(unused_imports)]
 use crate::harness::*;
 
-#[path = "../extension_server/mod.rs"]
-mod extension_server;
-
 // ---------------------------------------------------------------------------------------------
 // envsubst (`--substitute`)
 
@@ -254,7 +251,7 @@ fn doubling_patch(path: &str) -> serde_json::Value {
 /// what one patch may insert, naming the extension's handler.
 #[test]
 fn extension_doubling_json_patch_is_bounded() {
-    use extension_server::{ExtensionServer, Hook, Mode};
+    use crate::extension_server::{ExtensionServer, Hook, Mode};
     let server = ExtensionServer::http();
     let patch = serde_json::to_vec(&doubling_patch("/spec/x")).expect("patch");
     assert!(patch.len() < 3000);
