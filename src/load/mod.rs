@@ -349,7 +349,7 @@ fn read_text(path: &Path) -> Result<String, Diagnostic> {
 }
 
 /// Turn one document into objects: `kind: List` (and `*List`) documents yield their items.
-fn flatten(
+pub(crate) fn flatten(
     value: serde_json::Value,
     origin: Origin,
     default_namespace: &str,
