@@ -27,6 +27,8 @@ label and annotation maps) and [`go`] (Go standard-library behaviour several sta
 pub mod api;
 pub mod cli;
 pub mod diag;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod go;
 pub mod gotemplate;
 pub mod k8s;

@@ -422,7 +422,7 @@ fn utf8(bytes: Vec<u8>, shown: &str) -> Result<String, Diagnostic> {
 }
 
 /// Turn one document into objects: `kind: List` (and `*List`) documents yield their items.
-fn flatten(
+pub(crate) fn flatten(
     value: serde_json::Value,
     origin: Origin,
     default_namespace: &str,

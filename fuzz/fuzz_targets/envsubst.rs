@@ -1,0 +1,5 @@
+//! Fuzz target `envsubst`: the input layout and the code under test are in
+//! `topoplan::fuzzing::envsubst`, which the corpus replay in `cargo test` runs too.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| topoplan::fuzzing::envsubst(data));
