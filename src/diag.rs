@@ -10,7 +10,7 @@ report: miette never sees the file, only an excerpt of the span's lines cut to a
 columns (it panics past column 65,535, and a minified JSON file is one long line); messages,
 help, labels, related diagnostics and the number of diagnostics per report are capped, each cut
 saying how much it left out; every control or bidi character of input-derived text is escaped
-([`crate::output::escape`]). The `file:line:col` shown is always the true position.
+([`crate::escape`]). The `file:line:col` shown is always the true position.
 */
 
 use std::fmt::{self, Write as _};
@@ -18,8 +18,8 @@ use std::sync::Arc;
 
 use miette::{LabeledSpan, NamedSource, SourceCode};
 
+use crate::escape::{escape, escape_line, escaped_width, push_escaped};
 use crate::load::source::{Origin, SourceFile, Span};
-use crate::output::escape::{escape, escape_line, escaped_width, push_escaped};
 
 /// How bad a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -725,10 +725,7 @@ mod tests {
             .with_span(&f, Span::new(6, 4), "l\u{7}")
             .with_help("h\u{202e}");
         let out = render(&d, false);
-        assert!(
-            !out.chars().any(crate::output::escape::is_unsafe),
-            "{out:?}"
-        );
+        assert!(!out.chars().any(crate::escape::is_unsafe), "{out:?}");
         for part in [
             "m\\u001b[31m",
             "l\\u0007",

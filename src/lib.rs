@@ -17,7 +17,8 @@ exit code. Modules follow the pipeline in reading order:
 - [`diag`]: diagnostics, rendered by miette.
 
 Shared below them: [`k8s`] (apimachinery's string checks: label keys and values, DNS names,
-label and annotation maps) and [`go`] (Go standard-library behaviour several stages need).
+label and annotation maps), [`go`] (Go standard-library behaviour several stages need) and
+[`escape`] (what of an input's text may reach a terminal raw).
 */
 
 // Diagnostics are the error path of every stage and carry spans, help and related entries;
@@ -27,6 +28,7 @@ label and annotation maps) and [`go`] (Go standard-library behaviour several sta
 pub mod api;
 pub mod cli;
 pub mod diag;
+pub mod escape;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod go;

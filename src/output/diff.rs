@@ -29,7 +29,7 @@ pub fn unified(old: &Value, new: &Value, label: &str, color: bool) -> String {
         .header(&format!("current/{label}"), &format!("planned/{label}"))
         .to_string();
     // Values and names come from input; YAML leaves bidi controls raw, the label is not YAML.
-    let text = crate::output::escape::escape(&text).into_owned();
+    let text = crate::escape::escape(&text).into_owned();
     if color { colorize(&text) } else { text }
 }
 

@@ -5,12 +5,11 @@ diffs and as a review; progress on stderr.
 Owns every byte topoplan writes to stdout or disk for a plan; it computes nothing. All output is
 deterministic: objects arrive sorted from `plan`, maps are sorted, and nothing depends on time,
 environment or thread scheduling. Human-readable output escapes every control character that
-comes from input ([`escape`]); JSON and YAML are escaped by their emitters.
+comes from input ([`crate::escape`]); JSON and YAML are escaped by their emitters.
 */
 
 pub mod diff;
 pub mod document;
-pub mod escape;
 pub mod files;
 pub mod progress;
 pub mod replace;

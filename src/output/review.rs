@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use crate::output::escape::escape_line as esc;
+use crate::escape::escape_line as esc;
 use crate::plan::Action;
 use crate::plan::review::{Review, summary};
 

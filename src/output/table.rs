@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use anstyle::{AnsiColor, Style};
 
-use crate::output::escape::escape_line as esc;
+use crate::escape::escape_line as esc;
 use crate::plan::{Action, Plan};
 
 /// Render the plan as text. `color` adds ANSI colours to the ACTION column.

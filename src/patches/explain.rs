@@ -7,7 +7,7 @@ Owns the trace types and their text rendering; the engine fills them in as it ru
 
 use std::fmt::Write as _;
 
-use crate::output::escape::escape_line as esc;
+use crate::escape::escape_line as esc;
 
 /// What one patch did to one template.
 #[derive(Debug, Clone, PartialEq)]
@@ -186,10 +186,7 @@ mod tests {
             }],
         };
         let out = render("ns/c\u{202e}", &[t]);
-        assert!(
-            !out.chars().any(crate::output::escape::is_unsafe),
-            "{out:?}"
-        );
+        assert!(!out.chars().any(crate::escape::is_unsafe), "{out:?}");
         assert!(
             out.contains("(K n\\u001b]0;x): skipped: why\\u000d\\u009b"),
             "{out}"

@@ -195,7 +195,7 @@ fn printable(c: char) -> bool {
     let u = u32::from(c);
     matches!(u, 0x20..=0x7E | 0xA0..=0xD7FF | 0xE000..=0xFFFD | 0x10000..)
         && !matches!(u, 0x2028 | 0x2029 | 0xFEFF)
-        && !crate::output::escape::is_unsafe(c)
+        && !crate::escape::is_unsafe(c)
 }
 
 /// Whether `s` may be written as a plain scalar in block context and read back as this string.
