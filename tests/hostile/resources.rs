@@ -341,10 +341,10 @@ fn inline_patch_values_are_bounded() {
 // YAML documents of millions of nodes
 
 /// A flow sequence of 1.5 million items is refused while it is read, at the node that passes
-/// the per-document bound, exactly as its block form is. (Lines of 1,000 items: a one-line
-/// form is refused the same way, but a label past column 65,535 is the diagnostics' concern.)
-/// Reading a million nodes takes about 2 s in a debug build (more on a loaded machine), hence
-/// the generous time bound; without the bound the input is not refused for its size at all.
+/// the per-document bound, exactly as its block form is (here in lines of 1,000 items; the
+/// one-line form is the next test). Reading a million nodes takes about 2 s in a debug build
+/// (more on a loaded machine), hence the generous time bound; without the bound the input is
+/// not refused for its size at all.
 #[test]
 fn yaml_flow_sequence_of_millions_is_refused_like_block() {
     let line = vec!["1"; 1000].join(",");
@@ -357,6 +357,20 @@ fn yaml_flow_sequence_of_millions_is_refused_like_block() {
     let err = r.refused("document too large: more than 1000000 nodes");
     // Item 1,000,000 is the last of line 1,000.
     assert!(err.contains("flow.yaml:1000:1999"), "{}", head(err));
+}
+
+/// The case: one line of 1.5 million items. The error is located at column 2,000,000,
+/// which used to panic in the diagnostic renderer (past column 65,535).
+#[test]
+fn yaml_flow_sequence_on_one_line_is_refused() {
+    let flow = format!("[{}]\n", vec!["1"; 1_500_000].join(","));
+    let r = Hostile::new()
+        .file("flow.yaml", flow)
+        .args(["plan", "-f", "flow.yaml"])
+        .run();
+    r.within(9.0, 450);
+    let err = r.refused("document too large: more than 1000000 nodes");
+    assert!(err.contains("flow.yaml:1:2000000"), "{}", head(err));
 }
 
 /// The block form, for comparison: the same bound, at the same node.
