@@ -110,31 +110,81 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
         warnings.push(found.warnings);
     }
 
-    // 2. Substitution, per file and in parallel.
-    let substituted: Vec<(usize, Result<Arc<SourceFile>, Diagnostic>)> = read
+    // 2. Substitution, per file and in parallel. What substitution adds is input too: no file
+    //    may grow past the run's input budget, and the growth of all files together is charged
+    //    to it. Files are charged as they finish, which bounds memory; which file is blamed is
+    //    then settled in input order, so the error does not depend on thread scheduling.
+    let used_before: Vec<u64> = sets.iter().map(|o| o.input_limit.used()).collect();
+    let substituted: Vec<(usize, String, u64, Substituted)> = read
         .into_par_iter()
         .map(|(set, name, text)| {
-            let file = match sets.get(set).and_then(|o| o.substitute.as_ref()) {
-                Some(vars) => {
-                    let lookup = |k: &str| vars.get(k).cloned();
-                    // What substitution adds is input too: no file may grow past the run's
-                    // input budget, and the growth of all files is charged to it.
-                    let limit = sets.get(set).map(|o| &o.input_limit);
-                    let max = limit.map_or(usize::MAX, |l| {
-                        usize::try_from(l.max()).unwrap_or(usize::MAX)
-                    });
-                    match envsubst::substitute_with_limit(&text, &lookup, max) {
-                        Ok(t) => {
-                            let grown = t.len().saturating_sub(text.len()) as u64;
-                            match limit.map_or(Ok(()), |l| l.charge(grown, &name)) {
-                                Ok(()) => Ok(SourceFile::new(name, t)),
-                                Err(e) => Err(e),
-                            }
-                        }
-                        Err(e) => Err(envsubst::to_diagnostic(e, &SourceFile::new(name, text))),
-                    }
+            let Some(opts) = sets.get(set).filter(|o| o.substitute.is_some()) else {
+                return (
+                    set,
+                    String::new(),
+                    0,
+                    Substituted::Ok(SourceFile::new(name, text)),
+                );
+            };
+            let vars = opts.substitute.as_ref();
+            let lookup = |k: &str| vars.and_then(|v| v.get(k)).cloned();
+            let max = usize::try_from(opts.input_limit.max()).unwrap_or(usize::MAX);
+            match envsubst::substitute_with_limit(&text, &lookup, max) {
+                Ok(t) => {
+                    let grown = t.len().saturating_sub(text.len()) as u64;
+                    let file = match opts.input_limit.charge(grown, &name) {
+                        Ok(()) => Substituted::Ok(SourceFile::new(name.clone(), t)),
+                        Err(_) => Substituted::Unpaid,
+                    };
+                    (set, name, grown, file)
                 }
-                None => Ok(SourceFile::new(name, text)),
+                Err(e) => {
+                    let d = envsubst::to_diagnostic(e, &SourceFile::new(name, text));
+                    (set, String::new(), 0, Substituted::Failed(d))
+                }
+            }
+        })
+        .collect();
+    let mut total = used_before;
+    let overflowed: Vec<bool> = sets
+        .iter()
+        .enumerate()
+        .map(|(set, opts)| {
+            let grown: u64 = substituted
+                .iter()
+                .filter(|(s, ..)| *s == set)
+                .map(|(_, _, g, _)| *g)
+                .sum();
+            total.get(set).copied().unwrap_or(0).saturating_add(grown) > opts.input_limit.max()
+        })
+        .collect();
+    let mut blamed = vec![false; sets.len()];
+    let substituted: Vec<(usize, Result<Arc<SourceFile>, Diagnostic>)> = substituted
+        .into_iter()
+        .map(|(set, name, grown, file)| {
+            let (Some(opts), Some(t)) = (sets.get(set), total.get_mut(set)) else {
+                return (
+                    set,
+                    Err(Diagnostic::error("internal error: an unknown input set")),
+                );
+            };
+            *t = t.saturating_add(grown);
+            let over = *t > opts.input_limit.max();
+            let file = match file {
+                _ if over && blamed.get(set) == Some(&false) => {
+                    if let Some(b) = blamed.get_mut(set) {
+                        *b = true;
+                    }
+                    Err(opts.input_limit.too_large(&name))
+                }
+                Substituted::Ok(f) => Ok(f),
+                Substituted::Failed(d) => Err(d),
+                // Charged after the budget ran out, in whatever order the threads finished:
+                // the set fails for the file blamed above, so this one is passed over as empty.
+                Substituted::Unpaid if overflowed.get(set) == Some(&true) => {
+                    Ok(SourceFile::new(name, String::new()))
+                }
+                Substituted::Unpaid => Err(opts.input_limit.too_large(&name)),
             };
             (set, file)
         })
@@ -322,6 +372,16 @@ pub fn deleted_dirs(dir: &Path) -> Vec<PathBuf> {
         ..Walk::within(root)
     };
     walk.run(dir).map(|w| w.skipped_dirs).unwrap_or_default()
+}
+
+/// One file after substitution (step 2 of [`load_many`]).
+enum Substituted {
+    /// Substituted, and its growth paid for.
+    Ok(Arc<SourceFile>),
+    /// Substitution failed.
+    Failed(Diagnostic),
+    /// Substituted, but its growth found the input budget spent; its text is dropped.
+    Unpaid,
 }
 
 /// What the arguments of one input set expand to.

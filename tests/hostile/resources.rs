@@ -31,6 +31,36 @@ fn envsubst_expansion_is_capped() {
     assert!(err.contains("t.yaml:1:16109"), "{}", head(err));
 }
 
+/// What substitution adds counts against `--max-input-bytes` for all files together: eight
+/// files of 70 bytes (560 read) that each grow by 294 pass a 2,000-byte budget at the fifth
+/// (560 + 5 × 294 = 2,030), whichever thread substituted which file first, and the message
+/// always names that fifth file, alone.
+#[test]
+fn envsubst_growth_of_all_files_is_charged_to_the_input_budget() {
+    let mut h = Hostile::new().env("BIG", &"x".repeat(300));
+    for i in 0..8 {
+        h = h.file(
+            &format!("in/f{i}.yaml"),
+            format!(
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\ndata:\n  k: ${{BIG}}\n"
+            ),
+        );
+    }
+    let r = h
+        .args([
+            "plan",
+            "--substitute",
+            "--max-input-bytes",
+            "2000",
+            "-f",
+            "in",
+        ])
+        .run();
+    r.within(2.0, 300);
+    let err = r.refused("input too large: in/f4.yaml exceeds the 2000-byte limit on input");
+    assert_eq!(err.matches(" × ").count(), 1, "{}", head(err));
+}
+
 /// 20,000 unset variables on one line: each located occurrence used to render the whole line.
 #[test]
 fn envsubst_many_unset_variables_on_one_line() {
