@@ -15,7 +15,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{Output, Test, repo};
+use common::{Test, repo};
 use serde_json::Value;
 
 /// Generated names of the base state (`testdata/current/regen.sh`).
@@ -186,20 +186,17 @@ fn apply_edit(dir: &Path, e: &Edit) {
     std::fs::write(&p, text.replacen(e.from, e.to, 1)).expect("write edit");
 }
 
-fn run_json(t: Test, extra: &[&str]) -> (Output, Value) {
+/// Plan with `--current cur --detailed-exitcode`, expecting exit code `exit`; return the plan
+/// document.
+#[track_caller]
+fn run_json(t: Test, extra: &[&str], exit: i32) -> Value {
     let out = t
         .args(["plan", "-f", "in", "--current", "cur", "--output", "json"])
         .args(["--detailed-exitcode"])
         .args(extra.iter().copied())
+        .status(exit)
         .run();
-    assert!(
-        out.code == 0 || out.code == 2,
-        "plan failed ({}):\n{}",
-        out.code,
-        out.stderr
-    );
-    let doc: Value = serde_json::from_str(&out.stdout).expect("plan document");
-    (out, doc)
+    serde_json::from_str(&out.stdout).expect("plan document")
 }
 
 fn s(v: &Value) -> &str {
@@ -386,9 +383,8 @@ fn check(doc: &Value, sc: &Scenario) {
 
 /// Run a row: objects, rollouts, deferred changes and exit code.
 fn run_row(sc: &Scenario) {
-    let (out, doc) = run_json(setup(sc), &[]);
+    let doc = run_json(setup(sc), &[], sc.exit);
     check(&doc, sc);
-    assert_eq!(out.code, sc.exit, "exit code; stderr:\n{}", out.stderr);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -904,9 +900,8 @@ fn dropped_field_without_managed_fields_warns() {
         exit: 0,
         ..DROPPED_FIELD
     };
-    let (out, doc) = run_json(setup(&sc), &[]);
+    let doc = run_json(setup(&sc), &[], 0);
     check(&doc, &sc);
-    assert_eq!(out.code, 0);
     let warnings = doc["warnings"].as_array().cloned().unwrap_or_default();
     assert!(
         warnings
@@ -949,12 +944,8 @@ fn round_trip(example: &str) {
             "--detailed-exitcode",
         ])
         .args(["--current", dir.join("out").to_str().expect("utf-8 path")])
+        .status(0)
         .run();
-    assert_eq!(
-        out.code, 0,
-        "{example}: stderr:\n{}\n{}",
-        out.stderr, out.stdout
-    );
     let doc: Value = serde_json::from_str(&out.stdout).expect("plan document");
     for c in doc["clusters"].as_array().expect("clusters") {
         let objs = c["objects"].as_array().expect("objects");
@@ -1009,7 +1000,9 @@ fn template_spec_change_table() {
 // ---------------------------------------------------------------------------------------------
 // Current state the controller would refuse, or that contradicts the input: exit 1.
 
-/// Run the base scenario with edits of `cur/` (or `in/`) and removed files; it must fail.
+/// Run the base scenario with edits of `cur/` (or `in/`) and removed files; it must fail with
+/// nothing on stdout. Returns stderr.
+#[track_caller]
 fn refused(edits: &[Edit], remove: &[&str]) -> String {
     let t = setup(&NONE);
     for e in edits {
@@ -1027,9 +1020,10 @@ fn refused(edits: &[Edit], remove: &[&str]) -> String {
             "cur",
             "--detailed-exitcode",
         ])
+        .status(1)
+        .stdout("")
         .run();
-    assert_eq!(out.stdout, "", "nothing on stdout on error");
-    out.fails().to_string()
+    out.stderr
 }
 
 const MD0_FILE: &str = "cur/MachineDeployment_team-a_dev-md-0-p7p2x.yaml";
@@ -1128,12 +1122,12 @@ fn bad_duplicate_topology_name() {
         "cur/MachineDeployment_team-a_dev-md-0-zzzzz.yaml",
         &md.replace("name: dev-md-0-p7p2x", "name: dev-md-0-zzzzz"),
     );
-    let out = t.args(["plan", "-f", "in", "--current", "cur"]).run();
-    let err = out.fails();
-    assert!(
-        err.contains("duplicate MachineDeployment team-a/dev-md-0-zzzzz found for label topology.cluster.x-k8s.io/deployment-name: md-0"),
-        "{err}"
-    );
+    let out = t
+        .args(["plan", "-f", "in", "--current", "cur"])
+        .status(1)
+        .stderr_contains("duplicate MachineDeployment team-a/dev-md-0-zzzzz found for label topology.cluster.x-k8s.io/deployment-name: md-0")
+        .run();
+    let err = out.stderr;
     insta::assert_snapshot!("current_bad_duplicate", err);
 }
 
@@ -1215,8 +1209,9 @@ fn incompatible_rebase() -> String {
             "cur",
             "--detailed-exitcode",
         ])
+        .status(1)
         .run();
-    out.fails().to_string()
+    out.stderr
 }
 
 #[test]
@@ -1421,8 +1416,8 @@ fn v1beta1_minor_upgrade() {
             "--current",
             first.dir.path().join("out").to_str().expect("utf-8"),
         ])
+        .status(2)
         .run();
-    assert_eq!(out.code, 2, "{}", out.stderr);
     let doc: Value = serde_json::from_str(&out.stdout).expect("plan document");
     let by_kind = |kind: &str| -> Vec<&Value> {
         objects(&doc)
@@ -1496,7 +1491,6 @@ fn cluster_only_in_current_is_planned_as_stored() {
         .fixture(ex, "in")
         .args(["plan", "-f", "in", "--output-dir", "state"])
         .run();
-    assert_eq!(first.code, 0, "{}", first.stderr);
     let dir = first.dir.path();
     let run = |extra: &[&str]| {
         let mut cmd = assert_cmd::Command::cargo_bin("topoplan").expect("binary");

@@ -30,40 +30,31 @@ fn json(out: &common::Output) -> Value {
 
 #[test]
 fn no_change_is_no_change() {
-    let out = Test::new()
+    Test::new()
         .fixture(EXAMPLE, "old")
         .fixture(EXAMPLE, "new")
         .args(["diff", "old", "new", "--detailed-exitcode"])
+        .stdout(
+            "1 Cluster: 0 changed, 1 unchanged (0 added, 0 removed); 0 rollouts in 0 Clusters, 0 deferred.\n",
+        )
         .run();
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(
-        out.stdout,
-        "1 Cluster: 0 changed, 1 unchanged (0 added, 0 removed); 0 rollouts in 0 Clusters, 0 deferred.\n"
-    );
 }
 
 #[test]
 fn replicas_change_modifies_one_machine_deployment_in_place() {
-    let out = change("cluster.yaml", "replicas: 2", "replicas: 5")
+    change("cluster.yaml", "replicas: 2", "replicas: 5")
         .args(["diff", "old", "new", "--detailed-exitcode"])
+        .status(2)
+        .stdout_contains("  modified  MachineDeployment team-a/dev-md-0-p7p2x\n")
+        .stdout_contains("    -  replicas: 2\n    +  replicas: 5\n")
+        .stdout_lacks("rolls out")
+        .stdout_lacks("created")
         .run();
-    assert_eq!(out.code, 2, "{}", out.stderr);
-    let s = &out.stdout;
-    assert!(
-        s.contains("  modified  MachineDeployment team-a/dev-md-0-p7p2x\n"),
-        "{s}"
-    );
-    assert!(
-        s.contains("    -  replicas: 2\n    +  replicas: 5\n"),
-        "{s}"
-    );
-    assert!(!s.contains("rolls out"), "{s}");
-    assert!(!s.contains("created"), "{s}");
     // Without --detailed-exitcode a plan with changes still succeeds.
-    let out = change("cluster.yaml", "replicas: 2", "replicas: 5")
+    change("cluster.yaml", "replicas: 2", "replicas: 5")
         .args(["diff", "old", "new"])
+        .status(0)
         .run();
-    assert_eq!(out.code, 0);
 }
 
 #[test]
@@ -75,7 +66,6 @@ fn template_spec_change_rotates_and_rolls_out() {
     )
     .args(["diff", "old", "new", "--output", "json"])
     .run();
-    assert_eq!(out.code, 0, "{}", out.stderr);
     let doc = json(&out);
     assert_eq!(doc["kind"], "Review");
     assert_eq!(doc["summary"]["changed"], 1);
@@ -144,7 +134,6 @@ fn stat_prints_a_line_per_changed_cluster() {
     )
     .args(["diff", "old", "new", "--stat"])
     .run();
-    assert_eq!(out.code, 0, "{}", out.stderr);
     insta::assert_snapshot!("diff_stat", out.stdout);
 }
 
@@ -169,8 +158,8 @@ fn clusters_added_and_removed() {
             "json",
             "--detailed-exitcode",
         ])
+        .status(2)
         .run();
-    assert_eq!(out.code, 2, "{}", out.stderr);
     let doc = json(&out);
     assert_eq!(
         doc["added"],
@@ -201,67 +190,46 @@ fn clusters_added_and_removed() {
 
 #[test]
 fn incompatible_class_change_is_refused_as_an_update() {
-    let out = change(
+    change(
         "clusterclass.yaml",
         "kind: DockerMachineTemplate\n          name: docker-small-worker\n",
         "kind: DockerMachinePoolTemplate\n          name: docker-small-worker\n",
     )
     .args(["diff", "old", "new"])
+    .status(1)
+    .stderr_contains("kind cannot be changed from \"DockerMachineTemplate\"")
     .run();
-    assert_eq!(out.code, 1, "{}", out.stdout);
-    assert!(
-        out.stderr
-            .contains("kind cannot be changed from \"DockerMachineTemplate\""),
-        "{}",
-        out.stderr
-    );
 }
 
 #[test]
 fn bad_old_inputs_are_named_as_such() {
-    let out = Test::new()
+    Test::new()
         .fixture(EXAMPLE, "new")
         .file("old/cluster.yaml", &read("cluster.yaml"))
         .args(["diff", "old", "new"])
+        .status(1)
+        .stderr_contains("the old inputs do not plan: a diff needs both sides to be valid")
+        .stderr_contains("not found in the input")
         .run();
-    assert_eq!(out.code, 1);
-    assert!(
-        out.stderr
-            .contains("the old inputs do not plan: a diff needs both sides to be valid"),
-        "{}",
-        out.stderr
-    );
-    assert!(
-        out.stderr.contains("not found in the input"),
-        "{}",
-        out.stderr
-    );
 }
 
 #[test]
 fn a_field_removed_from_a_template_is_removed_from_the_object() {
     // The old side is on record as applied by capi-topology, so dropping a field is a change
     // (Cluster API's server-side apply removes fields its manager no longer sends).
-    let out = change(
+    change(
         "templates.yaml",
         "      loadBalancer:\n        imageRepository: kindest\n",
         "",
     )
     .args(["diff", "old", "new", "--detailed-exitcode"])
-    .run();
-    assert_eq!(out.code, 2, "{}", out.stderr);
-    let s = &out.stdout;
-    assert!(
-        s.contains("  modified  DockerCluster team-a/dev-86xbh\n"),
-        "{s}"
-    );
-    assert!(
-        s.contains("    -  loadBalancer:\n    -    imageRepository: kindest\n"),
-        "{s}"
-    );
+    .status(2)
+    .stdout_contains("  modified  DockerCluster team-a/dev-86xbh\n")
+    .stdout_contains("    -  loadBalancer:\n    -    imageRepository: kindest\n")
     // Nothing else moves: no owner reference lost, nothing rolls out.
-    assert!(!s.contains("ownerReferences"), "{s}");
-    assert!(!s.contains("rolls out"), "{s}");
+    .stdout_lacks("ownerReferences")
+    .stdout_lacks("rolls out")
+    .run();
 }
 
 #[test]
@@ -269,7 +237,6 @@ fn version_bump_upgrades_the_control_plane_first() {
     let out = change("cluster.yaml", "version: 1.34.1", "version: 1.35.0")
         .args(["diff", "old", "new", "--output", "json"])
         .run();
-    assert_eq!(out.code, 0, "{}", out.stderr);
     let doc = json(&out);
     let c = &doc["clusters"][0];
     let rollouts = c["rollouts"].as_array().expect("rollouts");
@@ -345,41 +312,36 @@ fn base_ref_reads_the_old_side_from_git() {
     git(&["commit", "-q", "-m", "old"]);
     std::fs::remove_dir_all(dir.join("new")).expect("remove");
     std::fs::rename(dir.join("changed"), dir.join("new")).expect("rename");
-    let out = t
-        .args([
-            "diff",
-            "--base-ref",
-            "HEAD",
-            "new",
-            "--stat",
-            "--detailed-exitcode",
-        ])
-        .run();
-    assert_eq!(out.code, 2, "{}", out.stderr);
-    assert_eq!(
-        out.stdout,
+    t.args([
+        "diff",
+        "--base-ref",
+        "HEAD",
+        "new",
+        "--stat",
+        "--detailed-exitcode",
+    ])
+    .status(2)
+    .stdout(
         "Cluster team-a/dev (ClusterClass fleet/docker-small): 0 to create, 2 to modify, 0 to delete\n\
-         1 Cluster: 1 changed, 0 unchanged (0 added, 0 removed); 0 rollouts in 0 Clusters, 0 deferred.\n"
-    );
+         1 Cluster: 1 changed, 0 unchanged (0 added, 0 removed); 0 rollouts in 0 Clusters, 0 deferred.\n",
+    )
+    .run();
     // A revision that does not exist is named.
-    let bad = Test::new()
+    Test::new()
         .fixture(EXAMPLE, "new")
         .args(["diff", "--base-ref", "no-such-rev", "new"])
+        .status(1)
+        .stderr_contains("no-such-rev")
         .run();
-    assert_eq!(bad.code, 1);
-    assert!(bad.stderr.contains("no-such-rev"), "{}", bad.stderr);
 }
 
 #[test]
 fn two_paths_are_needed_without_base_ref() {
-    let out = Test::new().args(["diff", "only-one"]).run();
-    assert_eq!(out.code, 1);
-    assert!(
-        out.stderr
-            .contains("diff needs two paths, OLD and NEW; got 1"),
-        "{}",
-        out.stderr
-    );
+    Test::new()
+        .args(["diff", "only-one"])
+        .status(1)
+        .stderr_contains("diff needs two paths, OLD and NEW; got 1")
+        .run();
 }
 
 #[test]
@@ -390,18 +352,13 @@ fn admission_defaults_are_not_shown_as_changes() {
         "customImage: kindest/node:v1.34.1",
         "customImage: kindest/node:v1.34.2",
     );
-    let out = Test::new()
+    Test::new()
         .fixture(EXAMPLE, "old")
         .fixture(EXAMPLE, "new")
         .file("new/templates.yaml", &text)
         .args(["diff", "old", "new"])
+        .stdout_contains("--- current/MachineDeployment/team-a/dev-mem-md-1-4xkpv")
+        .stdout_lacks("+  rollout:")
+        .stdout_lacks("+      type: RollingUpdate")
         .run();
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let s = &out.stdout;
-    assert!(
-        s.contains("--- current/MachineDeployment/team-a/dev-mem-md-1-4xkpv"),
-        "{s}"
-    );
-    assert!(!s.contains("+  rollout:"), "{s}");
-    assert!(!s.contains("+      type: RollingUpdate"), "{s}");
 }

@@ -105,31 +105,28 @@ fn unescape_replacement_char(want: &str) -> String {
 
 #[test]
 fn eval_prints_the_json_cluster_api_would_use() {
-    let out = Test::new()
+    Test::new()
         .file("vars.yaml", "replicas: 1000000\nbuiltin: {cluster: {name: c1}}\nname: \"<x>\"\n")
         .args(["eval", "r: {{ .replicas }}\nname: {{ .builtin.cluster.name | upper }}\nh: {{ .name }}\nb: yes\nn: 1\n", "--vars", "vars.yaml"])
+        .stdout("{\"b\":true,\"false\":1,\"h\":\"\\u003cx\\u003e\",\"name\":\"C1\",\"r\":1000000}\n")
         .run();
-    assert_eq!(
-        out.ok(),
-        "{\"b\":true,\"false\":1,\"h\":\"\\u003cx\\u003e\",\"name\":\"C1\",\"r\":1000000}\n"
-    );
-    let out = Test::new()
+    Test::new()
         .args(["eval", "--text", "{{ .x }}|{{ 1e6 }}"])
+        .stdout("<no value>|1e+06\n")
         .run();
-    assert_eq!(out.ok(), "<no value>|1e+06\n");
 }
 
 #[test]
 fn eval_errors_are_diagnostics() {
-    let out = Test::new().args(["eval", "{{ .a | nosuchfunc }}"]).run();
-    assert!(
-        out.fails()
-            .contains("template: tpl:1: function \"nosuchfunc\" not defined"),
-        "{}",
-        out.stderr
-    );
-    let out = Test::new().args(["eval", "a: [\n"]).run();
-    assert!(out.fails().contains("not valid YAML"), "{}", out.stderr);
-    let out = Test::new().args(["eval"]).run();
-    assert_eq!(out.code, 1);
+    Test::new()
+        .args(["eval", "{{ .a | nosuchfunc }}"])
+        .status(1)
+        .stderr_contains("template: tpl:1: function \"nosuchfunc\" not defined")
+        .run();
+    Test::new()
+        .args(["eval", "a: [\n"])
+        .status(1)
+        .stderr_contains("not valid YAML")
+        .run();
+    Test::new().args(["eval"]).status(1).run();
 }

@@ -13,12 +13,13 @@ use serde_json::{Value, json};
 
 const FIXTURE: &str = "testdata/examples/runtime-sdk";
 
-/// `plan` of the fixture against `server`, with extra arguments.
-fn plan(server: &ExtensionServer, extra: &[&str]) -> common::Output {
+/// `plan` of the fixture against `server`, with extra arguments (to add expectations to and
+/// run).
+fn plan(server: &ExtensionServer, extra: &[&str]) -> Test {
     let ext = format!("test-extension={}", server.url);
     let mut args = vec!["plan", "-f", "ex", "--extension", &ext];
     args.extend_from_slice(extra);
-    Test::new().fixture(FIXTURE, "ex").args(args).run()
+    Test::new().fixture(FIXTURE, "ex").args(args)
 }
 
 /// The port changes from run to run.
@@ -46,7 +47,7 @@ fn names(list: &Value) -> Vec<String> {
 #[test]
 fn plans_with_the_extension() {
     let server = ExtensionServer::http();
-    let out = plan(&server, &["--output", "yaml"]);
+    let out = plan(&server, &["--output", "yaml"]).run();
     insta::assert_snapshot!("runtime_sdk_yaml", out.ok());
     assert!(!out.stderr.contains("skipped"), "{}", out.stderr);
 
@@ -107,13 +108,13 @@ fn plans_with_the_extension() {
 #[test]
 fn explain_shows_the_extension_operations() {
     let server = ExtensionServer::http();
-    let out = plan(&server, &["--explain"]);
+    let out = plan(&server, &["--explain"]).run();
     let text = out.ok();
     let explain = &text[text.find("Patches of Cluster").unwrap_or(0)..];
     insta::assert_snapshot!("runtime_sdk_explain", redact(explain, &server));
 
     // The plan document carries the same, with whole values.
-    let out = plan(&server, &["--explain", "--output", "json"]);
+    let out = plan(&server, &["--explain", "--output", "json"]).run();
     let doc: Value = serde_json::from_str(out.ok()).expect("plan JSON");
     let patches = &doc["clusters"][0]["patches"];
     assert_eq!(patches[0]["name"], "test-patch");
@@ -147,6 +148,7 @@ fn validate_discovers_variables_from_the_extension() {
         .fixture(FIXTURE, "ex")
         .file("ex/cluster.yaml", &cluster)
         .args(["validate", "-f", "ex", "--extension", &ext])
+        .status(1)
         .run();
     insta::assert_snapshot!("runtime_sdk_validate_required", out.fails());
     assert_eq!(hook_requests(&server, "discovervariables").len(), 1);
@@ -158,26 +160,21 @@ fn no_extension_is_a_clear_error() {
     let out = Test::new()
         .fixture(FIXTURE, "ex")
         .args(["plan", "-f", "ex"])
+        .status(1)
+        .stdout("")
         .run();
-    assert_eq!(out.code, 1);
-    assert_eq!(out.stdout, "");
     insta::assert_snapshot!("runtime_sdk_no_extension", out.stderr);
 }
 
 #[test]
 fn validate_without_extension_warns_that_variables_are_unchecked() {
-    let out = Test::new()
+    Test::new()
         .fixture(FIXTURE, "ex")
         .args(["validate", "-f", "ex"])
+        .stderr_contains(
+            "pass --extension test-extension=URL, or add the extension's DiscoverVariablesResponse",
+        )
         .run();
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(
-        out.stderr.contains(
-            "pass --extension test-extension=URL, or add the extension's DiscoverVariablesResponse"
-        ),
-        "{}",
-        out.stderr
-    );
 }
 
 #[test]
@@ -188,35 +185,22 @@ fn unreachable_extension() {
         .map(|a| a.port())
         .expect("port");
     let ext = format!("test-extension=http://127.0.0.1:{port}");
-    let out = Test::new()
+    Test::new()
         .fixture(FIXTURE, "ex")
         .args(["plan", "-f", "ex", "--extension", &ext])
+        .status(1)
+        .stdout("")
+        .stderr_contains("failed to discover extension \"test-extension\": http call failed")
+        // Go's wording, pointing at the patch that needs the extension.
+        .stderr_contains(&format!(
+            "discovery?timeout=10s\": dial tcp 127.0.0.1:{port}: connect: connection refused"
+        ))
+        .stderr_contains("ex/clusterclass.yaml:64:")
+        .stderr_contains("ClusterClass fleet/dev-sdk needs this extension")
+        .stderr_contains(&format!(
+            "is the extension running and reachable at http://127.0.0.1:{port}?"
+        ))
         .run();
-    assert_eq!(out.code, 1);
-    assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr
-            .contains("failed to discover extension \"test-extension\": http call failed"),
-        "{}",
-        out.stderr
-    );
-    // Go's wording, pointing at the patch that needs the extension.
-    let text = out.stderr.replace(&port.to_string(), "PORT");
-    assert!(
-        text.contains(
-            "discovery?timeout=10s\": dial tcp 127.0.0.1:PORT: connect: connection refused"
-        ),
-        "{text}"
-    );
-    assert!(text.contains("ex/clusterclass.yaml:64:"), "{text}");
-    assert!(
-        text.contains("ClusterClass fleet/dev-sdk needs this extension"),
-        "{text}"
-    );
-    assert!(
-        text.contains("is the extension running and reachable at http://127.0.0.1:PORT?"),
-        "{text}"
-    );
 }
 
 /// Discovery with short timeouts, so a slow extension fails fast.
@@ -241,44 +225,34 @@ fn slow_extension_times_out() {
     let server = ExtensionServer::http();
     server.set_discovery(fast_discovery("Fail"));
     server.set_mode(Mode::Delay(Duration::from_millis(1500)));
-    let out = plan(&server, &[]);
-    assert_eq!(out.code, 1);
-    assert_eq!(out.stdout, "");
-    let err = redact(&out.stderr, &server);
-    assert!(
-        err.contains("failed to call DiscoverVariables for patch test-patch: failed to call extension handler \"discover-variables.test-extension\": http call failed: Post \"http://127.0.0.1:PORT/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovervariables/discover-variables?timeout=1s\": context deadline exceeded"),
-        "{err}"
-    );
+    plan(&server, &[])
+        .status(1)
+        .stdout("")
+        .stderr_contains(&format!("failed to call DiscoverVariables for patch test-patch: failed to call extension handler \"discover-variables.test-extension\": http call failed: Post \"{}/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovervariables/discover-variables?timeout=1s\": context deadline exceeded", server.url))
+        .run();
 }
 
 #[test]
 fn non_200_fails_the_plan() {
     let server = ExtensionServer::http();
     server.set_mode(Mode::Status(500, "boom".into()));
-    let out = plan(&server, &[]);
-    assert_eq!(out.code, 1);
-    assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr.contains(
-            "http call failed: got response with status code 500 != 200: response : \"boom\""
-        ),
-        "{}",
-        out.stderr
-    );
+    plan(&server, &[])
+        .status(1)
+        .stdout("")
+        .stderr_contains(
+            "http call failed: got response with status code 500 != 200: response : \"boom\"",
+        )
+        .run();
 }
 
 #[test]
 fn garbage_body_fails_the_plan() {
     let server = ExtensionServer::http();
     server.set_mode(Mode::Garbage);
-    let out = plan(&server, &[]);
-    assert_eq!(out.code, 1);
-    assert!(
-        out.stderr
-            .contains("http call failed: failed to decode response"),
-        "{}",
-        out.stderr
-    );
+    plan(&server, &[])
+        .status(1)
+        .stderr_contains("http call failed: failed to decode response")
+        .run();
 }
 
 #[test]
@@ -286,31 +260,23 @@ fn failure_policy_ignore_plans_without_the_extension() {
     let server = ExtensionServer::http();
     server.set_discovery(fast_discovery("Ignore"));
     server.set_mode(Mode::Status(503, "unavailable".into()));
-    let out = plan(&server, &["--output", "json"]);
     // DiscoverVariables was ignored (an empty success): the class has only its inline
     // variable, so the Cluster's extension variables are not defined in the ClusterClass.
-    assert_eq!(out.code, 1, "{}", out.stderr);
-    assert!(
-        out.stderr
-            .contains("ignored because of failurePolicy Ignore: failed to call extension handler \"discover-variables.test-extension\""),
-        "{}",
-        out.stderr
-    );
-    assert!(out.stderr.contains("imageRepository"), "{}", out.stderr);
+    plan(&server, &["--output", "json"])
+        .status(1)
+        .stderr_contains("ignored because of failurePolicy Ignore: failed to call extension handler \"discover-variables.test-extension\"")
+        .stderr_contains("imageRepository")
+        .run();
 }
 
 #[test]
 fn failure_response_fails_the_plan() {
     let server = ExtensionServer::http();
     server.set_mode(Mode::Failure("the extension says no".into()));
-    let out = plan(&server, &[]);
-    assert_eq!(out.code, 1);
-    assert!(
-        out.stderr
-            .contains("got failure response with message: the extension says no"),
-        "{}",
-        out.stderr
-    );
+    plan(&server, &[])
+        .status(1)
+        .stderr_contains("got failure response with message: the extension says no")
+        .run();
 }
 
 #[test]
@@ -333,14 +299,10 @@ fn https_extension_config_with_ca_bundle() {
 #[test]
 fn https_without_the_ca_is_refused() {
     let server = ExtensionServer::https();
-    let out = plan(&server, &[]);
-    assert_eq!(out.code, 1);
-    assert!(
-        out.stderr
-            .contains("failed to discover extension \"test-extension\""),
-        "{}",
-        out.stderr
-    );
+    plan(&server, &[])
+        .status(1)
+        .stderr_contains("failed to discover extension \"test-extension\"")
+        .run();
     assert!(server.requests().is_empty());
 }
 
@@ -348,11 +310,10 @@ fn https_without_the_ca_is_refused() {
 fn inline_classes_never_call_extensions() {
     let server = ExtensionServer::http();
     let ext = format!("test-extension={}", server.url);
-    let out = Test::new()
+    Test::new()
         .fixture("testdata/examples/quick-start", "ex")
         .args(["plan", "-f", "ex", "--extension", &ext, "--output", "json"])
         .run();
-    assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(server.requests().is_empty());
 }
 
@@ -372,9 +333,7 @@ fn response_for_an_unknown_uid() {
         Hook::GeneratePatches,
         Mode::Respond(one_patch("no-such-uid", "JSONPatch", b"[]")),
     );
-    let out = plan(&server, &[]);
-    assert_eq!(out.code, 1);
-    assert_eq!(out.stdout, "");
+    let out = plan(&server, &[]).status(1).stdout("").run();
     insta::assert_snapshot!("runtime_sdk_unknown_uid", out.stderr);
 }
 
@@ -384,8 +343,7 @@ fn undecodable_patch() {
     // The uid of the InfrastructureCluster's template, as topoplan builds it.
     let uid = {
         let probe = ExtensionServer::http();
-        let out = plan(&probe, &[]);
-        assert_eq!(out.code, 0, "{}", out.stderr);
+        plan(&probe, &[]).run();
         hook_requests(&probe, "generatepatches")[0]["items"][0]["uid"]
             .as_str()
             .expect("uid")
@@ -395,8 +353,7 @@ fn undecodable_patch() {
         Hook::GeneratePatches,
         Mode::Respond(one_patch(&uid, "JSONPatch", b"[{\"op\": ")),
     );
-    let out = plan(&server, &[]);
-    assert_eq!(out.code, 1);
+    let out = plan(&server, &[]).status(1).run();
     insta::assert_snapshot!("runtime_sdk_undecodable_patch", out.stderr);
 }
 
@@ -407,9 +364,7 @@ fn validate_topology_failure_is_surfaced() {
         Hook::ValidateTopology,
         Mode::Failure("md-eu may not run in eu-central-1".into()),
     );
-    let out = plan(&server, &[]);
-    assert_eq!(out.code, 1);
-    assert_eq!(out.stdout, "");
+    let out = plan(&server, &[]).status(1).stdout("").run();
     insta::assert_snapshot!("runtime_sdk_validate_failure", out.stderr);
 }
 
@@ -480,10 +435,9 @@ fn unused_extension_configs_are_not_contacted() {
     // An ExtensionConfig no class names, at an address nobody answers.
     let config = "apiVersion: runtime.cluster.x-k8s.io/v1alpha1\nkind: ExtensionConfig\nmetadata:\n  name: elsewhere\nspec:\n  clientConfig:\n    url: https://127.0.0.1:1\n";
     let ext = format!("test-extension={}", server.url);
-    let out = Test::new()
+    Test::new()
         .fixture(FIXTURE, "ex")
         .file("ex/other-extension.yaml", config)
         .args(["plan", "-f", "ex", "--extension", &ext, "--output", "json"])
         .run();
-    assert_eq!(out.code, 0, "{}", out.stderr);
 }
