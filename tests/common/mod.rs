@@ -12,13 +12,16 @@
 //! As in `just`'s test harness, the expectations are checked when the test runs: `run()` asserts
 //! every one of them (the exit status is expected to be 0 unless `status` says otherwise) and
 //! panics with the command line, exit code, stdout and stderr when one fails; it then returns the
-//! [`Output`] for tests that look further. `run_unchecked()` asserts nothing (for tests that judge
-//! the exit code themselves, e.g. table rows that check the document first).
+//! [`Output`] for tests that look further. `run_unchecked()` asserts nothing (for a test that
+//! judges the exit code itself).
 //!
 //! Files are written into a fresh temporary directory, which is also the working directory, so
 //! diagnostics show short relative paths and snapshots do not depend on the machine.
 
 #![allow(dead_code)]
+
+/// A ClusterClass-and-Cluster builder for scenario tests (`Plan`).
+pub mod scenario;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
