@@ -8,6 +8,10 @@
 # target/bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# --budgets: only the fleet-scale budgets (10,000-Cluster plan, 5,000-Cluster diff, one core
+# against all), skipping the rest.
+only_budgets=false
+if [ "${1:-}" = "--budgets" ]; then only_budgets=true; shift; fi
 example=${1:-../shared/examples/dev-quick-start}
 [ -d "$example" ] || { echo "no example directory at $example" >&2; exit 1; }
 
@@ -45,6 +49,21 @@ for i in $(seq 1 2000); do
   sed -e "s/\${CLUSTER_NAME}/bench-$i/g" "$flavor" > "$work/fleet2000/cluster-$(printf %04d "$i").yaml"
 done
 
+# Issue #13's budgets: 10,000 Clusters in one file (plan, --output json to a pipe), and 5,000
+# Clusters in one file each, before and after a worker template change (diff).
+{
+  cat "$class"
+  for i in $(seq 1 10000); do
+    echo "---"
+    sed -e "s/\${CLUSTER_NAME}/bench-$i/g" "$flavor"
+  done
+} > "$work/fleet10000.yaml"
+mkdir -p "$work/fleet5000"
+cp "$class" "$work/fleet5000/"
+for i in $(seq 1 5000); do
+  sed -e "s/\${CLUSTER_NAME}/bench-$i/g" "$flavor" > "$work/fleet5000/cluster-$(printf %05d "$i").yaml"
+done
+
 # A change to review: the same 2,000 Clusters, their class's worker machine template gaining a
 # field (every MachineDeployment rotates its template and rolls out).
 mkdir -p "$work/diff-old" "$work/diff-new"
@@ -63,11 +82,33 @@ s = s[:j] + '          preLoadImages: ["registry.example.com/agent:v2"]\n' + s[j
 open(p, "w").write(s)
 PY
 run_diff=("$bin" diff --substitute --env-file "$vars" "$work/diff-old" "$work/diff-new" --stat)
+mkdir -p "$work/diff5000-old" "$work/diff5000-new"
+cp -r "$work/fleet5000/." "$work/diff5000-old/"
+cp -r "$work/fleet5000/." "$work/diff5000-new/"
+cp "$work/diff-new/$(basename "$class")" "$work/diff5000-new/"
+run_diff5000=("$bin" diff --substitute --env-file "$vars" "$work/diff5000-old" "$work/diff5000-new" --output json)
 
 run_one=("$bin" plan --substitute --env-file "$vars" -f "$class" -f "$flavor")
 run_fleet=("$bin" plan --substitute --env-file "$vars" -f "$work/fleet.yaml" --output json)
 run_file2000=("$bin" plan --substitute --env-file "$vars" -f "$work/fleet2000.yaml")
 run_dir2000=("$bin" plan --substitute --env-file "$vars" -f "$work/fleet2000")
+run_fleet10000=("$bin" plan --substitute --env-file "$vars" -f "$work/fleet10000.yaml" --output json)
+
+budgets() {
+  echo "== fleet budgets: plan 10,000 Clusters (one file, --output json to a pipe); diff 5,000 (one file each)"
+  if command -v hyperfine >/dev/null; then
+    hyperfine --warmup 1 --runs 5 --export-json "$work/budgets.json" --shell=bash \
+      -n "plan 10,000, json" "${run_fleet10000[*]} | cat >/dev/null" \
+      -n "plan 10,000, json, 1 thread" "RAYON_NUM_THREADS=1 ${run_fleet10000[*]} | cat >/dev/null" \
+      -n "diff 5,000, json" "${run_diff5000[*]} | cat >/dev/null" \
+      -n "diff 5,000, json, 1 thread" "RAYON_NUM_THREADS=1 ${run_diff5000[*]} | cat >/dev/null"
+  fi
+  /usr/bin/time -f "plan 10,000 clusters: %M KiB, %e s" "${run_fleet10000[@]}" 2>"$work/fleet10000.err" | cat >/dev/null || true
+  tail -n1 "$work/fleet10000.err"
+  /usr/bin/time -f "diff 5,000 clusters: %M KiB, %e s" "${run_diff5000[@]}" 2>"$work/diff5000.err" | cat >/dev/null || true
+  tail -n1 "$work/diff5000.err"
+}
+if $only_budgets; then budgets; exit 0; fi
 
 echo "== inputs: $class + $flavor; fleet: $(grep -c '^kind: Cluster$' "$work/fleet.yaml") Clusters"
 if command -v hyperfine >/dev/null; then
@@ -97,3 +138,4 @@ tail -n1 "$work/file2000.err"
 tail -n1 "$work/dir2000.err"
 /usr/bin/time -f "diff, 2,000 clusters: %M KiB, %e s" "${run_diff[@]}" >/dev/null 2>"$work/diff2000.err" || true
 tail -n1 "$work/diff2000.err"
+budgets

@@ -37,6 +37,7 @@ pub mod k8s;
 pub mod load;
 pub mod output;
 pub mod patches;
+pub mod pipeline;
 pub mod plan;
 pub mod runtime;
 pub mod schema;

@@ -7,11 +7,12 @@ use clap::Args;
 
 use super::input::{AdmissionArgs, ExtensionArgs, InputArgs};
 use super::plan::Format;
-use super::{Failure, report, stdout_color, write_stdout};
+use super::{Failure, report, stdout_color};
 use crate::diag::Diagnostic;
 use crate::output;
-use crate::plan::PlanOptions;
-use crate::plan::review::{self, ReviewOptions};
+use crate::pipeline::{self, Step};
+use crate::plan::review::ReviewOptions;
+use crate::plan::{ClusterPlan, PlanOptions};
 
 /// Arguments of `topoplan diff`.
 #[derive(Debug, Args)]
@@ -137,27 +138,98 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
 
 /// Run `diff`.
 pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
+    use output::stream::{HOLD_BYTES, Held, Syntax};
     let opts = resolve(&args)?;
-    let progress = output::progress::Progress::new(0, "planning");
-    let result = review::review_with(&opts, &progress);
-    progress.finish();
-    let r = result.map_err(|d| Failure::Diagnostics(d.0))?;
-    report(&r.plan.warnings);
-    match args.format {
-        Format::Table => write_stdout(&output::review::render(&r, stdout_color(), args.stat))?,
-        Format::Json => {
-            let mut text =
-                serde_json::to_string_pretty(&output::review::document(&r)).unwrap_or_default();
-            text.push('\n');
-            write_stdout(&text)?;
+    let bar = output::progress::Progress::new(0, "planning");
+    let progress = |s: Step| match s {
+        Step::Total(n) => bar.add_total(n),
+        Step::Done(n) => bar.inc(n),
+    };
+    let syntax = match args.format {
+        Format::Table => None,
+        Format::Json => Some(Syntax::Json),
+        Format::Yaml => Some(Syntax::Yaml),
+    };
+    let color = stdout_color();
+    let membership = std::sync::OnceLock::new();
+    let render = |i: usize, c: &ClusterPlan| -> Vec<u8> {
+        match args.format {
+            Format::Table => {
+                let m = membership.get().cloned().unwrap_or_default();
+                output::review::cluster(c, &m, color, args.stat).into_bytes()
+            }
+            Format::Json => output::review::json_cluster(i, c),
+            Format::Yaml => output::review::yaml_cluster(c),
         }
-        Format::Yaml => {
-            write_stdout(&crate::load::yaml::to_yaml(&output::review::document(&r)))?;
+    };
+    let stdout = std::io::stdout();
+    let mut held = Held::new(
+        std::io::BufWriter::with_capacity(1 << 16, stdout.lock()),
+        HOLD_BYTES,
+    );
+    let mut emitted = 0usize;
+    let mut stdout_error: Option<std::io::Error> = None;
+    let emit = |chunk: Vec<u8>| -> Result<(), Diagnostic> {
+        let mut w = || -> std::io::Result<()> {
+            if emitted == 0
+                && let (Some(s), Some(m)) = (syntax, membership.get())
+            {
+                let head = output::review::frame(s, m, &Default::default(), &[]).head;
+                held.write(head.as_bytes())?;
+            }
+            held.write(&chunk)
+        };
+        match w() {
+            Ok(()) => {
+                emitted += 1;
+                Ok(())
+            }
+            Err(e) => {
+                let d = Diagnostic::error(format!("cannot write to standard output: {e}"));
+                stdout_error = Some(e);
+                Err(d)
+            }
         }
-    }
-    let changes = r.has_changes();
-    std::mem::forget(r);
-    Ok(if args.detailed_exitcode && changes {
+    };
+    let begin = |m: &pipeline::diff::Membership| {
+        let _ = membership.set(m.clone());
+    };
+    let result = pipeline::diff::diff(&opts, begin, render, emit, &progress);
+    bar.finish();
+    let stdout_failure = |e: std::io::Error| -> Failure {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            Failure::BrokenPipe
+        } else {
+            Diagnostic::error(format!("cannot write to standard output: {e}")).into()
+        }
+    };
+    let r = match result {
+        Ok(r) => r,
+        Err(f) => {
+            let _ = held.abandon();
+            if let Some(e) = stdout_error {
+                return Err(stdout_failure(e));
+            }
+            return Err(Failure::Diagnostics(f.diagnostics));
+        }
+    };
+    report(&r.warnings);
+    let tail = (|| -> std::io::Result<()> {
+        match syntax {
+            Some(s) => {
+                let frame = output::review::frame(s, &r.membership, &r.counts, &r.warnings);
+                held.write(if emitted == 0 {
+                    frame.empty.as_bytes()
+                } else {
+                    frame.tail.as_bytes()
+                })?;
+            }
+            None => held.write(output::review::closing(&r.counts).as_bytes())?,
+        }
+        held.finish()
+    })();
+    tail.map_err(stdout_failure)?;
+    Ok(if args.detailed_exitcode && r.counts.changed > 0 {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS

@@ -6,9 +6,10 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use super::input::{AdmissionArgs, ExtensionArgs, InputArgs};
-use super::{Failure, report, stdout_color, write_stdout, write_stdout_with};
+use super::{Failure, report, stdout_color};
 use crate::diag::Diagnostic;
 use crate::output;
+use crate::pipeline::{self, Step};
 use crate::plan::{self, PlanOptions};
 
 /// Arguments of `topoplan plan`.
@@ -168,68 +169,184 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
     ))
 }
 
-/// Write the output directory, catching SIGINT/SIGTERM meanwhile (see [`super::interrupt`]).
-fn write_dir(plan: &plan::Plan, dir: &std::path::Path, inputs: &[PathBuf]) -> Result<(), Failure> {
-    use output::replace::{TestHook, WriteError, WriteOptions};
-    let cancel = super::interrupt::catch()?;
+/// The run's `--output-dir` options, catching SIGINT/SIGTERM meanwhile (see
+/// [`super::interrupt`]).
+fn write_options<'a>(
+    inputs: &'a [PathBuf],
+    cancel: &'a std::sync::atomic::AtomicBool,
+) -> output::replace::WriteOptions<'a> {
+    use output::replace::{TestHook, WriteOptions};
     // Test-only: lets the tests hit the windows a signal or a failed rename matter in.
     let hook = std::env::var("TOPOPLAN_TEST_WRITE_HOOK")
         .ok()
         .and_then(|v| TestHook::parse(&v));
-    let opts = WriteOptions {
+    WriteOptions {
         inputs,
         cancel: Some(cancel),
         hook,
-    };
-    match output::replace::write(plan, dir, opts) {
-        Ok(warnings) => {
-            report(&warnings);
-            Ok(())
-        }
-        Err(WriteError::Failed(d)) => Err(d.into()),
-        Err(WriteError::Interrupted(d)) => Err(Failure::Interrupted(d)),
     }
+}
+
+/// What one planned Cluster becomes, rendered on a worker thread.
+struct Chunk {
+    /// Its part of stdout.
+    text: Vec<u8>,
+    /// With `--explain` and a table: its explanation, printed after the whole table.
+    explain: String,
+    /// With `--output-dir`: its files.
+    files: Option<Vec<output::files::Piece>>,
+    plan_key: (String, String, Option<String>),
 }
 
 /// Run `plan`.
 pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
+    use output::replace::{Staging, WriteError};
+    use output::stream::{HOLD_BYTES, Held, Syntax};
     let (opts, out) = resolve(args)?;
-    let progress = output::progress::Progress::new(0, "planning");
-    let result = plan::plan_with_progress(&opts, &progress);
-    progress.finish();
-    let (plan, inputs) = result.map_err(|d| Failure::Diagnostics(d.0))?;
-    report(&plan.warnings);
-    // Files first: if the directory cannot be written, nothing claims success on stdout.
-    if let Some(dir) = &out.dir {
-        write_dir(&plan, dir, &out.inputs)?;
+    let bar = output::progress::Progress::new(0, "planning");
+    let progress = |s: Step| match s {
+        Step::Total(n) => bar.add_total(n),
+        Step::Done(n) => bar.inc(n),
+    };
+    let cancel = match &out.dir {
+        Some(_) => Some(super::interrupt::catch()?),
+        None => None,
+    };
+    let syntax = match out.format {
+        Format::Table => None,
+        Format::Json => Some(Syntax::Json),
+        Format::Yaml => Some(Syntax::Yaml),
+    };
+    let head = syntax.map(|s| output::document::frame(s, &[]).head);
+    let render = |i: usize, c: &plan::ClusterPlan| Chunk {
+        text: match out.format {
+            Format::Table => output::table::cluster(i, c, out.color).into_bytes(),
+            Format::Json => output::document::json_cluster(i, c, out.explain),
+            Format::Yaml => output::document::yaml_cluster(c, out.explain),
+        },
+        explain: if out.explain && out.format == Format::Table {
+            crate::patches::explain::render(&format!("{}/{}", c.namespace, c.name), &c.patches)
+        } else {
+            String::new()
+        },
+        files: out.dir.as_ref().map(|_| output::files::render(c)),
+        plan_key: (c.namespace.clone(), c.name.clone(), c.source.clone()),
+    };
+    let stdout = std::io::stdout();
+    let mut held = Held::new(
+        std::io::BufWriter::with_capacity(1 << 16, stdout.lock()),
+        HOLD_BYTES,
+    );
+    let mut explained = String::new();
+    let mut staging: Option<Staging<'_>> = None;
+    let mut layout = output::files::Layout::default();
+    let mut stdout_error: Option<std::io::Error> = None;
+    let mut dir_error: Option<WriteError> = None;
+    let mut emitted = 0usize;
+    let emit = |chunk: Chunk| -> Result<(), Diagnostic> {
+        let written = (|| {
+            if let (Some(dir), Some(pieces), Some(cancel)) = (&out.dir, chunk.files, cancel) {
+                if staging.is_none() {
+                    staging = Some(Staging::begin(dir, write_options(&out.inputs, cancel))?);
+                }
+                let (ns, name, source) = chunk.plan_key;
+                let placed = layout.place_at(&ns, &name, source.as_deref(), pieces);
+                if let Some(s) = staging.as_mut() {
+                    s.add(placed)?;
+                }
+            }
+            Ok(())
+        })();
+        if let Err(e) = written {
+            let d = match &e {
+                WriteError::Failed(d) | WriteError::Interrupted(d) => d.clone(),
+            };
+            dir_error = Some(e);
+            return Err(d);
+        }
+        let mut w = || -> std::io::Result<()> {
+            if emitted == 0
+                && let Some(h) = &head
+            {
+                held.write(h.as_bytes())?;
+            }
+            held.write(&chunk.text)
+        };
+        if let Err(e) = w() {
+            let d = Diagnostic::error(format!("cannot write to standard output: {e}"));
+            stdout_error = Some(e);
+            return Err(d);
+        }
+        explained.push_str(&chunk.explain);
+        emitted += 1;
+        Ok(())
+    };
+    let result = pipeline::plan(&opts, render, emit, &progress);
+    bar.finish();
+    let stdout_failure = |e: std::io::Error| -> Failure {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            Failure::BrokenPipe
+        } else {
+            Diagnostic::error(format!("cannot write to standard output: {e}")).into()
+        }
+    };
+    let outcome = match result {
+        Ok(o) => o,
+        Err(f) => {
+            drop(staging);
+            let _ = held.abandon();
+            if let Some(e) = stdout_error {
+                return Err(stdout_failure(e));
+            }
+            if let Some(WriteError::Interrupted(d)) = dir_error {
+                return Err(Failure::Interrupted(d));
+            }
+            return Err(Failure::Diagnostics(f.diagnostics));
+        }
+    };
+    report(&outcome.warnings);
+    // Files first: if the directory cannot be written, nothing held claims success on stdout.
+    if let (Some(dir), Some(cancel)) = (&out.dir, cancel) {
+        let finished = match staging.take() {
+            Some(s) => s.finish(),
+            None => {
+                Staging::begin(dir, write_options(&out.inputs, cancel)).and_then(Staging::finish)
+            }
+        };
+        match finished {
+            Ok(warnings) => report(&warnings),
+            Err(e) => {
+                let _ = held.abandon();
+                return Err(match e {
+                    WriteError::Failed(d) => d.into(),
+                    WriteError::Interrupted(d) => Failure::Interrupted(d),
+                });
+            }
+        }
     }
-    match out.format {
-        Format::Table => write_stdout(&output::table::render(&plan, out.color))?,
-        Format::Yaml => write_stdout(&output::document::to_yaml(&plan, out.explain))?,
-        Format::Json => write_stdout_with(|w| output::document::write_json(&plan, out.explain, w))?,
-    }
-    // With a plan document, the explanation is part of it.
-    if out.explain && out.format == Format::Table {
-        let text: String = plan
-            .clusters
-            .iter()
-            .map(|c| {
-                crate::patches::explain::render(&format!("{}/{}", c.namespace, c.name), &c.patches)
-            })
-            .collect();
-        write_stdout(&format!("\n{text}"))?;
-    }
+    let tail = (|| -> std::io::Result<()> {
+        if let Some(s) = syntax {
+            let frame = output::document::frame(s, &outcome.warnings);
+            held.write(if emitted == 0 {
+                frame.empty.as_bytes()
+            } else {
+                frame.tail.as_bytes()
+            })?;
+        }
+        // With a plan document, the explanation is part of it.
+        if out.explain && out.format == Format::Table {
+            held.write(format!("\n{explained}").as_bytes())?;
+        }
+        held.finish()
+    })();
+    tail.map_err(stdout_failure)?;
     // A signal after the directory was written: it is whole; stop as the user asked.
     if super::interrupt::raised() {
         return Err(Failure::Interrupted(Diagnostic::error(
             "interrupted after the plan was written",
         )));
     }
-    // The process exits next: freeing a fleet's worth of JSON trees would only cost time.
-    let changes = plan.clusters.iter().any(plan::ClusterPlan::has_changes);
-    std::mem::forget(plan);
-    std::mem::forget(inputs);
-    Ok(if out.detailed_exitcode && changes {
+    Ok(if out.detailed_exitcode && outcome.changes {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS

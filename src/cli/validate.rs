@@ -11,7 +11,7 @@ use super::{Failure, report, write_stdout};
 use crate::diag::Severity;
 use crate::load::{self, LoadOptions};
 use crate::plan::extensions::Need;
-use crate::validate::run::{Mode, Settings, Validation, validate_objects};
+use crate::validate::run::{Mode, Settings, Validation, admit};
 
 /// Arguments of `topoplan validate`.
 #[derive(Debug, Args)]
@@ -89,7 +89,7 @@ pub fn resolve(args: ValidateArgs) -> Result<ValidateOptions, Failure> {
 /// Run `validate`.
 pub fn run(args: ValidateArgs) -> Result<ExitCode, Failure> {
     let opts = resolve(args)?;
-    let inputs = load::load(&opts.load).map_err(|d| Failure::Diagnostics(d.0))?;
+    let mut inputs = load::load(&opts.load).map_err(|d| Failure::Diagnostics(d.0))?;
     report(&inputs.warnings);
     let old = match &opts.old {
         Some(o) => {
@@ -107,7 +107,12 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode, Failure> {
         gates: opts.gates,
         registry: registry.as_ref(),
     };
-    let v = validate_objects(&inputs.objects, &old, &inputs.runtime_messages, &settings);
+    let v = admit(
+        &mut inputs.objects,
+        &old,
+        &inputs.runtime_messages,
+        &settings,
+    );
     report(&crate::plan::extensions::ignored(registry.as_ref()));
     match opts.format {
         Format::Text => report(&v.diagnostics()),
@@ -120,7 +125,7 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode, Failure> {
         Format::Yaml => {
             report(&v.diagnostics());
             if !v.has_errors() {
-                let docs: Vec<String> = v
+                let docs: Vec<String> = inputs
                     .objects
                     .iter()
                     .map(|o| crate::load::yaml::to_yaml(&o.value))

@@ -361,6 +361,15 @@ fn file_objects(work: FileWork, default_namespace: &str) -> FileOut {
     out
 }
 
+/// Name of the marker file `plan --output-dir` writes at the top of its directory (what it
+/// holds is `output::files`'s business; here it only tells a plan's directory from others).
+pub const PLAN_MARKER: &str = ".topoplan-plan";
+
+/// Whether `dir` was written by `plan --output-dir`.
+pub fn is_plan_output(dir: &Path) -> bool {
+    dir.join(PLAN_MARKER).is_file()
+}
+
 /// The `deleted` directories of a `plan --output-dir` directory (what goes away is not part of
 /// the state after the plan), found under the walk's rules; none when `dir` cannot be walked.
 pub fn deleted_dirs(dir: &Path) -> Vec<PathBuf> {

@@ -54,8 +54,9 @@ use std::io::Write;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use super::stream::{self, Frame, Syntax};
 use crate::diag::Diagnostic;
-use crate::plan::{Action, Plan};
+use crate::plan::{Action, ClusterPlan, Plan};
 
 /// The document's apiVersion.
 pub const API_VERSION: &str = "topoplan.dev/v1alpha1";
@@ -63,10 +64,10 @@ pub const API_VERSION: &str = "topoplan.dev/v1alpha1";
 /// The document, borrowing the plan: serialising it streams the objects without copying them.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Document<'a> {
+struct Document<C> {
     api_version: &'static str,
     kind: &'static str,
-    clusters: Vec<ClusterEntry<'a>>,
+    clusters: C,
     warnings: Vec<Value>,
 }
 
@@ -138,72 +139,96 @@ struct DeferredEntry<'a> {
     reason: &'a str,
 }
 
-fn document(plan: &Plan, explain: bool) -> Document<'_> {
-    let clusters = plan
-        .clusters
-        .iter()
-        .map(|c| {
-            let count = |a: Action| c.objects.iter().filter(|o| o.action == a).count();
-            ClusterEntry {
-                namespace: &c.namespace,
-                name: &c.name,
-                cluster_class: ClassRef {
-                    namespace: &c.class.0,
-                    name: &c.class.1,
-                },
-                source: c.source.as_deref(),
-                summary: Summary {
-                    created: count(Action::Created),
-                    modified: count(Action::Modified),
-                    unchanged: count(Action::Unchanged),
-                    deleted: count(Action::Deleted),
-                },
-                objects: c
-                    .objects
-                    .iter()
-                    .map(|o| ObjectEntry {
-                        action: o.action.as_str(),
-                        role: o.role.id(),
-                        api_version: o.api_version(),
-                        kind: o.kind(),
-                        namespace: o.namespace(),
-                        name: o.name(),
-                        object: &o.object,
-                        note: o.note.as_deref(),
-                        rotated_from: o.rotated_from.as_deref(),
-                        diff: crate::output::table::object_diff(o, false),
-                    })
-                    .collect(),
-                rollouts: c
-                    .rollouts
-                    .iter()
-                    .map(|r| RolloutEntry {
-                        role: r.role.id(),
-                        kind: &r.kind,
-                        name: &r.name,
-                        when: if r.deferred { "deferred" } else { "now" },
-                        reasons: &r.reasons,
-                    })
-                    .collect(),
-                deferred: c
-                    .deferred
-                    .iter()
-                    .map(|(role, object, reason)| DeferredEntry {
-                        role: role.id(),
-                        object,
-                        reason,
-                    })
-                    .collect(),
-                patches: explain.then(|| crate::patches::explain::to_json(&c.patches)),
-            }
-        })
-        .collect();
+/// One Cluster's entry of the document.
+fn entry(c: &ClusterPlan, explain: bool) -> ClusterEntry<'_> {
+    let count = |a: Action| c.objects.iter().filter(|o| o.action == a).count();
+    ClusterEntry {
+        namespace: &c.namespace,
+        name: &c.name,
+        cluster_class: ClassRef {
+            namespace: &c.class.0,
+            name: &c.class.1,
+        },
+        source: c.source.as_deref(),
+        summary: Summary {
+            created: count(Action::Created),
+            modified: count(Action::Modified),
+            unchanged: count(Action::Unchanged),
+            deleted: count(Action::Deleted),
+        },
+        objects: c
+            .objects
+            .iter()
+            .map(|o| ObjectEntry {
+                action: o.action.as_str(),
+                role: o.role.id(),
+                api_version: o.api_version(),
+                kind: o.kind(),
+                namespace: o.namespace(),
+                name: o.name(),
+                object: &o.object,
+                note: o.note.as_deref(),
+                rotated_from: o.rotated_from.as_deref(),
+                diff: crate::output::table::object_diff(o, false),
+            })
+            .collect(),
+        rollouts: c
+            .rollouts
+            .iter()
+            .map(|r| RolloutEntry {
+                role: r.role.id(),
+                kind: &r.kind,
+                name: &r.name,
+                when: if r.deferred { "deferred" } else { "now" },
+                reasons: &r.reasons,
+            })
+            .collect(),
+        deferred: c
+            .deferred
+            .iter()
+            .map(|(role, object, reason)| DeferredEntry {
+                role: role.id(),
+                object,
+                reason,
+            })
+            .collect(),
+        patches: explain.then(|| crate::patches::explain::to_json(&c.patches)),
+    }
+}
+
+fn document(plan: &Plan, explain: bool) -> Document<Vec<ClusterEntry<'_>>> {
     Document {
         api_version: API_VERSION,
         kind: "Plan",
-        clusters,
+        clusters: plan.clusters.iter().map(|c| entry(c, explain)).collect(),
         warnings: plan.warnings.iter().map(diagnostic).collect(),
     }
+}
+
+/// One Cluster's entry as a JSON value (keys sorted), as [`build`] holds it.
+pub fn entry_value(c: &ClusterPlan, explain: bool) -> Value {
+    serde_json::to_value(entry(c, explain)).unwrap_or(Value::Null)
+}
+
+/// The `i`-th Cluster of the JSON document, streamed (see [`super::stream`]).
+pub fn json_cluster(i: usize, c: &ClusterPlan, explain: bool) -> Vec<u8> {
+    stream::cluster_json(i, &entry(c, explain))
+}
+
+/// A Cluster of the YAML document, streamed.
+pub fn yaml_cluster(c: &ClusterPlan, explain: bool) -> Vec<u8> {
+    stream::cluster_yaml(entry_value(c, explain))
+}
+
+/// The document around its Clusters, with these warnings.
+pub fn frame(syntax: Syntax, warnings: &[Diagnostic]) -> Frame {
+    let warnings: Vec<Value> = warnings.iter().map(diagnostic).collect();
+    Frame::cut(syntax, |clusters| Document {
+        api_version: API_VERSION,
+        kind: "Plan",
+        clusters,
+        warnings: warnings.clone(),
+    })
 }
 
 /// The plan document as a JSON value (keys sorted); `explain` adds each Cluster's patches.

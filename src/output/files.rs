@@ -34,10 +34,10 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::plan::Plan;
+use crate::plan::{ClusterPlan, Plan};
 
 /// Name of the marker file.
-pub const MARKER: &str = ".topoplan-plan";
+pub use crate::load::PLAN_MARKER as MARKER;
 /// First line of the marker; the lines after it are the files written.
 const MARKER_HEADER: &str =
     "# written by topoplan plan --output-dir; the files it wrote follow, one per line";
@@ -46,40 +46,101 @@ const MAX_COMPONENT: usize = 100;
 
 /// The files a plan produces: paths relative to DIR, and contents.
 pub fn layout(plan: &Plan) -> Vec<(PathBuf, String)> {
-    let mut used = BTreeSet::new();
-    let mut out = Vec::new();
-    for c in &plan.clusters {
-        let mut base = PathBuf::from(component(&c.namespace)).join(component(&c.name));
-        if let Some(src) = &c.source {
+    let mut l = Layout::default();
+    plan.clusters
+        .iter()
+        .flat_map(|c| l.place(c, render(c)))
+        .collect()
+}
+
+/// One object's files, rendered (on a worker thread) before they are placed.
+#[derive(Debug, Clone)]
+pub struct Piece {
+    action: crate::plan::Action,
+    /// `<Kind>_<namespace>_<name>`.
+    file: String,
+    api_version: String,
+    /// The object after the plan.
+    yaml: String,
+    /// A modified object: as it is now, and the diff of its managed fields.
+    before: Option<(String, Option<String>)>,
+}
+
+/// Render a Cluster's files (their places are given in order by [`Layout::place`]).
+pub fn render(c: &ClusterPlan) -> Vec<Piece> {
+    c.objects
+        .iter()
+        .map(|o| Piece {
+            action: o.action,
+            file: format!("{}_{}_{}", o.kind(), o.namespace(), o.name()),
+            api_version: o.api_version().to_string(),
+            yaml: crate::load::yaml::to_yaml(&o.object),
+            before: match (&o.current, o.action) {
+                (Some(before), crate::plan::Action::Modified) => Some((
+                    crate::load::yaml::to_yaml(before),
+                    crate::output::table::object_diff(o, false),
+                )),
+                _ => None,
+            },
+        })
+        .collect()
+}
+
+/// Places files in DIR, Cluster after Cluster, so that no two share a path.
+#[derive(Debug, Default)]
+pub struct Layout {
+    used: BTreeSet<PathBuf>,
+    /// Files placed so far (part of a colliding name's hash, as it always was).
+    placed: usize,
+}
+
+impl Layout {
+    /// The paths (relative to DIR) and contents of one Cluster's files.
+    pub fn place(&mut self, c: &ClusterPlan, pieces: Vec<Piece>) -> Vec<(PathBuf, String)> {
+        self.place_at(&c.namespace, &c.name, c.source.as_deref(), pieces)
+    }
+
+    /// [`Layout::place`] for the Cluster `namespace/name` (from `source`, when several files
+    /// define it).
+    pub fn place_at(
+        &mut self,
+        namespace: &str,
+        name: &str,
+        source: Option<&str>,
+        pieces: Vec<Piece>,
+    ) -> Vec<(PathBuf, String)> {
+        let mut base = PathBuf::from(component(namespace)).join(component(name));
+        if let Some(src) = source {
             base = base.join(component(src));
         }
-        for o in &c.objects {
-            let file = format!("{}_{}_{}", o.kind(), o.namespace(), o.name());
+        let mut out = Vec::new();
+        for p in pieces {
             let mut path = base
-                .join(o.action.as_str())
-                .join(format!("{}.yaml", component(&file)));
+                .join(p.action.as_str())
+                .join(format!("{}.yaml", component(&p.file)));
             // Distinct objects whose sanitized names collide still get distinct files.
-            if !used.insert(path.clone()) {
-                let h = short_hash(&format!("{}/{}/{}", o.api_version(), file, out.len()));
+            if !self.used.insert(path.clone()) {
+                let h = short_hash(&format!("{}/{}/{}", p.api_version, p.file, self.placed));
                 path = base
-                    .join(o.action.as_str())
-                    .join(format!("{}-{h}.yaml", component(&file)));
-                used.insert(path.clone());
+                    .join(p.action.as_str())
+                    .join(format!("{}-{h}.yaml", component(&p.file)));
+                self.used.insert(path.clone());
             }
-            if o.action == crate::plan::Action::Modified
-                && let Some(before) = &o.current
-            {
+            if let Some((orig_text, diff)) = p.before {
                 let mut orig = path.clone().into_os_string();
                 orig.push(".orig");
-                out.push((PathBuf::from(orig), crate::load::yaml::to_yaml(before)));
-                if let Some(d) = crate::output::table::object_diff(o, false) {
+                out.push((PathBuf::from(orig), orig_text));
+                self.placed += 1;
+                if let Some(d) = diff {
                     out.push((path.with_extension("diff"), d));
+                    self.placed += 1;
                 }
             }
-            out.push((path, crate::load::yaml::to_yaml(&o.object)));
+            out.push((path, p.yaml));
+            self.placed += 1;
         }
+        out
     }
-    out
 }
 
 /// The marker's text for a directory holding `files` (relative paths).
@@ -102,11 +163,6 @@ pub fn marker_files(text: &str) -> Option<BTreeSet<PathBuf>> {
         return None;
     }
     Some(lines.filter(|l| !l.is_empty()).map(PathBuf::from).collect())
-}
-
-/// Whether `dir` was written by `plan --output-dir`.
-pub fn is_plan_output(dir: &Path) -> bool {
-    dir.join(MARKER).is_file()
 }
 
 /// A safe file-name component for `s`.

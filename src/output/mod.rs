@@ -14,4 +14,5 @@ pub mod files;
 pub mod progress;
 pub mod replace;
 pub mod review;
+pub mod stream;
 pub mod table;

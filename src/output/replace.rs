@@ -319,108 +319,152 @@ pub fn write(
     dir: &Path,
     opts: WriteOptions<'_>,
 ) -> Result<Vec<Diagnostic>, WriteError> {
-    check(dir, opts.inputs)?;
-    let leaf = match dir.components().next_back() {
-        Some(Component::Normal(n)) => n.to_os_string(),
-        _ => {
-            return Err(Diagnostic::error(format!(
-                "output directory {} does not end in a directory name",
-                shown(dir)
-            ))
-            .with_help("name the directory itself, e.g. --output-dir plan or --output-dir ../plan")
-            .into());
-        }
-    };
-    // Empty for a bare name: joined paths then read as typed (`out`, not `./out`).
-    let parent = dir.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut work = Work {
-        created: Vec::new(),
-        staging: None,
-    };
-    let result = work.run(plan, &parent, &leaf, opts);
-    work.clean_up();
-    result
+    let mut s = Staging::begin(dir, opts)?;
+    s.add(layout(plan))?;
+    s.finish()
 }
 
-/// What a write created that must go again if it does not complete.
-struct Work {
-    /// Parents of DIR this run created, outermost first.
-    created: Vec<PathBuf>,
-    /// The staging directory while it exists.
-    staging: Option<PathBuf>,
+/// A replacement of DIR under way: files are added to the staging directory as they come (a
+/// fleet's plan is never held whole), and [`Staging::finish`] swaps it in. Dropped unfinished,
+/// it removes what it created.
+pub struct Staging<'a> {
+    work: Work,
+    dir: PathBuf,
+    parent: PathBuf,
+    leaf: OsString,
+    staging: PathBuf,
+    opts: WriteOptions<'a>,
+    /// Every file written, relative to DIR (the marker lists them).
+    files: Vec<PathBuf>,
 }
 
-impl Work {
-    fn run(
-        &mut self,
-        plan: &Plan,
-        parent: &Path,
-        leaf: &OsString,
-        opts: WriteOptions<'_>,
-    ) -> Result<Vec<Diagnostic>, WriteError> {
-        let dir = parent.join(leaf);
-        let cancelled = || opts.cancel.is_some_and(|c| c.load(Ordering::SeqCst));
-        let interrupted = || {
-            WriteError::Interrupted(Diagnostic::error(format!(
-                "interrupted; output directory {} was left as it was",
-                shown(&dir)
-            )))
-        };
-        self.create_parents(parent)?;
-        let staging = unique_sibling(parent, leaf, "staging")?;
-        self.staging = Some(staging.clone());
-        let files = layout(plan);
-        for (i, (rel, text)) in files.iter().enumerate() {
-            if cancelled() {
-                return Err(interrupted());
+impl<'a> Staging<'a> {
+    /// Check DIR (see the module documentation) and create the staging directory beside it.
+    pub fn begin(dir: &Path, opts: WriteOptions<'a>) -> Result<Staging<'a>, WriteError> {
+        check(dir, opts.inputs)?;
+        let leaf = match dir.components().next_back() {
+            Some(Component::Normal(n)) => n.to_os_string(),
+            _ => {
+                return Err(Diagnostic::error(format!(
+                    "output directory {} does not end in a directory name",
+                    shown(dir)
+                ))
+                .with_help(
+                    "name the directory itself, e.g. --output-dir plan or --output-dir ../plan",
+                )
+                .into());
             }
-            let path = staging.join(rel);
+        };
+        // Empty for a bare name: joined paths then read as typed (`out`, not `./out`).
+        let parent = dir.parent().map(Path::to_path_buf).unwrap_or_default();
+        let mut work = Work {
+            created: Vec::new(),
+            staging: None,
+        };
+        let begun = work
+            .create_parents(&parent)
+            .map_err(WriteError::from)
+            .and_then(|()| unique_sibling(&parent, &leaf, "staging").map_err(WriteError::from));
+        let staging = match begun {
+            Ok(s) => s,
+            Err(e) => {
+                work.clean_up();
+                return Err(e);
+            }
+        };
+        work.staging = Some(staging.clone());
+        Ok(Staging {
+            work,
+            dir: parent.join(&leaf),
+            parent,
+            leaf,
+            staging,
+            opts,
+            files: Vec::new(),
+        })
+    }
+
+    fn cancelled(&self) -> bool {
+        self.opts.cancel.is_some_and(|c| c.load(Ordering::SeqCst))
+    }
+
+    fn interrupted(&self) -> WriteError {
+        WriteError::Interrupted(Diagnostic::error(format!(
+            "interrupted; output directory {} was left as it was",
+            shown(&self.dir)
+        )))
+    }
+
+    /// Stage `files` (paths relative to DIR).
+    pub fn add(&mut self, files: Vec<(PathBuf, String)>) -> Result<(), WriteError> {
+        for (rel, text) in files {
+            if self.cancelled() {
+                return Err(self.interrupted());
+            }
+            let path = self.staging.join(&rel);
             if let Some(p) = path.parent() {
                 std::fs::create_dir_all(p).map_err(|e| io_error("create", p, &e))?;
             }
             std::fs::write(&path, text).map_err(|e| io_error("write", &path, &e))?;
-            if i == 0 {
-                TestHook::pause(opts.hook);
+            self.files.push(rel);
+            if self.files.len() == 1 {
+                TestHook::pause(self.opts.hook);
             }
         }
+        Ok(())
+    }
+
+    /// Write the marker and swap the staged tree in for DIR.
+    pub fn finish(mut self) -> Result<Vec<Diagnostic>, WriteError> {
+        let result = self.swap();
+        self.work.clean_up();
+        result
+    }
+
+    fn swap(&mut self) -> Result<Vec<Diagnostic>, WriteError> {
+        let (dir, parent, leaf, opts) = (&self.dir, &self.parent, &self.leaf, self.opts);
+        let staging = self.staging.clone();
         let marker = staging.join(MARKER);
-        std::fs::write(&marker, marker_text(files.iter().map(|(p, _)| p.as_path())))
-            .map_err(|e| io_error("write", &marker, &e))?;
-        if cancelled() {
-            return Err(interrupted());
+        std::fs::write(
+            &marker,
+            marker_text(self.files.iter().map(PathBuf::as_path)),
+        )
+        .map_err(|e| io_error("write", &marker, &e))?;
+        if self.cancelled() {
+            return Err(self.interrupted());
         }
         // Again, right before the swap: the directory may have changed while the plan ran.
-        check(&dir, opts.inputs)?;
+        check(dir, opts.inputs)?;
         let mut warnings = Vec::new();
         // From here to the end of the swap a signal only raises the flag: the swap completes.
-        match std::fs::symlink_metadata(&dir) {
+        match std::fs::symlink_metadata(dir) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                std::fs::rename(&staging, &dir).map_err(|e| io_error("create", &dir, &e))?;
-                self.staging = None;
+                std::fs::rename(&staging, dir).map_err(|e| io_error("create", dir, &e))?;
+                self.work.staging = None;
             }
-            Err(e) => return Err(io_error("read output directory", &dir, &e).into()),
+            Err(e) => return Err(io_error("read output directory", dir, &e).into()),
             Ok(_) => {
                 // Swapped in one step where the system can: DIR is never missing, not even
                 // for a SIGKILL, and the staging name then holds the old plan.
                 let exchanged = if opts.hook == Some(TestHook::FailSwap) {
                     Exchange::Unsupported
                 } else {
-                    exchange(&staging, &dir)
+                    exchange(&staging, dir)
                 };
                 let old = match exchanged {
                     Exchange::Done => {
-                        self.staging = None;
+                        self.work.staging = None;
                         TestHook::pause(opts.hook);
                         staging
                     }
                     Exchange::Failed(e) => {
-                        return Err(io_error("replace", &dir, &e)
+                        return Err(io_error("replace", dir, &e)
                             .with_help("the previous plan was left in place")
                             .into());
                     }
                     Exchange::Unsupported => {
-                        let aside = rename_aside(&staging, &dir, parent, leaf, opts.hook)?;
-                        self.staging = None;
+                        let aside = rename_aside(&staging, dir, parent, leaf, opts.hook)?;
+                        self.work.staging = None;
                         aside
                     }
                 };
@@ -436,16 +480,32 @@ impl Work {
             }
         }
         // The new plan is whole in DIR and nothing else is left: keep the parents we made.
-        self.created.clear();
-        if cancelled() {
+        self.work.created.clear();
+        if self.cancelled() {
             return Err(WriteError::Interrupted(Diagnostic::error(format!(
                 "interrupted; output directory {} holds the new plan",
-                shown(&dir)
+                shown(dir)
             ))));
         }
         Ok(warnings)
     }
+}
 
+impl Drop for Staging<'_> {
+    fn drop(&mut self) {
+        self.work.clean_up();
+    }
+}
+
+/// What a write created that must go again if it does not complete.
+struct Work {
+    /// Parents of DIR this run created, outermost first.
+    created: Vec<PathBuf>,
+    /// The staging directory while it exists.
+    staging: Option<PathBuf>,
+}
+
+impl Work {
     /// Create the missing ancestors of DIR one by one, remembering them for [`Work::clean_up`].
     fn create_parents(&mut self, parent: &Path) -> Result<(), Diagnostic> {
         let missing: Vec<&Path> = parent

@@ -9,19 +9,22 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
+use super::stream::{self, Frame, Syntax};
+use crate::diag::Diagnostic;
 use crate::escape::escape_line as esc;
-use crate::plan::Action;
-use crate::plan::review::{Review, summary};
+use crate::pipeline::diff::Membership;
+use crate::plan::review::{Counts, summary};
+use crate::plan::{Action, ClusterPlan};
 
-/// The human review. `stat` prints one line per changed Cluster.
-pub fn render(r: &Review, color: bool, stat: bool) -> String {
+/// One Cluster of the human review (nothing when it does not change). `stat` prints one line.
+pub fn cluster(c: &ClusterPlan, m: &Membership, color: bool, stat: bool) -> String {
     let mut out = String::new();
-    for c in r.plan.clusters.iter().filter(|c| c.has_changes()) {
+    if c.has_changes() {
         let count = |a: Action| c.objects.iter().filter(|o| o.action == a).count();
         let key = (c.namespace.clone(), c.name.clone());
-        let what = if r.added.contains(&key) {
+        let what = if m.added.contains(&key) {
             "new Cluster, "
-        } else if r.removed.contains(&key) {
+        } else if m.removed.contains(&key) {
             "removed Cluster, "
         } else {
             ""
@@ -49,7 +52,7 @@ pub fn render(r: &Review, color: bool, stat: bool) -> String {
             count(Action::Deleted)
         );
         if stat {
-            continue;
+            return out;
         }
         for o in c.objects.iter().filter(|o| o.action != Action::Unchanged) {
             let note = o
@@ -92,15 +95,19 @@ pub fn render(r: &Review, color: bool, stat: bool) -> String {
         }
         out.push('\n');
     }
-    let s = summary(r);
+    out
+}
+
+/// The last line of the human review: the fleet summed up.
+pub fn closing(counts: &Counts) -> String {
+    let s = summary(counts);
     let n = |k: &str| s.get(k).and_then(Value::as_u64).unwrap_or(0);
     let plural = |k: &str, one: &str, many: &str| {
         let v = n(k);
         format!("{v} {}", if v == 1 { one } else { many })
     };
-    let _ = writeln!(
-        out,
-        "{}: {} changed, {} unchanged ({} added, {} removed); {} in {}, {} deferred.",
+    format!(
+        "{}: {} changed, {} unchanged ({} added, {} removed); {} in {}, {} deferred.\n",
         plural("clusters", "Cluster", "Clusters"),
         n("changed"),
         n("unchanged"),
@@ -109,24 +116,41 @@ pub fn render(r: &Review, color: bool, stat: bool) -> String {
         plural("rollouts", "rollout", "rollouts"),
         plural("clustersRollingOut", "Cluster", "Clusters"),
         n("deferredRollouts")
-    );
-    out
+    )
 }
 
-/// The review as a document: the plan document (kind `Review`) plus `summary`, `added` and
-/// `removed`.
-pub fn document(r: &Review) -> Value {
-    let mut doc = crate::output::document::build(&r.plan, false);
-    if let Some(m) = doc.as_object_mut() {
-        m.insert("kind".into(), json!("Review"));
-        m.insert("summary".into(), summary(r));
-        let list = |s: &std::collections::BTreeSet<(String, String)>| -> Value {
-            s.iter()
-                .map(|(ns, n)| json!({"namespace": ns, "name": n}))
-                .collect()
-        };
-        m.insert("added".into(), list(&r.added));
-        m.insert("removed".into(), list(&r.removed));
-    }
-    doc
+/// The `i`-th Cluster of the review document as JSON (keys sorted), streamed.
+pub fn json_cluster(i: usize, c: &ClusterPlan) -> Vec<u8> {
+    stream::cluster_json(i, &crate::output::document::entry_value(c, false))
+}
+
+/// A Cluster of the review document as YAML, streamed.
+pub fn yaml_cluster(c: &ClusterPlan) -> Vec<u8> {
+    stream::cluster_yaml(crate::output::document::entry_value(c, false))
+}
+
+/// The review document around its Clusters: the plan document (kind `Review`) plus `summary`,
+/// `added` and `removed`. Its head needs only the membership; counts and warnings are known at
+/// the end.
+pub fn frame(syntax: Syntax, m: &Membership, counts: &Counts, warnings: &[Diagnostic]) -> Frame {
+    let list = |s: &std::collections::BTreeSet<(String, String)>| -> Value {
+        s.iter()
+            .map(|(ns, n)| json!({"namespace": ns, "name": n}))
+            .collect()
+    };
+    let warnings: Vec<Value> = warnings
+        .iter()
+        .map(crate::output::document::diagnostic)
+        .collect();
+    Frame::cut(syntax, |clusters| {
+        json!({
+            "apiVersion": crate::output::document::API_VERSION,
+            "kind": "Review",
+            "clusters": clusters,
+            "warnings": warnings,
+            "summary": summary(counts),
+            "added": list(&m.added),
+            "removed": list(&m.removed),
+        })
+    })
 }

@@ -7,12 +7,21 @@ use std::fmt::Write as _;
 use anstyle::{AnsiColor, Style};
 
 use crate::escape::escape_line as esc;
-use crate::plan::{Action, Plan};
+use crate::plan::{Action, ClusterPlan, Plan};
 
 /// Render the plan as text. `color` adds ANSI colours to the ACTION column.
 pub fn render(plan: &Plan, color: bool) -> String {
+    plan.clusters
+        .iter()
+        .enumerate()
+        .map(|(i, c)| cluster(i, c, color))
+        .collect()
+}
+
+/// The `i`-th Cluster's part of the table (from the second on, after an empty line).
+pub fn cluster(i: usize, c: &ClusterPlan, color: bool) -> String {
     let mut out = String::new();
-    for (i, c) in plan.clusters.iter().enumerate() {
+    {
         if i > 0 {
             out.push('\n');
         }

@@ -10,18 +10,16 @@ labels or references. Rendering the plan belongs to `output`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 use crate::api::{self, ApiVersion, Cluster, ClusterClass};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::load::{self, LoadOptions, Object};
-use crate::output::progress::Progress;
-use crate::topology::{self, Blueprint, Catalog, Role};
-use crate::validate::run::{Mode, Settings, validate_objects};
+use crate::load::{LoadOptions, Object};
+use crate::topology::{self, Blueprint, Role};
 
 pub mod current;
 pub mod extensions;
+pub mod fleet;
 pub mod review;
 pub mod rollout;
 pub mod ssa;
@@ -165,186 +163,6 @@ pub struct Plan {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// How many Clusters are planned at once when they call Runtime extensions (their calls
-/// overlap; Cluster API's controller, too, reconciles Clusters concurrently).
-const EXTENSION_CONCURRENCY: usize = 16;
-
-/// Read the input (and the current objects, with `--current`) and plan every topology Cluster.
-pub fn plan(opts: &PlanOptions) -> Result<Plan, Diagnostics> {
-    plan_with_inputs(opts).map(|(p, _)| p)
-}
-
-/// Like [`plan`], but also hands back the loaded input (the CLI keeps it alive until exit
-/// instead of paying to free it).
-pub fn plan_with_inputs(opts: &PlanOptions) -> Result<(Plan, Loaded), Diagnostics> {
-    plan_with_progress(opts, &Progress::hidden())
-}
-
-/// [`plan_with_inputs`], counting planned Clusters on `progress`.
-pub fn plan_with_progress(
-    opts: &PlanOptions,
-    progress: &Progress,
-) -> Result<(Plan, Loaded), Diagnostics> {
-    let (inputs, current) = match &opts.current {
-        None => (load::load(&opts.load)?, None),
-        Some(c) => match (load::load(&opts.load), load::load(&expand_plan_outputs(c))) {
-            (Ok(i), Ok(c)) => (i, Some(c)),
-            (i, c) => {
-                let mut errors = Vec::new();
-                for e in [i.err(), c.err()].into_iter().flatten() {
-                    errors.extend(e.0);
-                }
-                return Err(Diagnostics(errors));
-            }
-        },
-    };
-    let planned = plan_against_with(
-        &inputs,
-        current.as_ref().map(|c| c.objects.as_slice()),
-        opts,
-        progress,
-        false,
-    );
-    // What the loader skipped (special files) is told first, whether or not the plan succeeds.
-    let skipped = inputs
-        .warnings
-        .iter()
-        .chain(current.iter().flat_map(|c| &c.warnings))
-        .cloned();
-    match planned {
-        Ok(mut plan) => {
-            plan.warnings.splice(0..0, skipped);
-            Ok((plan, Loaded { inputs, current }))
-        }
-        Err(Diagnostics(mut d)) => {
-            d.splice(0..0, skipped);
-            Err(Diagnostics(d))
-        }
-    }
-}
-
-/// `--current DIR` where DIR was written by `plan --output-dir`: the state after that plan (its `deleted/`
-/// objects are gone). The loader still walks DIR, under its rules for links and special files;
-/// it only never enters the `deleted` directories.
-fn expand_plan_outputs(c: &LoadOptions) -> LoadOptions {
-    let mut exclude = c.exclude.clone();
-    for p in &c.paths {
-        if crate::output::files::is_plan_output(p) {
-            // Unreadable: the loader reports it in its own words.
-            exclude.extend(load::deleted_dirs(p));
-        }
-    }
-    LoadOptions {
-        exclude,
-        ..c.clone()
-    }
-}
-
-/// The loaded input and current objects.
-#[derive(Debug)]
-pub struct Loaded {
-    /// `-f`.
-    pub inputs: load::Inputs,
-    /// `--current`.
-    pub current: Option<load::Inputs>,
-}
-
-/// Run admission over the loaded input (as `topoplan validate` does), then plan the objects as
-/// the API server would have stored them. Invalid input is refused: Cluster API would never
-/// reconcile it. Runtime extensions are contacted only when a ClusterClass of the input has
-/// external patches.
-pub fn plan_inputs(
-    inputs: &load::Inputs,
-    current: Option<&load::Inputs>,
-    opts: &PlanOptions,
-) -> Result<Plan, Diagnostics> {
-    plan_against(inputs, current.map(|c| c.objects.as_slice()), opts)
-}
-
-/// Plan `inputs` against the `current` objects (`None`: every Cluster is new). Stored
-/// ClusterClasses and Clusters among the current objects make admission an update, as the API
-/// server would run it (class compatibility, Cluster topology changes).
-pub fn plan_against(
-    inputs: &load::Inputs,
-    current: Option<&[Object]>,
-    opts: &PlanOptions,
-) -> Result<Plan, Diagnostics> {
-    plan_against_with(inputs, current, opts, &Progress::hidden(), false)
-}
-
-/// [`plan_against`], counting planned Clusters on `progress`. `sole_owner`: the current
-/// objects are topoplan's own computation, owned by `capi-topology` alone on every path it
-/// sets (so no managedFields are needed to know what it would remove).
-pub fn plan_against_with(
-    inputs: &load::Inputs,
-    current: Option<&[Object]>,
-    opts: &PlanOptions,
-    progress: &Progress,
-    sole_owner: bool,
-) -> Result<Plan, Diagnostics> {
-    let registry = extensions::connect(&inputs.objects, &opts.extensions, extensions::Need::Plan)?;
-    let settings = Settings {
-        mode: Mode::Plan,
-        gates: opts.gates,
-        registry: registry.as_ref(),
-    };
-    // Clusters that exist only in the current state are planned as they are stored: what
-    // would the controller do to them now (drift, or a changed class)? They pass admission
-    // with the rest, as they once did.
-    let admitted: std::borrow::Cow<'_, [Object]> = match current {
-        None => std::borrow::Cow::Borrowed(&inputs.objects),
-        Some(c) => std::borrow::Cow::Owned(with_current(&inputs.objects, c)?),
-    };
-    // Admission compares with the stored ClusterClasses and Clusters only.
-    let stored: Vec<Object> = current
-        .unwrap_or(&[])
-        .iter()
-        .filter(|o| {
-            matches!(o.kind.as_str(), "Cluster" | "ClusterClass") && o.group() == api::GROUP
-        })
-        .cloned()
-        .collect();
-    let v = validate_objects(&admitted, &stored, &inputs.runtime_messages, &settings);
-    if v.has_errors() {
-        let mut d = v.diagnostics();
-        d.extend(extensions::ignored(registry.as_ref()));
-        return Err(Diagnostics(d));
-    }
-    let ctx = Extensions {
-        registry: registry.as_ref(),
-        status: &v.status_variables,
-    };
-    let mut lists = ssa::ListTypes::builtin();
-    let mut list_warnings = Vec::new();
-    let index = current.map(current::Index::new);
-    if let Some(c) = current {
-        let (l, w) = lists.with_crds(&inputs.objects, c);
-        lists = l;
-        list_warnings = w;
-    }
-    let state = State {
-        index: index.as_ref(),
-        lists: &lists,
-        progress,
-        sole_owner,
-    };
-    let planned = plan_objects_in(&v.objects, &opts.clusters, &ctx, &state);
-    let ignored = extensions::ignored(registry.as_ref());
-    let mut plan = match planned {
-        Ok(p) => p,
-        Err(Diagnostics(mut e)) => {
-            e.extend(ignored);
-            return Err(Diagnostics(e));
-        }
-    };
-    let mut warnings = v.diagnostics();
-    warnings.extend(ignored);
-    warnings.extend(list_warnings);
-    warnings.append(&mut plan.warnings);
-    plan.warnings = warnings;
-    Ok(plan)
-}
-
 /// What planning needs from admission and the Runtime extensions.
 #[derive(Debug, Clone, Copy)]
 pub struct Extensions<'a> {
@@ -354,30 +172,16 @@ pub struct Extensions<'a> {
     pub status: &'a BTreeMap<(String, String), crate::variables::definitions::StatusVariables>,
 }
 
-/// Plan the given objects (already loaded and admitted) with inline patches only.
-pub fn plan_objects(objects: &[Object], only: &[(String, String)]) -> Result<Plan, Diagnostics> {
-    let status = BTreeMap::new();
-    plan_objects_with(
-        objects,
-        only,
-        &Extensions {
-            registry: None,
-            status: &status,
-        },
-    )
-}
-
-/// What exists: the `--current` objects, indexed, and the list semantics their comparison uses;
-/// and where to count planned Clusters.
+/// What exists: the `--current` objects, indexed, and the list semantics their comparison uses.
 #[derive(Debug, Clone, Copy)]
 pub struct State<'a> {
     /// The current objects; `None` when every Cluster is new.
     pub index: Option<&'a current::Index<'a>>,
     /// List semantics (built in, plus supplied CRDs).
     pub lists: &'a ssa::ListTypes,
-    /// Counts planned Clusters (a bar on stderr, or nothing).
-    pub progress: &'a Progress,
-    /// The current objects are owned by `capi-topology` alone (see [`plan_against_with`]).
+    /// The current objects are owned by `capi-topology` alone: topoplan's own computation,
+    /// owned by `capi-topology` on every path it sets (so no managedFields are needed to know
+    /// what it would remove).
     pub sole_owner: bool,
 }
 
@@ -386,25 +190,29 @@ pub struct State<'a> {
 /// set), and Clusters that exist only in the current state are planned as they are stored: what
 /// would the controller do to them now (drift, or a changed class)? They pass admission with
 /// the rest, as they once did.
-fn with_current(inputs: &[Object], current: &[Object]) -> Result<Vec<Object>, Diagnostics> {
+pub(crate) fn with_current(
+    inputs: Vec<Object>,
+    current: &[Object],
+) -> Result<Vec<Object>, Diagnostics> {
     let index = current::Index::new(current);
     let mut errors = Vec::new();
+    let only = current_only_clusters(&inputs, current);
     let mut out: Vec<Object> = inputs
-        .iter()
+        .into_iter()
         .map(|o| {
             let stored = (o.kind == "Cluster" && o.group() == api::GROUP)
                 .then(|| index.cluster(&o.namespace, &o.name))
                 .flatten();
             match stored {
-                Some(s) => with_stored(o, s).unwrap_or_else(|e| {
+                Some(s) => with_stored(&o, s).unwrap_or_else(|e| {
                     errors.push(e);
-                    o.clone()
+                    o
                 }),
-                None => o.clone(),
+                None => o,
             }
         })
         .collect();
-    out.extend(current_only_clusters(inputs, current));
+    out.extend(only);
     if errors.is_empty() {
         Ok(out)
     } else {
@@ -469,339 +277,6 @@ fn with_stored(given: &Object, stored: &Object) -> Result<Object, Diagnostic> {
         topology::desired::set_path(&mut merged.value, &["metadata", "uid"], uid.clone());
     }
     Ok(merged)
-}
-
-/// Plan the given objects (already loaded and admitted; see [`plan_inputs`]) as new Clusters.
-pub fn plan_objects_with(
-    objects: &[Object],
-    only: &[(String, String)],
-    ext: &Extensions<'_>,
-) -> Result<Plan, Diagnostics> {
-    let lists = ssa::ListTypes::builtin();
-    plan_objects_in(
-        objects,
-        only,
-        ext,
-        &State {
-            index: None,
-            lists: &lists,
-            progress: &Progress::hidden(),
-            sole_owner: false,
-        },
-    )
-}
-
-/// Plan the given objects (already loaded and admitted) against the current state.
-pub fn plan_objects_in(
-    objects: &[Object],
-    only: &[(String, String)],
-    ext: &Extensions<'_>,
-    state: &State<'_>,
-) -> Result<Plan, Diagnostics> {
-    let mut errors = Vec::new();
-    let mut classes: BTreeMap<(String, String), ClusterClass> = BTreeMap::new();
-    let mut clusters: Vec<Cluster> = Vec::new();
-    // Decoding is per object and independent: in parallel, results kept in input order.
-    enum Decoded {
-        Class(Box<ClusterClass>),
-        Cluster(Box<Cluster>),
-    }
-    let decoded: Vec<Result<Option<Decoded>, Diagnostic>> = objects
-        .par_iter()
-        .map(|o| {
-            let Some(api) = api::check_core_object(o)? else {
-                return Ok(None);
-            };
-            match o.kind.as_str() {
-                "ClusterClass" => {
-                    ClusterClass::parse(o, api).map(|c| Some(Decoded::Class(Box::new(c))))
-                }
-                "Cluster" => {
-                    let stored = state.index.and_then(|ix| ix.cluster(&o.namespace, &o.name));
-                    let merged = match stored {
-                        Some(s) => std::borrow::Cow::Owned(with_stored(o, s)?),
-                        None => std::borrow::Cow::Borrowed(o),
-                    };
-                    Cluster::parse(&merged, api).map(|c| {
-                        c.spec
-                            .topology
-                            .is_some()
-                            .then(|| Decoded::Cluster(Box::new(c)))
-                    })
-                }
-                _ => Ok(None),
-            }
-        })
-        .collect();
-    for d in decoded {
-        match d {
-            Ok(Some(Decoded::Class(c))) => {
-                classes.insert((c.object.namespace.clone(), c.object.name.clone()), *c);
-            }
-            Ok(Some(Decoded::Cluster(c))) => clusters.push(*c),
-            Ok(None) => {}
-            Err(e) => errors.push(e),
-        }
-    }
-
-    if !only.is_empty() {
-        let wanted: BTreeSet<(String, String)> = only.iter().cloned().collect();
-        let present: BTreeSet<(String, String)> = clusters
-            .iter()
-            .map(|c| (c.namespace().to_string(), c.name().to_string()))
-            .collect();
-        clusters.retain(|c| wanted.contains(&(c.namespace().to_string(), c.name().to_string())));
-        for (ns, name) in wanted.difference(&present) {
-            errors.push(
-                Diagnostic::error(format!(
-                    "--cluster {ns}/{name}: no Cluster with a topology of that name in the input"
-                ))
-                .with_help("--cluster takes NAMESPACE/NAME of a Cluster that has spec.topology"),
-            );
-        }
-    }
-    if clusters.is_empty() && errors.is_empty() {
-        errors.push(
-            Diagnostic::error("no Cluster with spec.topology found in the input").with_help(
-                "pass the ClusterClass, its templates and at least one Cluster that uses the class",
-            ),
-        );
-    }
-
-    for c in clusters.iter().filter(|_| state.index.is_none()) {
-        for (field, ptr) in [
-            ("infrastructureRef", "/spec/infrastructureRef"),
-            ("controlPlaneRef", "/spec/controlPlaneRef"),
-        ] {
-            if c.object
-                .value
-                .pointer(ptr)
-                .is_some_and(|v| !api::is_zero(v))
-            {
-                errors.push(
-                    Diagnostic::error(format!(
-                        "Cluster {} has spec.topology and also spec.{field}: the topology controller sets that reference itself, \
-                         so this Cluster already exists and cannot be planned as a new one",
-                        c.object.key()
-                    ))
-                    .at(&c.object.origin, ptr, "set by the topology controller")
-                    .with_help(format!(
-                        "pass the current objects with --current (for example: kubectl get cluster,machinedeployments,... -o yaml), or remove spec.{field} to plan the Cluster from scratch"
-                    )),
-                );
-            }
-        }
-    }
-
-    // Resolve each used class once; Clusters of a broken class are not planned.
-    let catalog = Catalog::new(objects);
-    let mut blueprints: BTreeMap<(String, String), Blueprint<'_>> = BTreeMap::new();
-    let mut warnings = Vec::new();
-    let used: BTreeSet<(String, String)> = clusters.iter().map(Cluster::class_key).collect();
-    for key in &used {
-        let Some(class) = classes.get(key) else {
-            continue;
-        };
-        warnings.extend(class.warnings.iter().cloned());
-        match Blueprint::resolve(class, &catalog) {
-            Ok(bp) => {
-                warnings.extend(non_deterministic_templates(class));
-                let (lost, unseen) = ineffective_operations(class);
-                warnings.extend(unseen);
-                if lost.is_empty() {
-                    blueprints.insert(key.clone(), bp);
-                } else {
-                    errors.extend(lost);
-                }
-            }
-            Err(mut e) => errors.append(&mut e),
-        }
-    }
-    for c in &clusters {
-        let key = c.class_key();
-        if !classes.contains_key(&key) {
-            let known: Vec<String> = classes.keys().map(|(ns, n)| format!("{ns}/{n}")).collect();
-            errors.push(
-                Diagnostic::error(format!(
-                    "Cluster {}: ClusterClass {}/{} not found in the input",
-                    c.object.key(),
-                    key.0,
-                    key.1
-                ))
-                .at(&c.object.origin, &c.class_pointer(), "unknown ClusterClass")
-                .with_help(if known.is_empty() {
-                    "the input holds no ClusterClass; add the class with -f".to_string()
-                } else {
-                    format!("the input holds: {}", known.join(", "))
-                }),
-            );
-        }
-    }
-    if !errors.is_empty() {
-        return Err(Diagnostics(errors));
-    }
-
-    clusters.sort_by(|a, b| {
-        (a.namespace(), a.name(), &a.object.origin.file.name).cmp(&(
-            b.namespace(),
-            b.name(),
-            &b.object.origin.file.name,
-        ))
-    });
-    for c in &clusters {
-        warnings.extend(c.warnings.iter().cloned());
-    }
-    // Clusters that share a name come from different files (flavors): label each with its file.
-    let mut by_key: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
-    for c in &clusters {
-        by_key
-            .entry((c.namespace(), c.name()))
-            .or_default()
-            .push(c.object.origin.file.name.as_str());
-    }
-    for ((ns, name), files) in &by_key {
-        if files.len() > 1 {
-            warnings.push(
-                Diagnostic::warning(format!(
-                    "Cluster {ns}/{name} is defined in {} files ({}); each is planned separately as an alternative flavor",
-                    files.len(),
-                    files.join(", ")
-                ))
-                .with_help("pass one flavor at a time (-f class.yaml -f flavor.yaml) to plan a single Cluster"),
-            );
-        }
-    }
-    let ambiguous: BTreeSet<(String, String)> = by_key
-        .iter()
-        .filter(|(_, f)| f.len() > 1)
-        .map(|((ns, n), _)| (ns.to_string(), n.to_string()))
-        .collect();
-    let plan_one = |c: &Cluster| -> Result<ClusterPlan, Vec<Diagnostic>> {
-        let bp = blueprints.get(&c.class_key()).ok_or_else(|| {
-            vec![Diagnostic::error(format!(
-                "Cluster {}: no blueprint",
-                c.object.key()
-            ))]
-        })?;
-        let nodes: Vec<&Value> = state.index.map(|ix| ix.nodes()).unwrap_or_default();
-        // What exists: the stored Cluster (or the given one, when it carries the references
-        // only an existing Cluster has) and everything found from it.
-        let current = match state.index {
-            Some(ix) => {
-                let given_refs = ["/spec/infrastructureRef", "/spec/controlPlaneRef"]
-                    .iter()
-                    .any(|p| c.object.value.pointer(p).is_some_and(|v| !api::is_zero(v)));
-                let stored = ix
-                    .cluster(c.namespace(), c.name())
-                    .or(given_refs.then_some(&c.object));
-                match stored {
-                    Some(s) => Some(current::find(s, c.api, ix)?),
-                    None => {
-                        orphans(c, ix)?;
-                        None
-                    }
-                }
-            }
-            None => None,
-        };
-        let decision = match &current {
-            Some(cur) => Some(upgrade_decision(c, bp, cur, &nodes)?),
-            None => None,
-        };
-        let existing = match (&current, &decision) {
-            (Some(cur), Some(d)) => topology::Existing {
-                names: verdict::existing_names(cur),
-                versions: versions_of(d),
-            },
-            _ => topology::Existing::default(),
-        };
-        let mut desired = topology::compute_with(c, bp, &existing)?;
-        if let Some(d) = &decision {
-            upgrade_step(&mut desired, &d.upgrade_step, c);
-        }
-        let ctx = crate::patches::PatchContext {
-            registry: ext.registry,
-            status: ext.status.get(&c.class_key()),
-        };
-        let traces = crate::patches::apply(c, bp.class, bp, &mut desired, ctx)?;
-        let mut p = match (&current, &decision) {
-            (Some(cur), Some(decision)) => {
-                let seed = format!("{}/{}", c.namespace(), c.name());
-                let v = verdict::judge(
-                    c.name(),
-                    &seed,
-                    desired.objects,
-                    &verdict::Input {
-                        api: c.api,
-                        current: cur,
-                        upgrade: decision,
-                        topology_version: &normalized_version(c),
-                        lists: state.lists,
-                        sole_owner: state.sole_owner,
-                    },
-                )?;
-                let mut p = classify(
-                    c,
-                    topology::DesiredState {
-                        objects: Vec::new(),
-                    },
-                );
-                p.objects = v.objects;
-                sort_objects(&mut p.objects);
-                p.deferred = v.deferred;
-                p.inexact = v.inexact;
-                p.rollouts = rollout::merge(rollout::rollouts(&p.objects), v.rollouts);
-                p
-            }
-            _ => classify(c, desired),
-        };
-        p.patches = traces;
-        if ambiguous.contains(&(p.namespace.clone(), p.name.clone())) {
-            p.source = Some(c.object.origin.file.name.clone());
-        }
-        state.progress.inc(1);
-        Ok(p)
-    };
-    // Clusters that call extensions spend most of their time waiting on the network: plan
-    // them on a wider pool so calls overlap (results keep their order either way).
-    let pool = if ext.registry.is_some() && clusters.len() > 1 {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(EXTENSION_CONCURRENCY)
-            .build()
-            .ok()
-    } else {
-        None
-    };
-    state.progress.add_total(clusters.len() as u64);
-    let run = || clusters.par_iter().map(&plan_one).collect::<Vec<_>>();
-    let results: Vec<Result<ClusterPlan, Vec<Diagnostic>>> = match &pool {
-        Some(p) => p.install(run),
-        None => run(),
-    };
-    let mut plans = Vec::new();
-    for r in results {
-        match r {
-            Ok(p) => plans.push(p),
-            Err(mut e) => errors.append(&mut e),
-        }
-    }
-    if !errors.is_empty() {
-        return Err(Diagnostics(errors));
-    }
-    let inexact: usize = plans.iter().map(|p| p.inexact).sum();
-    if inexact > 0 {
-        let clusters = plans.iter().filter(|p| p.inexact > 0).count();
-        warnings.push(
-            Diagnostic::warning(format!(
-                "{inexact} current object(s) in {clusters} Cluster(s) have no managedFields entry of capi-topology: a field removed from a template is not detected as removed from them"
-            ))
-            .with_help("export the current objects with their managedFields: kubectl get … -o yaml --show-managed-fields"),
-        );
-    }
-    Ok(Plan {
-        clusters: plans,
-        warnings,
-    })
 }
 
 /// Every inline operation of `class` as read: `(patch index, patch name, operation pointer,

@@ -12,18 +12,13 @@ server would refuse them. Clusters only in the new inputs are created; Clusters 
 ones are deleted with everything they own.
 */
 
-use std::collections::BTreeSet;
-
-use rayon::prelude::*;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::{Action, ClusterPlan, Plan, PlanOptions, PlannedObject, plan_against_with};
-use crate::diag::{Diagnostic, Diagnostics};
+use super::{Action, ClusterPlan, PlanOptions, PlannedObject};
 use crate::load::source::{Origin, SourceFile, SpanTable};
-use crate::load::{self, LoadOptions, Object};
-use crate::output::progress::Progress;
+use crate::load::{LoadOptions, Object};
 use crate::topology::Role;
 
 /// Resolved options for `topoplan diff`.
@@ -35,148 +30,27 @@ pub struct ReviewOptions {
     pub plan: PlanOptions,
 }
 
-/// The review of a change.
-#[derive(Debug, Clone, Default)]
-pub struct Review {
-    /// Per Cluster (new inputs' Clusters, then removed ones, in namespace/name order): the plan
-    /// of the new inputs against the state the old inputs produce.
-    pub plan: Plan,
+/// What a review counts over its Clusters (the `summary` of its document, and its last line).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Clusters reviewed (the new inputs' and the removed ones).
+    pub clusters: usize,
+    /// Clusters that change anything.
+    pub changed: usize,
     /// Clusters only in the new inputs.
-    pub added: BTreeSet<(String, String)>,
+    pub added: usize,
     /// Clusters only in the old inputs.
-    pub removed: BTreeSet<(String, String)>,
-    /// The old inputs' plan of every Cluster still in the new inputs (the state taken as
-    /// settled).
-    pub old: Vec<ClusterPlan>,
-    /// What the review was computed from (both inputs, the settled old state), handed back so
-    /// a caller about to exit can skip freeing it.
-    pub inputs: Vec<Object>,
+    pub removed: usize,
+    /// Clusters with a rollout now.
+    pub clusters_rolling_out: usize,
+    /// Rollouts now.
+    pub rollouts: usize,
+    /// Rollouts the upgrade sequencing holds back.
+    pub deferred_rollouts: usize,
 }
 
-impl Review {
-    /// Whether anything changes.
-    pub fn has_changes(&self) -> bool {
-        self.plan.clusters.iter().any(ClusterPlan::has_changes)
-    }
-}
-
-/// Read both input sets and review the change.
-pub fn review(opts: &ReviewOptions) -> Result<Review, Diagnostics> {
-    review_with(opts, &Progress::hidden())
-}
-
-/// [`review`], counting planned Clusters (both sides) on `progress`.
-pub fn review_with(opts: &ReviewOptions, progress: &Progress) -> Result<Review, Diagnostics> {
-    // Both sides at once: files they share are parsed once.
-    let mut loaded = load::load_many(&[opts.old.clone(), opts.plan.load.clone()]).into_iter();
-    let (old, new) = match (loaded.next(), loaded.next()) {
-        (Some(Ok(o)), Some(Ok(n))) => (o, n),
-        (o, n) => {
-            let mut errors = Vec::new();
-            for e in [o, n].into_iter().flatten().filter_map(Result::err) {
-                errors.extend(e.0);
-            }
-            return Err(Diagnostics(errors));
-        }
-    };
-    // What the loader skipped (special files) is told first, whether or not the review succeeds.
-    let skipped = old.warnings.iter().chain(&new.warnings).cloned();
-    let mut r = match review_inputs_with(&old, &new, &opts.plan, progress) {
-        Ok(r) => r,
-        Err(Diagnostics(mut d)) => {
-            d.splice(0..0, skipped);
-            return Err(Diagnostics(d));
-        }
-    };
-    r.plan.warnings.splice(0..0, skipped);
-    r.inputs.extend(old.objects);
-    r.inputs.extend(new.objects);
-    Ok(r)
-}
-
-/// Review loaded inputs.
-pub fn review_inputs(
-    old: &load::Inputs,
-    new: &load::Inputs,
-    opts: &PlanOptions,
-) -> Result<Review, Diagnostics> {
-    review_inputs_with(old, new, opts, &Progress::hidden())
-}
-
-fn review_inputs_with(
-    old: &load::Inputs,
-    new: &load::Inputs,
-    opts: &PlanOptions,
-    progress: &Progress,
-) -> Result<Review, Diagnostics> {
-    let old_plan =
-        plan_against_with(old, None, opts, progress, false).map_err(|Diagnostics(d)| {
-            let mut out = vec![Diagnostic::error(
-                "the old inputs do not plan: a diff needs both sides to be valid",
-            )];
-            out.extend(d);
-            Diagnostics(out)
-        })?;
-    let new_keys: BTreeSet<(String, String)> = new
-        .objects
-        .iter()
-        .filter(|o| is_topology_cluster(o))
-        .map(|o| (o.namespace.clone(), o.name.clone()))
-        .collect();
-    let old_keys: BTreeSet<(String, String)> = old_plan
-        .clusters
-        .iter()
-        .map(|c| (c.namespace.clone(), c.name.clone()))
-        .collect();
-    let removed: BTreeSet<(String, String)> = old_keys.difference(&new_keys).cloned().collect();
-    let added: BTreeSet<(String, String)> = new_keys.difference(&old_keys).cloned().collect();
-
-    // The old inputs' classes (for admission's update checks), then the converged objects of
-    // every Cluster that is still there.
-    let mut state: Vec<Object> = old
-        .objects
-        .iter()
-        .filter(|o| o.kind == "ClusterClass" && o.group() == crate::api::GROUP)
-        .cloned()
-        .collect();
-    let mut gone = Vec::new();
-    let mut kept = Vec::new();
-    for c in old_plan.clusters {
-        let key = (c.namespace.clone(), c.name.clone());
-        if removed.contains(&key) {
-            gone.push(removed_cluster(c));
-        } else {
-            kept.push(c);
-        }
-    }
-    // Settling each Cluster is independent: in parallel, kept in order.
-    let settled: Vec<Vec<Object>> = kept.par_iter().map(converged).collect();
-    state.extend(settled.into_iter().flatten());
-    let mut plan = plan_against_with(new, Some(&state), opts, progress, true)?;
-    for c in &mut plan.clusters {
-        if added.contains(&(c.namespace.clone(), c.name.clone())) {
-            for o in &mut c.objects {
-                if o.role == Role::Cluster {
-                    o.action = Action::Created;
-                    o.note = Some("new Cluster".into());
-                }
-            }
-        }
-    }
-    plan.clusters.extend(gone);
-    plan.clusters.sort_by(|a, b| {
-        (&a.namespace, &a.name, &a.source).cmp(&(&b.namespace, &b.name, &b.source))
-    });
-    Ok(Review {
-        plan,
-        added,
-        removed,
-        inputs: state,
-        old: kept,
-    })
-}
-
-fn is_topology_cluster(o: &Object) -> bool {
+/// A topology Cluster of Cluster API.
+pub(crate) fn is_topology_cluster(o: &Object) -> bool {
     o.kind == "Cluster"
         && o.group() == crate::api::GROUP
         && o.value
@@ -190,7 +64,7 @@ fn is_topology_cluster(o: &Object) -> bool {
 /// Cluster owning its InfrastructureCluster and ControlPlane in place of the cluster shim,
 /// which is gone by then (the Cluster controller adopts both; the topology controller then
 /// deletes the shim).
-fn converged(c: &ClusterPlan) -> Vec<Object> {
+pub(crate) fn converged(c: &ClusterPlan) -> Vec<Object> {
     let origin = Origin {
         file: SourceFile::new(
             format!("{}/{} as planned from the old inputs", c.namespace, c.name),
@@ -239,7 +113,7 @@ fn adopt(v: &mut Value, c: &ClusterPlan) {
 }
 
 /// A Cluster that the new inputs no longer define: it and everything it owns go away.
-fn removed_cluster(mut c: ClusterPlan) -> ClusterPlan {
+pub(crate) fn removed_cluster(mut c: ClusterPlan) -> ClusterPlan {
     c.objects = c
         .objects
         .into_iter()
@@ -258,35 +132,16 @@ fn removed_cluster(mut c: ClusterPlan) -> ClusterPlan {
     c
 }
 
-/// A one-line summary of a review (also the `summary` of its JSON document).
-pub fn summary(r: &Review) -> Value {
-    let changed = r.plan.clusters.iter().filter(|c| c.has_changes()).count();
-    let rollouts: usize = r
-        .plan
-        .clusters
-        .iter()
-        .map(|c| c.rollouts.iter().filter(|x| !x.deferred).count())
-        .sum();
-    let deferred: usize = r
-        .plan
-        .clusters
-        .iter()
-        .map(|c| c.rollouts.iter().filter(|x| x.deferred).count())
-        .sum();
-    let rolling = r
-        .plan
-        .clusters
-        .iter()
-        .filter(|c| c.rollouts.iter().any(|x| !x.deferred))
-        .count();
+/// The `summary` of a review's document.
+pub fn summary(c: &Counts) -> Value {
     json!({
-        "clusters": r.plan.clusters.len(),
-        "changed": changed,
-        "unchanged": r.plan.clusters.len() - changed,
-        "added": r.added.len(),
-        "removed": r.removed.len(),
-        "clustersRollingOut": rolling,
-        "rollouts": rollouts,
-        "deferredRollouts": deferred,
+        "clusters": c.clusters,
+        "changed": c.changed,
+        "unchanged": c.clusters - c.changed,
+        "added": c.added,
+        "removed": c.removed,
+        "clustersRollingOut": c.clusters_rolling_out,
+        "rollouts": c.rollouts,
+        "deferredRollouts": c.deferred_rollouts,
     })
 }

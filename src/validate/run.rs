@@ -87,9 +87,6 @@ impl Finding {
 pub struct Validation {
     /// Every error and warning, in input order of the objects.
     pub findings: Vec<Finding>,
-    /// Every input object, with Cluster API's defaults applied to ClusterClasses and Clusters
-    /// (what a server-side dry-run apply would store), in input order.
-    pub objects: Vec<Object>,
     /// Each ClusterClass's `status.variables`, for the classes whose variables reconciled.
     pub status_variables: BTreeMap<(String, String), StatusVariables>,
 }
@@ -108,10 +105,16 @@ impl Validation {
     }
 }
 
-/// Run admission over `objects`; `old` holds the objects as they are now (`--old`), which turns
-/// creates into updates; `runtime_messages` may hold recorded DiscoverVariables responses.
-pub fn validate_objects(
-    objects: &[Object],
+/// Run admission over `objects`, leaving each ClusterClass and Cluster as the API server would
+/// store it (Cluster API's defaults applied, in place: a fleet's Clusters are not copied); `old`
+/// holds the objects as they are now (`--old`), which turns creates into updates;
+/// `runtime_messages` may hold recorded DiscoverVariables responses.
+///
+/// Findings come in Cluster API's order whatever the scheduling: objects that do not decode (in
+/// input order), then each ClusterClass (by namespace and name), then each Cluster (in input
+/// order).
+pub fn admit(
+    objects: &mut [Object],
     old: &[Object],
     runtime_messages: &[(Value, Origin)],
     settings: &Settings,
@@ -119,10 +122,12 @@ pub fn validate_objects(
     let mode = settings.mode;
     let mut findings = Vec::new();
 
-    // Decode every core object; a type error in a spec is already a located diagnostic.
+    // Decode every ClusterClass (and find every Cluster); a type error in a spec is already a
+    // located diagnostic. Clusters are decoded one at a time further down, so that a fleet's
+    // worth of typed Clusters never exists at once.
     let mut classes: BTreeMap<(String, String), ClusterClass> = BTreeMap::new();
     let mut old_classes: BTreeMap<(String, String), ClusterClass> = BTreeMap::new();
-    let mut clusters: Vec<(usize, Cluster)> = Vec::new();
+    let mut cluster_at: Vec<usize> = Vec::new();
     let mut old_clusters: BTreeMap<(String, String), Cluster> = BTreeMap::new();
     let mut defaulted: BTreeMap<usize, Value> = BTreeMap::new();
     // Decoding is per object and independent: in parallel, then gathered in input order.
@@ -131,17 +136,19 @@ pub fn validate_objects(
         .enumerate()
         .map(|(i, o)| decode(i, o))
         .collect();
-    for d in decoded {
+    // Findings of objects that do not decode, by input index (Clusters' join them below).
+    let mut undecoded: Vec<(usize, Finding)> = Vec::new();
+    for (i, d) in decoded.into_iter().enumerate() {
         match d {
             Decoded::Skip => {}
-            Decoded::Finding(f) => findings.push(*f),
+            Decoded::Finding(f) => undecoded.push((i, *f)),
             Decoded::Class(c, stored) => {
                 if let Some((i, v)) = stored {
                     defaulted.insert(i, v);
                 }
                 classes.insert((c.object.namespace.clone(), c.object.name.clone()), *c);
             }
-            Decoded::Cluster(i, c) => clusters.push((i, *c)),
+            Decoded::Cluster(i) => cluster_at.push(i),
         }
     }
     for o in old {
@@ -164,6 +171,22 @@ pub fn validate_objects(
         }
     }
 
+    // An update of a class is checked against the Clusters using it: only then are the input's
+    // Clusters decoded all at once (those that do not decode are reported below).
+    let objects_ro: &[Object] = objects;
+    let using_clusters: Vec<Cluster> = if classes.keys().any(|k| old_classes.contains_key(k)) {
+        cluster_at
+            .par_iter()
+            .filter_map(|&i| {
+                let o = &objects_ro[i];
+                let api = api::check_core_object(o).ok().flatten()?;
+                Cluster::parse(o, api).ok()
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+
     // ClusterClasses first: a Cluster's variables are only checked against a class the API
     // server would have accepted.
     let mut class_ok: BTreeMap<(String, String), bool> = BTreeMap::new();
@@ -171,7 +194,9 @@ pub fn validate_objects(
     for (k, class) in &classes {
         let old_class = old_classes.get(k);
         // The CRD's own schema first: the API server rejects there before any webhook runs.
-        if let Some(schema) = crd::spec_schema(objects, "ClusterClass", &class.object.api_version) {
+        if let Some(schema) =
+            crd::spec_schema(objects_ro, "ClusterClass", &class.object.api_version)
+        {
             let old_spec = old_class.and_then(|o| o.object.value.get("spec"));
             let errs = crd::validate(schema, &class.object, old_spec);
             if !errs.is_empty() {
@@ -181,17 +206,16 @@ pub fn validate_objects(
             }
         }
         // Clusters that use the class: the new input's, plus old ones the input does not replace.
-        let mut using: Vec<&Cluster> = clusters
+        let mut using: Vec<&Cluster> = using_clusters
             .iter()
-            .map(|(_, c)| c)
             .filter(|c| c.spec.topology.is_some() && c.class_key() == *k)
             .collect();
         for (ck, c) in &old_clusters {
             if c.spec.topology.is_some()
                 && c.class_key() == *k
-                && !clusters
+                && !using_clusters
                     .iter()
-                    .any(|(_, n)| (n.namespace(), n.name()) == (ck.0.as_str(), ck.1.as_str()))
+                    .any(|n| (n.namespace(), n.name()) == (ck.0.as_str(), ck.1.as_str()))
             {
                 using.push(c);
             }
@@ -214,7 +238,7 @@ pub fn validate_objects(
                 .all(|f| f.severity() != Severity::Error),
         );
         if mode == Mode::Validate {
-            findings.extend(missing_templates(class, objects));
+            findings.extend(missing_templates(class, objects_ro));
         }
         let discovery = match settings.registry {
             Some(r) => Discovery::Live(r),
@@ -234,115 +258,120 @@ pub fn validate_objects(
             }
         }
     }
+    drop(using_clusters);
 
     // Clusters: the mutating webhook (defaults, variables) then the validating one. Each
-    // Cluster's admission reads only shared, finished state, so they run in parallel; their
-    // findings are gathered in input order.
-    let mut cluster_schemas: BTreeMap<&str, Option<&Value>> = BTreeMap::new();
-    for (_, cluster) in &clusters {
-        let v = cluster.object.api_version.as_str();
-        cluster_schemas
-            .entry(v)
-            .or_insert_with(|| crd::spec_schema(objects, "Cluster", v));
-    }
-    let admitted: Vec<Admitted> = clusters
-        .par_iter()
-        .map(|(i, cluster)| {
-            let mut findings = Vec::new();
-            let k = (cluster.namespace().to_string(), cluster.name().to_string());
-            let old_cluster = old_clusters.get(&k);
-            let schema = cluster_schemas
-                .get(cluster.object.api_version.as_str())
-                .copied()
-                .flatten();
-            if let Some(schema) = schema {
-                let old_spec = old_cluster.and_then(|o| o.object.value.get("spec"));
-                let errs = crd::validate(schema, &cluster.object, old_spec);
-                if !errs.is_empty() {
-                    push_written(&mut findings, &cluster.object, errs);
-                    return (findings, None);
-                }
-            }
-            let class_key = cluster.class_key();
-            let class = classes.get(&class_key);
-            // The class the Cluster used before: only consulted when the reference changes.
-            let old_class = old_cluster.and_then(|c| {
-                let ok = c.class_key();
-                old_classes.get(&ok).or_else(|| classes.get(&ok))
-            });
-            let class_admitted = class_ok.get(&class_key).copied().unwrap_or(false);
-            let vars = status_vars.get(&class_key).filter(|_| class_admitted);
-            let check = |spec: &mut Value, old: Option<&Value>, _: &ClusterClass| match vars {
-                Some(sv) => default_and_validate(spec, sv, old),
-                None => Vec::new(),
-            };
-            let opts = Options {
-                gates: settings.gates,
-                class_variables: None,
-                cluster_variables: Some(&check),
-            };
-            let mut outcome = super::cluster_with(&opts, cluster, old_cluster, class, old_class);
-            if class.is_some()
-                && class_admitted
-                && vars.is_none()
-                && cluster.spec.topology.is_some()
-            {
-                // Cluster API's warning for a class whose variables did not reconcile.
-                outcome.warnings.push(format!(
-                    "Cluster refers to ClusterClass {}/{}, but this ClusterClass hasn't been successfully reconciled. \
-                     Cluster topology has not been fully validated. Please take a look at the ClusterClass status",
-                    class_key.0, class_key.1
-                ));
-            }
-            let stored = outcome
-                .defaulted
-                .as_ref()
-                .and_then(|spec| stored::cluster(&cluster.object.value, cluster.api, spec))
-                .map(|v| (*i, v));
-            push_outcome(&mut findings, &cluster.object, cluster.api, outcome);
-            (findings, stored)
-        })
-        .collect();
-    for (mut f, stored) in admitted {
-        findings.append(&mut f);
-        if let Some((i, v)) = stored {
-            defaulted.insert(i, v);
+    // Cluster's admission reads only shared, finished state, so they run in parallel, each
+    // storing its defaulted form in place; their findings are gathered in input order.
+    let mut cluster_schemas: BTreeMap<String, Option<Value>> = BTreeMap::new();
+    for &i in &cluster_at {
+        let v = objects_ro[i].api_version.as_str();
+        if !cluster_schemas.contains_key(v) {
+            let schema = crd::spec_schema(objects_ro, "Cluster", v).cloned();
+            cluster_schemas.insert(v.to_string(), schema);
         }
     }
-
-    // The stored objects: a copy of each (the caller keeps its input), the defaulted value in
-    // place of the original where admission changed one, without copying the original value.
-    let mut replaced: Vec<Option<Value>> = Vec::new();
-    replaced.resize_with(objects.len(), || None);
+    let admit_one = |cluster: &Cluster| -> (Vec<Finding>, Option<Value>) {
+        let mut findings = Vec::new();
+        let k = (cluster.namespace().to_string(), cluster.name().to_string());
+        let old_cluster = old_clusters.get(&k);
+        let schema = cluster_schemas
+            .get(cluster.object.api_version.as_str())
+            .and_then(Option::as_ref);
+        if let Some(schema) = schema {
+            let old_spec = old_cluster.and_then(|o| o.object.value.get("spec"));
+            let errs = crd::validate(schema, &cluster.object, old_spec);
+            if !errs.is_empty() {
+                push_written(&mut findings, &cluster.object, errs);
+                return (findings, None);
+            }
+        }
+        let class_key = cluster.class_key();
+        let class = classes.get(&class_key);
+        // The class the Cluster used before: only consulted when the reference changes.
+        let old_class = old_cluster.and_then(|c| {
+            let ok = c.class_key();
+            old_classes.get(&ok).or_else(|| classes.get(&ok))
+        });
+        let class_admitted = class_ok.get(&class_key).copied().unwrap_or(false);
+        let vars = status_vars.get(&class_key).filter(|_| class_admitted);
+        let check = |spec: &mut Value, old: Option<&Value>, _: &ClusterClass| match vars {
+            Some(sv) => default_and_validate(spec, sv, old),
+            None => Vec::new(),
+        };
+        let opts = Options {
+            gates: settings.gates,
+            class_variables: None,
+            cluster_variables: Some(&check),
+        };
+        let mut outcome = super::cluster_with(&opts, cluster, old_cluster, class, old_class);
+        if class.is_some() && class_admitted && vars.is_none() && cluster.spec.topology.is_some() {
+            // Cluster API's warning for a class whose variables did not reconcile.
+            outcome.warnings.push(format!(
+                "Cluster refers to ClusterClass {}/{}, but this ClusterClass hasn't been successfully reconciled. \
+                 Cluster topology has not been fully validated. Please take a look at the ClusterClass status",
+                class_key.0, class_key.1
+            ));
+        }
+        let stored = outcome
+            .defaulted
+            .as_ref()
+            .and_then(|spec| stored::cluster(&cluster.object.value, cluster.api, spec));
+        push_outcome(&mut findings, &cluster.object, cluster.api, outcome);
+        (findings, stored)
+    };
+    // ClusterClasses take their stored form now that every rule has read them as written.
     for (i, v) in defaulted {
-        if let Some(slot) = replaced.get_mut(i) {
-            *slot = Some(v);
+        if let Some(o) = objects.get_mut(i) {
+            o.value = v;
         }
     }
-    let objects = objects
-        .par_iter()
-        .zip(replaced)
-        .map(|(o, v)| match v {
-            Some(value) => Object {
-                value,
-                origin: o.origin.clone(),
-                api_version: o.api_version.clone(),
-                kind: o.kind.clone(),
-                name: o.name.clone(),
-                namespace: o.namespace.clone(),
-            },
-            None => o.clone(),
+    let is_cluster: Vec<bool> = {
+        let mut v = vec![false; objects.len()];
+        for &i in &cluster_at {
+            v[i] = true;
+        }
+        v
+    };
+    // (input index, whether the Cluster decoded, its findings)
+    let admitted: Vec<(usize, bool, Vec<Finding>)> = objects
+        .par_iter_mut()
+        .enumerate()
+        .filter(|(i, _)| is_cluster[*i])
+        .map(|(i, o)| {
+            let decoded = api::check_core_object(o)
+                .and_then(|api| api.map(|api| Cluster::parse(o, api)).transpose());
+            match decoded {
+                Ok(Some(cluster)) => {
+                    let (findings, stored) = admit_one(&cluster);
+                    drop(cluster);
+                    if let Some(v) = stored {
+                        o.value = v;
+                    }
+                    (i, true, findings)
+                }
+                Ok(None) => (i, true, Vec::new()),
+                Err(e) => (i, false, vec![plain(o, e)]),
+            }
         })
         .collect();
+    let mut cluster_findings = Vec::new();
+    for (i, decoded, mut f) in admitted {
+        if decoded {
+            cluster_findings.append(&mut f);
+        } else {
+            undecoded.extend(f.into_iter().map(|f| (i, f)));
+        }
+    }
+    undecoded.sort_by_key(|(i, _)| *i);
+    let mut all: Vec<Finding> = undecoded.into_iter().map(|(_, f)| f).collect();
+    all.append(&mut findings);
+    all.append(&mut cluster_findings);
     Validation {
-        findings,
-        objects,
+        findings: all,
         status_variables: status_vars,
     }
 }
-
-/// One Cluster's findings, and its stored form (index, value) when defaulting changed it.
-type Admitted = (Vec<Finding>, Option<(usize, Value)>);
 
 /// One input object, decoded for admission.
 enum Decoded {
@@ -352,8 +381,8 @@ enum Decoded {
     Finding(Box<Finding>),
     /// A ClusterClass, with its stored form (index, value) when defaulting changed it.
     Class(Box<ClusterClass>, Option<(usize, Value)>),
-    /// A Cluster at this index.
-    Cluster(usize, Box<Cluster>),
+    /// A Cluster at this index (decoded when it is admitted).
+    Cluster(usize),
 }
 
 fn decode(i: usize, o: &Object) -> Decoded {
@@ -370,10 +399,7 @@ fn decode(i: usize, o: &Object) -> Decoded {
             }
             Err(e) => Decoded::Finding(Box::new(plain(o, e))),
         },
-        "Cluster" => match Cluster::parse(o, api) {
-            Ok(c) => Decoded::Cluster(i, Box::new(c)),
-            Err(e) => Decoded::Finding(Box::new(plain(o, e))),
-        },
+        "Cluster" => Decoded::Cluster(i),
         _ => Decoded::Skip,
     }
 }

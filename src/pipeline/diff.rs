@@ -1,0 +1,316 @@
+/*!
+The driver of `topoplan diff OLD NEW`, Cluster by Cluster (what a diff means is
+[`crate::plan::review`]'s).
+
+Two passes over the old inputs' fleet keep memory flat: the first plans every old Cluster and
+keeps only the Cluster object it converges to (the new inputs' admission compares with those,
+as an update); the second plans each Cluster again on a worker, settles it, and plans the new
+inputs' Cluster against that state alone, then renders it and lets it go. Planning an old
+Cluster twice costs time; holding every settled object of a fleet cost gigabytes.
+*/
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{Failed, Progress, Side, Step, Summary, stream};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::load::{self, Object};
+use crate::plan::fleet::Fleet;
+use crate::plan::review::{self, ReviewOptions};
+use crate::plan::{Action, ClusterPlan, State, current};
+use crate::topology::{Catalog, Role};
+
+/// Which Clusters a change adds and removes: known before the first Cluster is emitted.
+#[derive(Debug, Clone, Default)]
+pub struct Membership {
+    /// Clusters only in the new inputs.
+    pub added: BTreeSet<(String, String)>,
+    /// Clusters only in the old inputs.
+    pub removed: BTreeSet<(String, String)>,
+}
+
+/// What a review leaves once its Clusters were emitted.
+#[derive(Debug, Clone, Default)]
+pub struct ReviewOutcome {
+    /// Warnings for the user.
+    pub warnings: Vec<Diagnostic>,
+    /// Added and removed Clusters.
+    pub membership: Membership,
+    /// Counts over the emitted Clusters.
+    pub counts: review::Counts,
+}
+
+/// One Cluster of the review: of the new inputs, or removed from the old ones.
+#[derive(Debug, Clone, Copy)]
+enum Item {
+    New(usize),
+    Removed(usize),
+}
+
+/// Review the change from `opts.old` to `opts.plan.load`: `begin` learns which Clusters are
+/// added and removed, then every Cluster (new inputs' ones and removed ones, in namespace/name
+/// order) is rendered by `render` on a worker thread and handed to `emit` in order.
+pub fn diff<C, B, R, E>(
+    opts: &ReviewOptions,
+    begin: B,
+    render: R,
+    emit: E,
+    progress: Progress<'_>,
+) -> Result<ReviewOutcome, Failed>
+where
+    C: Send,
+    B: FnOnce(&Membership),
+    R: Fn(usize, &ClusterPlan) -> C + Sync,
+    E: FnMut(C) -> Result<(), Diagnostic>,
+{
+    // Both sides at once: files they share are parsed once.
+    let mut loaded = load::load_many(&[opts.old.clone(), opts.plan.load.clone()]).into_iter();
+    let (old, new) = match (loaded.next(), loaded.next()) {
+        (Some(Ok(o)), Some(Ok(n))) => (o, n),
+        (o, n) => {
+            let mut errors = Vec::new();
+            for e in [o, n].into_iter().flatten().filter_map(Result::err) {
+                errors.extend(e.0);
+            }
+            return Err(Diagnostics(errors).into());
+        }
+    };
+    // What the loader skipped (special files) is told first, whether or not the review succeeds.
+    let skipped: Vec<Diagnostic> = old.warnings.iter().chain(&new.warnings).cloned().collect();
+    match review_inputs(opts, old, new, begin, render, emit, progress) {
+        Ok(mut r) => {
+            r.warnings.splice(0..0, skipped);
+            Ok(r)
+        }
+        Err(mut f) => {
+            f.diagnostics.splice(0..0, skipped);
+            Err(f)
+        }
+    }
+}
+
+fn old_failed(d: Vec<Diagnostic>) -> Failed {
+    let mut out = vec![Diagnostic::error(
+        "the old inputs do not plan: a diff needs both sides to be valid",
+    )];
+    out.extend(d);
+    Failed {
+        diagnostics: out,
+        emitted: false,
+    }
+}
+
+fn review_inputs<C, B, R, E>(
+    opts: &ReviewOptions,
+    old: load::Inputs,
+    new: load::Inputs,
+    begin: B,
+    render: R,
+    emit: E,
+    progress: Progress<'_>,
+) -> Result<ReviewOutcome, Failed>
+where
+    C: Send,
+    B: FnOnce(&Membership),
+    R: Fn(usize, &ClusterPlan) -> C + Sync,
+    E: FnMut(C) -> Result<(), Diagnostic>,
+{
+    let plan_opts = &opts.plan;
+    let new_keys: BTreeSet<(String, String)> = new
+        .objects
+        .iter()
+        .filter(|o| review::is_topology_cluster(o))
+        .map(|o| (o.namespace.clone(), o.name.clone()))
+        .collect();
+
+    // The old inputs, admitted and planned once: only the Clusters they converge to are kept.
+    let old_side = Side::admit(plan_opts, old, None).map_err(old_failed)?;
+    let old_catalog = Catalog::new(&old_side.objects);
+    let old_lists = crate::plan::ssa::ListTypes::builtin();
+    let old_fleet = Fleet::prepare(
+        &old_side.objects,
+        &old_side.classes,
+        &old_catalog,
+        &plan_opts.clusters,
+        old_side.extensions(),
+        State {
+            index: None,
+            lists: &old_lists,
+            sole_owner: false,
+        },
+    )
+    .map_err(|d| old_failed(d.0))?;
+    let mut settled_clusters: Vec<Option<Object>> = Vec::with_capacity(old_fleet.len());
+    let first = stream(
+        old_fleet.len(),
+        old_side.threads(),
+        progress,
+        |i| {
+            old_fleet.plan(i).map(|(p, _)| {
+                let cluster = review::converged(&p)
+                    .into_iter()
+                    .find(|o| o.kind == "Cluster");
+                (cluster, Summary::default(), Vec::new())
+            })
+        },
+        |c| {
+            settled_clusters.push(c);
+            Ok(())
+        },
+    );
+    if !first.errors.is_empty() {
+        let mut d = first.errors;
+        d.extend(old_side.ignored());
+        return Err(old_failed(d));
+    }
+    let mut old_by_key: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
+    for i in 0..old_fleet.len() {
+        if let Some((ns, name)) = old_fleet.key(i) {
+            old_by_key
+                .entry((ns.to_string(), name.to_string()))
+                .or_default()
+                .push(i);
+        }
+    }
+    let old_keys: BTreeSet<(String, String)> = old_by_key.keys().cloned().collect();
+    let membership = Membership {
+        removed: old_keys.difference(&new_keys).cloned().collect(),
+        added: new_keys.difference(&old_keys).cloned().collect(),
+    };
+
+    // The state the new inputs are admitted against: the old classes, and the Cluster each
+    // remaining old Cluster converged to.
+    let mut state: Vec<Object> = old_side
+        .objects
+        .iter()
+        .filter(|o| o.kind == "ClusterClass" && o.group() == crate::api::GROUP)
+        .cloned()
+        .collect();
+    for (i, c) in settled_clusters.into_iter().enumerate() {
+        let removed = old_fleet.key(i).is_some_and(|(ns, n)| {
+            membership
+                .removed
+                .contains(&(ns.to_string(), n.to_string()))
+        });
+        if !removed {
+            state.extend(c);
+        }
+    }
+    let new_side = Side::admit(plan_opts, new, Some(&state)).map_err(|d| Failed {
+        diagnostics: d,
+        emitted: false,
+    })?;
+    let fail = |mut d: Vec<Diagnostic>, emitted: bool| {
+        d.extend(new_side.ignored());
+        Failed {
+            diagnostics: d,
+            emitted,
+        }
+    };
+    let index = current::Index::new(&state);
+    let new_catalog = Catalog::new(&new_side.objects);
+    let new_fleet = Fleet::prepare(
+        &new_side.objects,
+        &new_side.classes,
+        &new_catalog,
+        &plan_opts.clusters,
+        new_side.extensions(),
+        State {
+            index: Some(&index),
+            lists: &new_side.lists,
+            sole_owner: true,
+        },
+    )
+    .map_err(|d| fail(d.0, false))?;
+
+    // New inputs' Clusters and removed ones, in namespace, name, file order.
+    let mut items: Vec<(&str, &str, &str, Item)> = Vec::new();
+    for i in 0..new_fleet.len() {
+        if let Some((ns, name, file)) = new_fleet.entry(i) {
+            items.push((ns, name, file, Item::New(i)));
+        }
+    }
+    for i in 0..old_fleet.len() {
+        if let Some((ns, name, file)) = old_fleet.entry(i)
+            && membership
+                .removed
+                .contains(&(ns.to_string(), name.to_string()))
+        {
+            items.push((ns, name, file, Item::Removed(i)));
+        }
+    }
+    items.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    begin(&membership);
+
+    let settle = |ns: &str, name: &str| -> Result<Vec<Object>, Vec<Diagnostic>> {
+        let mut objects = Vec::new();
+        for &i in old_by_key
+            .get(&(ns.to_string(), name.to_string()))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+        {
+            let (p, _) = old_fleet.plan(i)?;
+            objects.extend(review::converged(&p));
+        }
+        Ok(objects)
+    };
+    let work = |k: usize| -> Result<(C, Summary, Vec<Diagnostic>), Vec<Diagnostic>> {
+        let (ns, name, _, item) = items[k];
+        let (p, warnings) = match item {
+            Item::Removed(i) => (review::removed_cluster(old_fleet.plan(i)?.0), Vec::new()),
+            Item::New(i) => {
+                let settled = settle(ns, name)?;
+                let index = current::Index::new(&settled);
+                let state = State {
+                    index: Some(&index),
+                    lists: &new_side.lists,
+                    sole_owner: true,
+                };
+                let (mut p, warnings) = new_fleet.plan_in(i, &state)?;
+                if membership
+                    .added
+                    .contains(&(ns.to_string(), name.to_string()))
+                {
+                    for o in &mut p.objects {
+                        if o.role == Role::Cluster {
+                            o.action = Action::Created;
+                            o.note = Some("new Cluster".into());
+                        }
+                    }
+                }
+                (p, warnings)
+            }
+        };
+        Ok((render(k, &p), Summary::of(&p), warnings))
+    };
+    let streamed = stream(items.len(), new_side.threads(), progress, work, emit);
+    if let Some(e) = streamed.stopped {
+        return Err(Failed {
+            diagnostics: vec![e],
+            emitted: streamed.emitted,
+        });
+    }
+    if !streamed.errors.is_empty() {
+        return Err(fail(streamed.errors, streamed.emitted));
+    }
+    let mut warnings = new_side.warnings();
+    warnings.extend(new_fleet.warnings().iter().cloned());
+    warnings.extend(streamed.warnings);
+    warnings.extend(new_fleet.closing_warnings().iter().cloned());
+    warnings.extend(streamed.summary.inexact_warning());
+    let s = streamed.summary;
+    let counts = review::Counts {
+        clusters: s.clusters,
+        changed: s.changed,
+        added: membership.added.len(),
+        removed: membership.removed.len(),
+        clusters_rolling_out: s.clusters_rolling_out,
+        rollouts: s.rollouts,
+        deferred_rollouts: s.deferred_rollouts,
+    };
+    let _ = Step::Done(0);
+    Ok(ReviewOutcome {
+        warnings,
+        membership,
+        counts,
+    })
+}

@@ -1,0 +1,452 @@
+/*!
+The driver: one entry per command, the stages in order, Clusters streamed.
+
+```text
+load → admit (validate) → fleet (classes, blueprints, Clusters to plan)
+     → per Cluster, in parallel: decode → variables → desired state → patches → compare
+     → render (in the worker) → emit (in order, on the caller's thread) → drop
+```
+
+Owns the order of the stages and what is kept between them: the loaded inputs (admitted in
+place) and, per Cluster, only what the summary needs. Every planned Cluster is rendered by the
+caller's `render` on a worker thread and handed to `emit` in plan order (namespace, name, file)
+as soon as it and its predecessors are done ([`ordered`]); a fleet's plans never exist at once.
+Diagnostics keep the order and content a whole-input run gives them.
+
+The command line resolves flags into options and chooses the rendering; nothing here prints.
+*/
+
+use crate::api;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::load::{self, LoadOptions, Object};
+use crate::plan::fleet::{self, Fleet};
+use crate::plan::{ClusterPlan, Extensions, PlanOptions, State, current, extensions, ssa};
+use crate::topology::Catalog;
+use crate::validate::run::{Mode, Settings, admit};
+
+pub mod diff;
+pub mod ordered;
+
+/// How many Clusters are planned at once when they call Runtime extensions (their calls
+/// overlap; Cluster API's controller, too, reconciles Clusters concurrently).
+const EXTENSION_CONCURRENCY: usize = 16;
+
+/// How far planning may run ahead of the Cluster being emitted, per worker thread: enough to
+/// keep every thread busy past a slow Cluster, few enough that the waiting plans stay small.
+const WINDOW_PER_THREAD: usize = 8;
+
+/// Progress of a run, for a bar: more Clusters to plan, or Clusters planned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// This many more Clusters will be planned.
+    Total(u64),
+    /// This many Clusters were planned.
+    Done(u64),
+}
+
+/// Where a run reports its [`Step`]s.
+pub type Progress<'a> = &'a (dyn Fn(Step) + Sync);
+
+/// A progress sink that shows nothing.
+pub fn no_progress(_: Step) {}
+
+/// What a plan leaves once its Clusters were emitted.
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    /// Warnings for the user, in the order a whole-input run tells them.
+    pub warnings: Vec<Diagnostic>,
+    /// How many Clusters were planned.
+    pub clusters: usize,
+    /// Whether any Cluster's plan changes anything.
+    pub changes: bool,
+}
+
+/// Errors of a run that emitted some Clusters first, or none.
+#[derive(Debug)]
+pub struct Failed {
+    /// What went wrong, in the order a whole-input run tells it.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Whether `emit` was called at least once before the run failed.
+    pub emitted: bool,
+}
+
+impl From<Diagnostics> for Failed {
+    fn from(d: Diagnostics) -> Failed {
+        Failed {
+            diagnostics: d.0,
+            emitted: false,
+        }
+    }
+}
+
+/// Read the input (and the current objects, with `--current`), admit it and plan every topology
+/// Cluster: each is rendered by `render` (on a worker thread) and handed to `emit` in plan order.
+/// `emit` failing stops the run with its diagnostic.
+pub fn plan<C, R, E>(
+    opts: &PlanOptions,
+    render: R,
+    emit: E,
+    progress: Progress<'_>,
+) -> Result<Outcome, Failed>
+where
+    C: Send,
+    R: Fn(usize, &ClusterPlan) -> C + Sync,
+    E: FnMut(C) -> Result<(), Diagnostic>,
+{
+    let current_opts = opts.current.as_ref().map(expand_plan_outputs);
+    let mut sets = vec![opts.load.clone()];
+    sets.extend(current_opts);
+    let mut loaded = load::load_many(&sets).into_iter();
+    let (inputs, current) = match (loaded.next(), loaded.next()) {
+        (Some(Ok(i)), None) => (i, None),
+        (Some(Ok(i)), Some(Ok(c))) => (i, Some(c)),
+        (i, c) => {
+            let mut errors = Vec::new();
+            for e in [i, c].into_iter().flatten().filter_map(Result::err) {
+                errors.extend(e.0);
+            }
+            return Err(Diagnostics(errors).into());
+        }
+    };
+    // What the loader skipped (special files) is told first, whether or not the plan succeeds.
+    let skipped: Vec<Diagnostic> = inputs
+        .warnings
+        .iter()
+        .chain(current.iter().flat_map(|c| &c.warnings))
+        .cloned()
+        .collect();
+    let run = Run { opts };
+    let result = run.plan(
+        inputs,
+        current.as_ref().map(|c| c.objects.as_slice()),
+        render,
+        emit,
+        progress,
+    );
+    match result {
+        Ok(mut outcome) => {
+            outcome.warnings.splice(0..0, skipped);
+            Ok(outcome)
+        }
+        Err(mut f) => {
+            f.diagnostics.splice(0..0, skipped);
+            Err(f)
+        }
+    }
+}
+
+/// `--current DIR` where DIR was written by `plan --output-dir`: the state after that plan (its
+/// `deleted/` objects are gone). The loader still walks DIR, under its rules for links and
+/// special files; it only never enters the `deleted` directories.
+fn expand_plan_outputs(c: &LoadOptions) -> LoadOptions {
+    let mut exclude = c.exclude.clone();
+    for p in &c.paths {
+        if load::is_plan_output(p) {
+            // Unreadable: the loader reports it in its own words.
+            exclude.extend(load::deleted_dirs(p));
+        }
+    }
+    LoadOptions {
+        exclude,
+        ..c.clone()
+    }
+}
+
+/// One side of a run, admitted: the objects as the API server would store them, and what
+/// planning them needs besides.
+pub(crate) struct Side {
+    pub(crate) objects: Vec<Object>,
+    pub(crate) registry: Option<crate::runtime::Registry>,
+    pub(crate) validation: crate::validate::run::Validation,
+    pub(crate) classes: fleet::Classes,
+    pub(crate) lists: ssa::ListTypes,
+    pub(crate) list_warnings: Vec<Diagnostic>,
+}
+
+impl Side {
+    /// Connect the extensions and admit `inputs` against the `current` objects (`None`: every
+    /// Cluster is new). Stored ClusterClasses and Clusters among the current objects make
+    /// admission an update, as the API server would run it (class compatibility, Cluster
+    /// topology changes). Errors come with the extensions' forgiven failures.
+    pub(crate) fn admit(
+        opts: &PlanOptions,
+        inputs: load::Inputs,
+        current: Option<&[Object]>,
+    ) -> Result<Side, Vec<Diagnostic>> {
+        let registry =
+            extensions::connect(&inputs.objects, &opts.extensions, extensions::Need::Plan)
+                .map_err(|d| d.0)?;
+        let with_ignored = |mut d: Vec<Diagnostic>| {
+            d.extend(extensions::ignored(registry.as_ref()));
+            d
+        };
+        let settings = Settings {
+            mode: Mode::Plan,
+            gates: opts.gates,
+            registry: registry.as_ref(),
+        };
+        // Clusters that exist only in the current state are planned as they are stored: what
+        // would the controller do to them now (drift, or a changed class)? They pass admission
+        // with the rest, as they once did.
+        let mut objects = match current {
+            None => inputs.objects,
+            Some(c) => {
+                crate::plan::with_current(inputs.objects, c).map_err(|d| with_ignored(d.0))?
+            }
+        };
+        // Admission compares with the stored ClusterClasses and Clusters only.
+        let stored: Vec<Object> = current
+            .unwrap_or(&[])
+            .iter()
+            .filter(|o| {
+                matches!(o.kind.as_str(), "Cluster" | "ClusterClass") && o.group() == api::GROUP
+            })
+            .cloned()
+            .collect();
+        let validation = admit(&mut objects, &stored, &inputs.runtime_messages, &settings);
+        drop(stored);
+        if validation.has_errors() {
+            return Err(with_ignored(validation.diagnostics()));
+        }
+        let mut lists = ssa::ListTypes::builtin();
+        let mut list_warnings = Vec::new();
+        if let Some(c) = current {
+            let (l, w) = lists.with_crds(&objects, c);
+            lists = l;
+            list_warnings = w;
+        }
+        let classes = fleet::classes(&objects).map_err(|d| with_ignored(d.0))?;
+        Ok(Side {
+            objects,
+            registry,
+            validation,
+            classes,
+            lists,
+            list_warnings,
+        })
+    }
+
+    /// What planning needs from admission and the extensions.
+    pub(crate) fn extensions(&self) -> Extensions<'_> {
+        Extensions {
+            registry: self.registry.as_ref(),
+            status: &self.validation.status_variables,
+        }
+    }
+
+    /// The extensions' forgiven failures, as warnings.
+    pub(crate) fn ignored(&self) -> Vec<Diagnostic> {
+        extensions::ignored(self.registry.as_ref())
+    }
+
+    /// Warnings up to the first Cluster's: admission's, the extensions', the list types'.
+    pub(crate) fn warnings(&self) -> Vec<Diagnostic> {
+        let mut w = self.validation.diagnostics();
+        w.extend(self.ignored());
+        w.extend(self.list_warnings.iter().cloned());
+        w
+    }
+
+    /// How many threads plan Clusters at once.
+    pub(crate) fn threads(&self) -> usize {
+        if self.registry.is_some() {
+            EXTENSION_CONCURRENCY.max(rayon::current_num_threads())
+        } else {
+            rayon::current_num_threads()
+        }
+    }
+}
+
+/// One planning run over loaded inputs.
+struct Run<'o> {
+    opts: &'o PlanOptions,
+}
+
+/// Plan `n` items with `work` on `threads` threads, handing each rendered result to `emit` in
+/// order; after a failed item nothing more is emitted, but every item is still planned so that
+/// all errors are told. Returns (the rendered items' warnings and summaries in order, errors,
+/// whether anything was emitted, the error `emit` stopped with).
+pub(crate) fn stream<C, W, E>(
+    n: usize,
+    threads: usize,
+    progress: Progress<'_>,
+    work: W,
+    mut emit: E,
+) -> Streamed
+where
+    C: Send,
+    W: Fn(usize) -> Result<(C, Summary, Vec<Diagnostic>), Vec<Diagnostic>> + Sync,
+    E: FnMut(C) -> Result<(), Diagnostic>,
+{
+    let mut out = Streamed::default();
+    progress(Step::Total(n as u64));
+    ordered::for_each(
+        n,
+        threads,
+        threads * WINDOW_PER_THREAD,
+        |i| {
+            let r = work(i);
+            progress(Step::Done(1));
+            r
+        },
+        |_, planned| {
+            match planned {
+                Ok((chunk, s, mut w)) => {
+                    out.warnings.append(&mut w);
+                    out.summary.add(&s);
+                    // After a failed Cluster nothing more is written: the output is abandoned,
+                    // only the diagnostics of the rest are gathered.
+                    if out.errors.is_empty() {
+                        out.emitted = true;
+                        if let Err(e) = emit(chunk) {
+                            out.stopped = Some(e);
+                            return false;
+                        }
+                    }
+                }
+                Err(mut e) => out.errors.append(&mut e),
+            }
+            true
+        },
+    );
+    out
+}
+
+/// What [`stream`] gathered.
+#[derive(Debug, Default)]
+pub(crate) struct Streamed {
+    pub(crate) warnings: Vec<Diagnostic>,
+    pub(crate) summary: Summary,
+    pub(crate) errors: Vec<Diagnostic>,
+    pub(crate) emitted: bool,
+    pub(crate) stopped: Option<Diagnostic>,
+}
+
+impl Run<'_> {
+    fn plan<C, R, E>(
+        &self,
+        inputs: load::Inputs,
+        current: Option<&[Object]>,
+        render: R,
+        emit: E,
+        progress: Progress<'_>,
+    ) -> Result<Outcome, Failed>
+    where
+        C: Send,
+        R: Fn(usize, &ClusterPlan) -> C + Sync,
+        E: FnMut(C) -> Result<(), Diagnostic>,
+    {
+        let opts = self.opts;
+        let side = Side::admit(opts, inputs, current).map_err(|d| Failed {
+            diagnostics: d,
+            emitted: false,
+        })?;
+        let fail = |mut d: Vec<Diagnostic>, emitted: bool| {
+            d.extend(side.ignored());
+            Failed {
+                diagnostics: d,
+                emitted,
+            }
+        };
+        let index = current.map(current::Index::new);
+        let state = State {
+            index: index.as_ref(),
+            lists: &side.lists,
+            sole_owner: false,
+        };
+        let catalog = Catalog::new(&side.objects);
+        let fleet = Fleet::prepare(
+            &side.objects,
+            &side.classes,
+            &catalog,
+            &opts.clusters,
+            side.extensions(),
+            state,
+        )
+        .map_err(|d| fail(d.0, false))?;
+        let streamed = stream(
+            fleet.len(),
+            side.threads(),
+            progress,
+            |i| {
+                fleet
+                    .plan(i)
+                    .map(|(p, warnings)| (render(i, &p), Summary::of(&p), warnings))
+            },
+            emit,
+        );
+        if let Some(e) = streamed.stopped {
+            return Err(Failed {
+                diagnostics: vec![e],
+                emitted: streamed.emitted,
+            });
+        }
+        if !streamed.errors.is_empty() {
+            return Err(fail(streamed.errors, streamed.emitted));
+        }
+        let mut warnings = side.warnings();
+        warnings.extend(fleet.warnings().iter().cloned());
+        warnings.extend(streamed.warnings);
+        warnings.extend(fleet.closing_warnings().iter().cloned());
+        warnings.extend(streamed.summary.inexact_warning());
+        Ok(Outcome {
+            warnings,
+            clusters: fleet.len(),
+            changes: streamed.summary.changes,
+        })
+    }
+}
+
+/// What the end of a run needs of the Clusters it emitted.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Summary {
+    pub(crate) clusters: usize,
+    pub(crate) changes: bool,
+    /// Clusters that change anything.
+    pub(crate) changed: usize,
+    pub(crate) inexact: usize,
+    pub(crate) inexact_clusters: usize,
+    /// Rollouts now, and the Clusters that have any.
+    pub(crate) rollouts: usize,
+    pub(crate) clusters_rolling_out: usize,
+    /// Rollouts the upgrade sequencing holds back.
+    pub(crate) deferred_rollouts: usize,
+}
+
+impl Summary {
+    pub(crate) fn of(p: &ClusterPlan) -> Summary {
+        let now = p.rollouts.iter().filter(|r| !r.deferred).count();
+        Summary {
+            clusters: 1,
+            changes: p.has_changes(),
+            changed: usize::from(p.has_changes()),
+            inexact: p.inexact,
+            inexact_clusters: usize::from(p.inexact > 0),
+            rollouts: now,
+            clusters_rolling_out: usize::from(now > 0),
+            deferred_rollouts: p.rollouts.len() - now,
+        }
+    }
+
+    pub(crate) fn add(&mut self, s: &Summary) {
+        self.clusters += s.clusters;
+        self.changes |= s.changes;
+        self.changed += s.changed;
+        self.inexact += s.inexact;
+        self.inexact_clusters += s.inexact_clusters;
+        self.rollouts += s.rollouts;
+        self.clusters_rolling_out += s.clusters_rolling_out;
+        self.deferred_rollouts += s.deferred_rollouts;
+    }
+
+    /// The warning for current objects compared without managedFields, if any were.
+    pub(crate) fn inexact_warning(&self) -> Option<Diagnostic> {
+        (self.inexact > 0).then(|| {
+            Diagnostic::warning(format!(
+                "{} current object(s) in {} Cluster(s) have no managedFields entry of capi-topology: a field removed from a template is not detected as removed from them",
+                self.inexact, self.inexact_clusters
+            ))
+            .with_help("export the current objects with their managedFields: kubectl get … -o yaml --show-managed-fields")
+        })
+    }
+}

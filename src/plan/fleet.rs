@@ -1,0 +1,446 @@
+/*!
+A fleet ready to plan: what every Cluster shares, resolved once, and the list of Clusters to plan
+one at a time.
+
+Owns the step from admitted objects to planned Clusters: recognising ClusterClasses and topology
+Clusters, the checks that need the whole input (`--cluster` names, unknown classes, references
+only an existing Cluster has, flavors defined twice), resolving each used class's blueprint, and
+then planning any one Cluster on demand. A Cluster is decoded only when it is planned and nothing
+of it is kept here afterwards, so a caller streaming the plans holds one fleet's inputs and only
+the Clusters in flight. The order of the list is the order of the plan: namespace, name, file.
+*/
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rayon::prelude::*;
+
+use super::{
+    ClusterPlan, Extensions, State, classify, current, ineffective_operations,
+    non_deterministic_templates, normalized_version, orphans, rollout, sort_objects,
+    upgrade_decision, upgrade_step, verdict, versions_of, with_stored,
+};
+use crate::api::{self, Cluster, ClusterClass};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::load::Object;
+use crate::topology::{self, Blueprint, Catalog};
+
+/// The ClusterClasses of an admitted input, decoded, by (namespace, name).
+pub type Classes = BTreeMap<(String, String), ClusterClass>;
+
+/// Decode the ClusterClasses of `objects` (in parallel; few, but large).
+pub fn classes(objects: &[Object]) -> Result<Classes, Diagnostics> {
+    let decoded: Vec<Result<Option<ClusterClass>, Diagnostic>> = objects
+        .par_iter()
+        .filter(|o| o.kind == "ClusterClass")
+        .map(|o| {
+            let Some(api) = api::check_core_object(o)? else {
+                return Ok(None);
+            };
+            ClusterClass::parse(o, api).map(Some)
+        })
+        .collect();
+    let mut out = Classes::new();
+    let mut errors = Vec::new();
+    for d in decoded {
+        match d {
+            Ok(Some(c)) => {
+                out.insert((c.object.namespace.clone(), c.object.name.clone()), c);
+            }
+            Ok(None) => {}
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(Diagnostics(errors))
+    }
+}
+
+/// One Cluster to plan: where it is in the input, and what the whole-input checks read of it.
+#[derive(Debug, Clone)]
+struct Entry {
+    /// Index in the admitted objects.
+    index: usize,
+    namespace: String,
+    name: String,
+    file: String,
+    class: (String, String),
+    /// References only an existing Cluster has, on a Cluster planned as new.
+    refs: Vec<Diagnostic>,
+    /// The class is not in the input.
+    unknown: Option<Diagnostic>,
+}
+
+/// Everything planning a Cluster shares, and the Clusters to plan, in plan order.
+pub struct Fleet<'a> {
+    objects: &'a [Object],
+    blueprints: BTreeMap<(String, String), Blueprint<'a>>,
+    clusters: Vec<Entry>,
+    /// Clusters defined in several files (flavors): each plan names its file.
+    ambiguous: BTreeSet<(String, String)>,
+    ext: Extensions<'a>,
+    state: State<'a>,
+    /// Warnings of the classes, told before any Cluster's.
+    warnings: Vec<Diagnostic>,
+    /// Warnings about the fleet as a whole, told after every Cluster's.
+    closing: Vec<Diagnostic>,
+}
+
+impl<'a> Fleet<'a> {
+    /// Check the whole input and resolve the blueprints of the classes in use. `only`: plan
+    /// just these Clusters (namespace, name); empty means all.
+    pub fn prepare(
+        objects: &'a [Object],
+        classes: &'a Classes,
+        catalog: &'a Catalog<'a>,
+        only: &[(String, String)],
+        ext: Extensions<'a>,
+        state: State<'a>,
+    ) -> Result<Fleet<'a>, Diagnostics> {
+        let mut errors = Vec::new();
+        // Each Cluster is decoded here for the checks below, in parallel, then dropped: only
+        // its entry stays.
+        let decoded: Vec<Result<Option<Entry>, Diagnostic>> = objects
+            .par_iter()
+            .enumerate()
+            .filter(|(_, o)| o.kind == "Cluster")
+            .map(|(index, o)| {
+                let Some(api) = api::check_core_object(o)? else {
+                    return Ok(None);
+                };
+                let stored = state.index.and_then(|ix| ix.cluster(&o.namespace, &o.name));
+                let merged = match stored {
+                    Some(s) => std::borrow::Cow::Owned(with_stored(o, s)?),
+                    None => std::borrow::Cow::Borrowed(o),
+                };
+                let c = Cluster::parse(&merged, api)?;
+                if c.spec.topology.is_none() {
+                    return Ok(None);
+                }
+                let refs = if state.index.is_none() {
+                    new_cluster_refs(&c)
+                } else {
+                    Vec::new()
+                };
+                let class = c.class_key();
+                let unknown = (!classes.contains_key(&class)).then(|| unknown_class(&c, classes));
+                Ok(Some(Entry {
+                    index,
+                    namespace: c.namespace().to_string(),
+                    name: c.name().to_string(),
+                    file: c.object.origin.file.name.clone(),
+                    class,
+                    refs,
+                    unknown,
+                }))
+            })
+            .collect();
+        let mut clusters = Vec::new();
+        for d in decoded {
+            match d {
+                Ok(Some(e)) => clusters.push(e),
+                Ok(None) => {}
+                Err(e) => errors.push(e),
+            }
+        }
+
+        if !only.is_empty() {
+            let wanted: BTreeSet<(String, String)> = only.iter().cloned().collect();
+            let present: BTreeSet<(String, String)> = clusters
+                .iter()
+                .map(|c| (c.namespace.clone(), c.name.clone()))
+                .collect();
+            clusters.retain(|c| wanted.contains(&(c.namespace.clone(), c.name.clone())));
+            for (ns, name) in wanted.difference(&present) {
+                errors.push(
+                    Diagnostic::error(format!(
+                        "--cluster {ns}/{name}: no Cluster with a topology of that name in the input"
+                    ))
+                    .with_help(
+                        "--cluster takes NAMESPACE/NAME of a Cluster that has spec.topology",
+                    ),
+                );
+            }
+        }
+        if clusters.is_empty() && errors.is_empty() {
+            errors.push(
+                Diagnostic::error("no Cluster with spec.topology found in the input").with_help(
+                    "pass the ClusterClass, its templates and at least one Cluster that uses the class",
+                ),
+            );
+        }
+
+        for c in &mut clusters {
+            errors.append(&mut c.refs);
+        }
+        // Resolve each used class once; Clusters of a broken class are not planned.
+        let mut blueprints = BTreeMap::new();
+        let mut warnings = Vec::new();
+        let used: BTreeSet<&(String, String)> = clusters.iter().map(|c| &c.class).collect();
+        for key in used {
+            let Some(class) = classes.get(key) else {
+                continue;
+            };
+            warnings.extend(class.warnings.iter().cloned());
+            match Blueprint::resolve(class, catalog) {
+                Ok(bp) => {
+                    warnings.extend(non_deterministic_templates(class));
+                    let (lost, unseen) = ineffective_operations(class);
+                    warnings.extend(unseen);
+                    if lost.is_empty() {
+                        blueprints.insert(key.clone(), bp);
+                    } else {
+                        errors.extend(lost);
+                    }
+                }
+                Err(mut e) => errors.append(&mut e),
+            }
+        }
+        errors.extend(clusters.iter_mut().filter_map(|c| c.unknown.take()));
+        if !errors.is_empty() {
+            return Err(Diagnostics(errors));
+        }
+
+        clusters.sort_by(|a, b| {
+            (&a.namespace, &a.name, &a.file).cmp(&(&b.namespace, &b.name, &b.file))
+        });
+        // Clusters that share a name come from different files (flavors): label each with its
+        // file.
+        let mut closing = Vec::new();
+        let mut ambiguous = BTreeSet::new();
+        for group in clusters.chunk_by(|a, b| (&a.namespace, &a.name) == (&b.namespace, &b.name)) {
+            if group.len() > 1 {
+                let files: Vec<&str> = group.iter().map(|c| c.file.as_str()).collect();
+                closing.push(
+                    Diagnostic::warning(format!(
+                        "Cluster {}/{} is defined in {} files ({}); each is planned separately as an alternative flavor",
+                        group[0].namespace,
+                        group[0].name,
+                        files.len(),
+                        files.join(", ")
+                    ))
+                    .with_help("pass one flavor at a time (-f class.yaml -f flavor.yaml) to plan a single Cluster"),
+                );
+                ambiguous.insert((group[0].namespace.clone(), group[0].name.clone()));
+            }
+        }
+        Ok(Fleet {
+            objects,
+            blueprints,
+            clusters,
+            ambiguous,
+            ext,
+            state,
+            warnings,
+            closing,
+        })
+    }
+
+    /// How many Clusters the fleet plans.
+    pub fn len(&self) -> usize {
+        self.clusters.len()
+    }
+
+    /// Whether the fleet plans no Cluster.
+    pub fn is_empty(&self) -> bool {
+        self.clusters.is_empty()
+    }
+
+    /// (namespace, name) of the `i`-th Cluster in plan order.
+    pub fn key(&self, i: usize) -> Option<(&str, &str)> {
+        self.clusters
+            .get(i)
+            .map(|e| (e.namespace.as_str(), e.name.as_str()))
+    }
+
+    /// Warnings of the classes in use, told before any Cluster's.
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
+    }
+
+    /// Warnings about the fleet as a whole, told after every Cluster's.
+    pub fn closing_warnings(&self) -> &[Diagnostic] {
+        &self.closing
+    }
+
+    /// Whether any Cluster calls Runtime extensions (their calls are worth overlapping).
+    pub fn calls_extensions(&self) -> bool {
+        self.ext.registry.is_some()
+    }
+
+    /// (namespace, name, file) of the `i`-th Cluster in plan order.
+    pub fn entry(&self, i: usize) -> Option<(&str, &str, &str)> {
+        self.clusters
+            .get(i)
+            .map(|e| (e.namespace.as_str(), e.name.as_str(), e.file.as_str()))
+    }
+
+    /// Plan the `i`-th Cluster (in plan order). Its decode warnings come back with the plan.
+    pub fn plan(&self, i: usize) -> Result<(ClusterPlan, Vec<Diagnostic>), Vec<Diagnostic>> {
+        self.plan_in(i, &self.state)
+    }
+
+    /// [`Fleet::plan`] against another current state (`diff` gives each Cluster its own).
+    pub fn plan_in(
+        &self,
+        i: usize,
+        state: &State<'_>,
+    ) -> Result<(ClusterPlan, Vec<Diagnostic>), Vec<Diagnostic>> {
+        let entry = self
+            .clusters
+            .get(i)
+            .ok_or_else(|| vec![Diagnostic::error(format!("no Cluster at position {i}"))])?;
+        let o = self.objects.get(entry.index).ok_or_else(|| {
+            vec![Diagnostic::error(format!(
+                "no object at index {}",
+                entry.index
+            ))]
+        })?;
+        let api = api::check_core_object(o)
+            .map_err(|e| vec![e])?
+            .ok_or_else(|| vec![Diagnostic::error(format!("{} is not a Cluster", o.key()))])?;
+        let stored = state.index.and_then(|ix| ix.cluster(&o.namespace, &o.name));
+        let merged = match stored {
+            Some(s) => std::borrow::Cow::Owned(with_stored(o, s).map_err(|e| vec![e])?),
+            None => std::borrow::Cow::Borrowed(o),
+        };
+        let c = Cluster::parse(&merged, api).map_err(|e| vec![e])?;
+        let warnings = c.warnings.clone();
+        let mut p = self.plan_cluster(&c, state)?;
+        if self
+            .ambiguous
+            .contains(&(p.namespace.clone(), p.name.clone()))
+        {
+            p.source = Some(c.object.origin.file.name.clone());
+        }
+        Ok((p, warnings))
+    }
+
+    fn plan_cluster(&self, c: &Cluster, state: &State<'_>) -> Result<ClusterPlan, Vec<Diagnostic>> {
+        let ext = &self.ext;
+        let bp = self.blueprints.get(&c.class_key()).ok_or_else(|| {
+            vec![Diagnostic::error(format!(
+                "Cluster {}: no blueprint",
+                c.object.key()
+            ))]
+        })?;
+        let nodes: Vec<&serde_json::Value> = state.index.map(|ix| ix.nodes()).unwrap_or_default();
+        // What exists: the stored Cluster (or the given one, when it carries the references
+        // only an existing Cluster has) and everything found from it.
+        let current = match state.index {
+            Some(ix) => {
+                let given_refs = ["/spec/infrastructureRef", "/spec/controlPlaneRef"]
+                    .iter()
+                    .any(|p| c.object.value.pointer(p).is_some_and(|v| !api::is_zero(v)));
+                let stored = ix
+                    .cluster(c.namespace(), c.name())
+                    .or(given_refs.then_some(&c.object));
+                match stored {
+                    Some(s) => Some(current::find(s, c.api, ix)?),
+                    None => {
+                        orphans(c, ix)?;
+                        None
+                    }
+                }
+            }
+            None => None,
+        };
+        let decision = match &current {
+            Some(cur) => Some(upgrade_decision(c, bp, cur, &nodes)?),
+            None => None,
+        };
+        let existing = match (&current, &decision) {
+            (Some(cur), Some(d)) => topology::Existing {
+                names: verdict::existing_names(cur),
+                versions: versions_of(d),
+            },
+            _ => topology::Existing::default(),
+        };
+        let mut desired = topology::compute_with(c, bp, &existing)?;
+        if let Some(d) = &decision {
+            upgrade_step(&mut desired, &d.upgrade_step, c);
+        }
+        let ctx = crate::patches::PatchContext {
+            registry: ext.registry,
+            status: ext.status.get(&c.class_key()),
+        };
+        let traces = crate::patches::apply(c, bp.class, bp, &mut desired, ctx)?;
+        let mut p = match (&current, &decision) {
+            (Some(cur), Some(decision)) => {
+                let seed = format!("{}/{}", c.namespace(), c.name());
+                let v = verdict::judge(
+                    c.name(),
+                    &seed,
+                    desired.objects,
+                    &verdict::Input {
+                        api: c.api,
+                        current: cur,
+                        upgrade: decision,
+                        topology_version: &normalized_version(c),
+                        lists: state.lists,
+                        sole_owner: state.sole_owner,
+                    },
+                )?;
+                let mut p = classify(
+                    c,
+                    topology::DesiredState {
+                        objects: Vec::new(),
+                    },
+                );
+                p.objects = v.objects;
+                sort_objects(&mut p.objects);
+                p.deferred = v.deferred;
+                p.inexact = v.inexact;
+                p.rollouts = rollout::merge(rollout::rollouts(&p.objects), v.rollouts);
+                p
+            }
+            _ => classify(c, desired),
+        };
+        p.patches = traces;
+        Ok(p)
+    }
+}
+
+/// A Cluster planned as new may not carry the references the topology controller sets.
+fn new_cluster_refs(c: &Cluster) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    for (field, ptr) in [
+        ("infrastructureRef", "/spec/infrastructureRef"),
+        ("controlPlaneRef", "/spec/controlPlaneRef"),
+    ] {
+        if c.object
+            .value
+            .pointer(ptr)
+            .is_some_and(|v| !api::is_zero(v))
+        {
+            errors.push(Diagnostic::error(format!(
+                "Cluster {} has spec.topology and also spec.{field}: the topology controller sets that reference itself, \
+                 so this Cluster already exists and cannot be planned as a new one",
+                c.object.key()
+            ))
+            .at(&c.object.origin, ptr, "set by the topology controller")
+            .with_help(format!(
+                "pass the current objects with --current (for example: kubectl get cluster,machinedeployments,... -o yaml), or remove spec.{field} to plan the Cluster from scratch"
+            )));
+        }
+    }
+    errors
+}
+
+fn unknown_class(c: &Cluster, classes: &Classes) -> Diagnostic {
+    let key = c.class_key();
+    let known: Vec<String> = classes.keys().map(|(ns, n)| format!("{ns}/{n}")).collect();
+    Diagnostic::error(format!(
+        "Cluster {}: ClusterClass {}/{} not found in the input",
+        c.object.key(),
+        key.0,
+        key.1
+    ))
+    .at(&c.object.origin, &c.class_pointer(), "unknown ClusterClass")
+    .with_help(if known.is_empty() {
+        "the input holds no ClusterClass; add the class with -f".to_string()
+    } else {
+        format!("the input holds: {}", known.join(", "))
+    })
+}
