@@ -5,4 +5,5 @@ variants) and [`url`] (`net/url` parsing and printing).
 */
 
 pub mod ip;
+pub mod unicode;
 pub mod url;

@@ -10,7 +10,7 @@ are consumed, un-counted on backup, and trimmed text is counted when skipped). T
 
 use std::borrow::Cow;
 
-use super::unicode_tables::{is_digit, is_letter};
+use crate::go::unicode::{is_digit, is_letter};
 
 /// Kinds of lexical items, in Go's order (keywords last; item printing relies on it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -222,7 +222,7 @@ fn find_left_delim(s: &str) -> Option<usize> {
 /// Go's `%#U`: `U+0041 'A'` (the quoted character only when printable).
 pub fn sharp_u(c: char) -> String {
     let mut s = format!("U+{:04X}", c as u32);
-    if super::unicode_tables::is_print(c) {
+    if crate::go::unicode::is_print(c) {
         s.push_str(" '");
         s.push(c);
         s.push('\'');

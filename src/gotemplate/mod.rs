@@ -37,7 +37,6 @@ pub mod parse;
 pub mod print;
 pub mod sprig;
 pub mod strconv;
-mod unicode_tables;
 pub mod value;
 
 use std::fmt;

@@ -14,8 +14,8 @@ limit (the executor turns an over-long result into an error instead of exhaustin
 */
 
 use super::strconv::{append_float, append_quoted, can_backquote, quote_rune};
-use super::unicode_tables::is_print;
 use super::value::{GoType, Map, Slice, Value, Version};
+use crate::go::unicode::is_print;
 
 /// Output size after which printing stops appending (the executor reports an error past it).
 pub const DEFAULT_LIMIT: usize = 64 << 20;

@@ -11,7 +11,7 @@ Go's `encoding/json` shows for such output.
 
 use std::fmt;
 
-use super::unicode_tables::is_print;
+use crate::go::unicode::is_print;
 
 /// Go's `strconv.ErrSyntax` (also used for out-of-range numbers, which Go reports separately
 /// but the template parser treats alike).
