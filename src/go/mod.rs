@@ -1,9 +1,17 @@
 /*!
-Parts of Go's standard library (and of k8s.io/utils' copies of them) whose exact behaviour more
-than one stage needs: [`ip`] (`net.ParseIP`, `net.ParseCIDR` and the Kubernetes "sloppy"
-variants) and [`url`] (`net/url` parsing and printing).
+Ports of Go's standard library (and of k8s.io/utils' copies of it) whose exact behaviour more
+than one stage needs. This is the bottom of the module graph: nothing here imports anything
+outside `go`.
+
+- [`bignum`]: exact decimal arithmetic behind strconv's shortest float digits (and Sprig's decimals).
+- [`ip`]: `net.ParseIP`, `net.ParseCIDR` and the Kubernetes "sloppy" variants.
+- [`strconv`]: `strconv` number parsing and formatting, quoting and unquoting.
+- [`unicode`]: `unicode` category predicates and simple case mappings (Unicode 15.0.0).
+- [`url`]: `net/url` parsing and printing.
 */
 
+pub(crate) mod bignum;
 pub mod ip;
+pub mod strconv;
 pub mod unicode;
 pub mod url;

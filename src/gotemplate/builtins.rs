@@ -13,8 +13,8 @@ use std::sync::Arc;
 
 use super::func::Param;
 use super::print::{self, sprintf, type_name};
-use super::strconv::bytes_to_string;
 use super::value::{GoType, Slice, Value};
+use crate::go::strconv::bytes_to_string;
 use crate::go::unicode::is_print;
 
 /// A value as the executor holds it: Go's `reflect.Value`, which may be invalid (missing), a

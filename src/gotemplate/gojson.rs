@@ -102,7 +102,7 @@ pub fn float(f: f64) -> String {
     }
     let abs = f.abs();
     let e_format = abs != 0.0 && !(1e-6..1e21).contains(&abs);
-    let mut s = super::strconv::format_float(f, if e_format { b'e' } else { b'f' }, -1);
+    let mut s = crate::go::strconv::format_float(f, if e_format { b'e' } else { b'f' }, -1);
     if e_format {
         // Go's clean-up: "e-07" becomes "e-7".
         let n = s.len();

@@ -111,9 +111,9 @@ impl Item<'_> {
                 if self.val.len() > 10 {
                     // `%.10q...`: the first ten runes, quoted.
                     let cut: String = self.val.chars().take(10).collect();
-                    format!("{}...", super::strconv::quote(&cut, false))
+                    format!("{}...", crate::go::strconv::quote(&cut, false))
                 } else {
-                    super::strconv::quote(&self.val, false)
+                    crate::go::strconv::quote(&self.val, false)
                 }
             }
         }
@@ -666,7 +666,7 @@ impl<'a> Lexer<'a> {
             let text = self.input[self.start..self.pos].to_string();
             return self.errorf(format!(
                 "bad number syntax: {}",
-                super::strconv::quote(&text, false)
+                crate::go::strconv::quote(&text, false)
             ));
         }
         let sign = self.peek();
@@ -677,7 +677,7 @@ impl<'a> Lexer<'a> {
                 let text = self.input[self.start..self.pos].to_string();
                 return self.errorf(format!(
                     "bad number syntax: {}",
-                    super::strconv::quote(&text, false)
+                    crate::go::strconv::quote(&text, false)
                 ));
             }
             return self.emit(ItemType::Complex);

@@ -5,7 +5,7 @@ Cluster API evaluates `enabledIf`, `valueFrom.template` (text/template + Sprig's
 data decoded by encoding/json) and naming templates (text/template, `missingkey=error`, no
 Sprig). This module is our own engine for all three: [`value`] (Go values), [`lex`] / [`mod@parse`]
 (the template language), [`exec`] and `builtins` (execution, built-in functions, Go's error
-texts), [`mod@print`] and [`strconv`] (Go's fmt and number/quote formatting) and [`sprig`] (the
+texts), [`mod@print`] (Go's fmt, over [`crate::go::strconv`]) and [`sprig`] (the
 function map). It must not read the environment, files or the network: templates are hermetic.
 
 The public API is small: [`parse()`] a text once with [`Options`], then [`Template::execute`] it
@@ -24,7 +24,6 @@ Deliberate differences from Go 1.24 (details in the [`exec`], [`mod@parse`] and 
 - `%p` and pointers nested in printed collections show a fixed fake address.
 */
 
-pub(crate) mod bignum;
 pub(crate) mod builtins;
 pub mod capi;
 pub mod cost;
@@ -36,7 +35,6 @@ pub(crate) mod node;
 pub mod parse;
 pub mod print;
 pub mod sprig;
-pub mod strconv;
 pub mod value;
 
 use std::fmt;

@@ -250,7 +250,7 @@ pub(crate) fn atoi(s: &str) -> Result<i64, String> {
 }
 
 fn go_quote(s: &str) -> String {
-    crate::gotemplate::strconv::quote(s, false)
+    crate::go::strconv::quote(s, false)
 }
 
 /// Where an operation lands: the parent container (by its pointer inside the document) and

@@ -249,7 +249,7 @@ fn go_backquote(s: &str) -> String {
     if can {
         format!("`{s}`")
     } else {
-        crate::gotemplate::strconv::quote(s, false)
+        crate::go::strconv::quote(s, false)
     }
 }
 
@@ -2197,7 +2197,7 @@ pub(crate) mod golden {
         match v {
             Value::Nil | Value::Invalid if top => "<nil>".into(),
             Value::Nil | Value::Invalid => "interface {}(nil)".into(),
-            Value::String(s) => crate::gotemplate::strconv::quote(s, false),
+            Value::String(s) => crate::go::strconv::quote(s, false),
             Value::Bool(b) => b.to_string(),
             Value::Int(i) | Value::Int64(i) => i.to_string(),
             Value::Float(f) => go_float(*f),
@@ -2212,7 +2212,7 @@ pub(crate) mod golden {
                     .map(|(k, v)| {
                         format!(
                             "{}:{}",
-                            crate::gotemplate::strconv::quote(k, false),
+                            crate::go::strconv::quote(k, false),
                             sharp_v(v, false)
                         )
                     })
