@@ -29,7 +29,6 @@ pub mod capi;
 pub mod cost;
 pub mod exec;
 pub mod func;
-pub mod gojson;
 pub mod lex;
 pub(crate) mod node;
 pub mod parse;

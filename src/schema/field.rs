@@ -461,7 +461,7 @@ impl FieldError {
                 }
                 BadValue::Json(v) => {
                     s.push_str(": ");
-                    s.push_str(&crate::gotemplate::gojson::marshal(v));
+                    s.push_str(&crate::go::json::marshal(v));
                 }
                 BadValue::GoJson(text) => {
                     s.push_str(": ");

@@ -68,7 +68,7 @@ fn string_value(s: &str, kind: Option<&Kind>) -> Cel {
     match kind {
         Some(Kind::Timestamp) => parse_timestamp(s).map_or_else(plain, Cel::Timestamp),
         Some(Kind::Duration) => parse_go_duration(s).map_or_else(plain, Cel::Duration),
-        Some(Kind::Bytes) => crate::gotemplate::sprig::crypto::base64_decode(s)
+        Some(Kind::Bytes) => crate::go::base64::decode(s.as_bytes())
             .map_or_else(|_| plain(), |b| Cel::Bytes(Arc::new(b))),
         _ => plain(),
     }
