@@ -20,8 +20,7 @@ The decoders return Go's error text *as the result* on bad input, as Sprig does.
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::cast::{arg_any, arg_str, go_lossy};
-use super::strings::{MAX_STRING_BYTES, too_large};
+use super::cast::{MAX_STRING_BYTES, arg_any, arg_str, go_lossy, too_large};
 use crate::go::{base32, base64, json};
 use crate::gotemplate::func::{Func, Param};
 use crate::gotemplate::value::Value;

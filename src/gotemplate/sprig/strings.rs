@@ -31,8 +31,9 @@ encoders use the same limit.
 
 use std::sync::Arc;
 
-use super::cast::{arg_any, arg_int, arg_str, go_lossy, strval};
-use super::conversions::strslice;
+use super::cast::{
+    MAX_STRING_BYTES, arg_any, arg_int, arg_str, go_lossy, strslice, strval, too_large,
+};
 use crate::go::unicode::{
     is_digit, is_letter, is_lower, is_number, is_punct, is_space, is_title, is_upper, to_lower,
     to_title, to_upper,
@@ -40,18 +41,6 @@ use crate::go::unicode::{
 use crate::gotemplate::func::{Func, Param};
 use crate::gotemplate::print::sprintf;
 use crate::gotemplate::value::{GoType, Map, Value};
-
-/// The largest string these functions build (64 MiB). Go has no such limit; a template asking
-/// for more is a mistake or an attack, and an error is better than exhausting memory.
-pub const MAX_STRING_BYTES: usize = 64 << 20;
-
-/// The error for a result over [`MAX_STRING_BYTES`].
-pub fn too_large() -> String {
-    format!(
-        "result would exceed {} MiB (a topoplan limit; Go has none)",
-        MAX_STRING_BYTES >> 20
-    )
-}
 
 const S: Param = Param::String;
 const I: Param = Param::Int;
