@@ -8,6 +8,7 @@ outside `go`.
 - [`bignum`]: exact decimal arithmetic behind strconv's shortest float digits (and Sprig's decimals).
 - [`ip`]: `net.ParseIP`, `net.ParseCIDR` and the Kubernetes "sloppy" variants.
 - [`json`]: `encoding/json`: Go's output bytes, its scanner and error texts, `Unmarshal`.
+- [`path`]: `path`'s lexical `Clean`, `Base`, `Dir`, `Ext` and `IsAbs`.
 - [`strconv`]: `strconv` number parsing and formatting, quoting and unquoting.
 - [`unicode`]: `unicode` category predicates and simple case mappings (Unicode 15.0.0).
 - [`url`]: `net/url` parsing and printing.
@@ -18,6 +19,7 @@ pub mod base64;
 pub(crate) mod bignum;
 pub mod ip;
 pub mod json;
+pub mod path;
 pub mod strconv;
 pub mod unicode;
 pub mod url;
