@@ -9,6 +9,7 @@ outside `go`.
 - [`ip`]: `net.ParseIP`, `net.ParseCIDR` and the Kubernetes "sloppy" variants.
 - [`json`]: `encoding/json`: Go's output bytes, its scanner and error texts, `Unmarshal`.
 - [`path`]: `path`'s lexical `Clean`, `Base`, `Dir`, `Ext` and `IsAbs`.
+- [`regexp`]: `regexp` and `regexp/syntax`: Go's pattern syntax and errors, matched by the `regex` crate.
 - [`strconv`]: `strconv` number parsing and formatting, quoting and unquoting.
 - [`unicode`]: `unicode` category predicates and simple case mappings (Unicode 15.0.0).
 - [`url`]: `net/url` parsing and printing.
@@ -20,6 +21,7 @@ pub(crate) mod bignum;
 pub mod ip;
 pub mod json;
 pub mod path;
+pub mod regexp;
 pub mod strconv;
 pub mod unicode;
 pub mod url;

@@ -16,8 +16,8 @@ decoded.
 */
 
 use crate::go::ip::{parse_cidr_sloppy, parse_ip, parse_ip_sloppy};
+use crate::go::regexp as regex;
 use crate::go::url::parse_request_uri;
-use crate::gotemplate::sprig::regex;
 
 /// Formats of the registry, normalised (dashes removed).
 const REGISTERED: &[&str] = &[

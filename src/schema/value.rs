@@ -631,7 +631,7 @@ fn string_check(s: &Schema, path: &str, data: &str) -> Res {
         );
     }
     if !s.pattern.is_empty() {
-        let failed = match crate::gotemplate::sprig::regex::compile(&s.pattern) {
+        let failed = match crate::go::regexp::compile(&s.pattern) {
             Err(e) => Some(format!("{}, but pattern is invalid: {e}", s.pattern)),
             Ok(re) if !re.is_match(data) => Some(s.pattern.clone()),
             Ok(_) => None,
