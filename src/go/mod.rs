@@ -11,6 +11,7 @@ outside `go`.
 - [`path`]: `path`'s lexical `Clean`, `Base`, `Dir`, `Ext` and `IsAbs`.
 - [`regexp`]: `regexp` and `regexp/syntax`: Go's pattern syntax and errors, matched by the `regex` crate.
 - [`strconv`]: `strconv` number parsing and formatting, quoting and unquoting.
+- [`time`]: `time`: the calendar, `Time` layouts (parse and format), `ParseDuration`, `Duration.String`.
 - [`unicode`]: `unicode` category predicates and simple case mappings (Unicode 15.0.0).
 - [`url`]: `net/url` parsing and printing.
 */
@@ -23,5 +24,6 @@ pub mod json;
 pub mod path;
 pub mod regexp;
 pub mod strconv;
+pub mod time;
 pub mod unicode;
 pub mod url;

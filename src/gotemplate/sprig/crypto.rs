@@ -959,7 +959,7 @@ fn name_der(cn: &str) -> Vec<u8> {
 fn time_der(unix: i64) -> Result<Vec<u8>, String> {
     let days = unix.div_euclid(86_400);
     let secs = unix.rem_euclid(86_400);
-    let (y, m, d) = super::dates::civil_date(days);
+    let (y, m, d) = crate::go::time::civil_date(days);
     let clock = format!(
         "{m:02}{d:02}{:02}{:02}{:02}Z",
         secs / 3600,
