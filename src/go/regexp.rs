@@ -8,9 +8,9 @@ Go's RE2 syntax differs from the `regex` crate's in details that change results:
 `\p{C}` excludes unassigned code points, repetition counts are capped at 1000, and every
 rejected pattern has a precise Go error text (`error parsing regexp: missing closing ): `(``).
 So this module parses the pattern with Go's `regexp/syntax` rules ([`syntax`]) — same checks,
-same order, same messages — and emits an equivalent pattern in the `regex` crate's syntax in which every
-construct is explicit (ASCII classes spelled out, flags applied per node, all groups
-unnamed). Matching then uses the `regex` crate, which like Go is leftmost-first and
+same order, same messages — and emits an equivalent pattern in the `regex` crate's syntax in
+which every construct is explicit (ASCII classes spelled out, flags applied per node, all
+groups unnamed). Matching then uses the `regex` crate, which like Go is leftmost-first and
 linear-time.
 
 The parse tree is shaped like Go's (literal strings, one-character alternatives merged into a

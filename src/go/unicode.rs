@@ -13,11 +13,11 @@ mod tables;
 
 use std::cmp::Ordering;
 
-/// Whether `c` lies in one of the sorted, disjoint `ranges`.
-fn in_table(ranges: &[(u32, u32)], c: char) -> bool {
-    let c = u32::from(c);
-    ranges
-        .binary_search_by(|&(lo, hi)| {
+/// The entry of a table sorted by disjoint code point ranges whose range holds `c`.
+fn lookup<T>(table: &[T], c: u32, range: impl Fn(&T) -> (u32, u32)) -> Option<&T> {
+    let i = table
+        .binary_search_by(|entry| {
+            let (lo, hi) = range(entry);
             if hi < c {
                 Ordering::Less
             } else if lo > c {
@@ -26,7 +26,13 @@ fn in_table(ranges: &[(u32, u32)], c: char) -> bool {
                 Ordering::Equal
             }
         })
-        .is_ok()
+        .ok()?;
+    table.get(i)
+}
+
+/// Whether `c` lies in one of the sorted, disjoint `ranges`.
+fn in_table(ranges: &[(u32, u32)], c: char) -> bool {
+    lookup(ranges, u32::from(c), |&r| r).is_some()
 }
 
 /// `unicode.IsLetter`.
@@ -86,18 +92,9 @@ pub fn is_print(c: char) -> bool {
 /// `unicode.To(case, r)` with case 0 = upper, 1 = lower, 2 = title.
 fn to_case(case: usize, r: char) -> char {
     let c = u32::from(r);
-    let Ok(i) = tables::CASE_RANGES.binary_search_by(|&(lo, hi, _)| {
-        if hi < c {
-            Ordering::Less
-        } else if lo > c {
-            Ordering::Greater
-        } else {
-            Ordering::Equal
-        }
-    }) else {
+    let Some(&(lo, _, deltas)) = lookup(tables::CASE_RANGES, c, |&(lo, hi, _)| (lo, hi)) else {
         return r;
     };
-    let (lo, _, deltas) = tables::CASE_RANGES[i];
     let delta = deltas[case];
     let mapped = if delta == tables::UPPER_LOWER {
         // Alternating upper/lower pairs from `lo`: even offsets are upper case.
