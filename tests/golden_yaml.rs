@@ -83,3 +83,22 @@ fn yaml_to_json_matches_go() {
         failures.join("\n")
     );
 }
+
+/// 409 floats as Go's sigs.k8s.io/yaml + encoding/json printed them (generated with
+/// `gooracle yaml2json` from random magnitudes between 1e-30 and 1e30 plus edge values): our
+/// YAML reader, then `go::json::marshal`.
+#[test]
+fn json_floats_match_go() {
+    let text = include_str!("../testdata/golden/gojson-floats.json");
+    let cases: Vec<(String, String)> = serde_json::from_str(text).unwrap_or_default();
+    assert!(cases.len() > 400);
+    let mut bad = Vec::new();
+    for (input, go) in cases {
+        let v = topoplan::load::yaml::parse_value(&format!("v: {input}\n")).unwrap_or_default();
+        let ours = topoplan::go::json::marshal(&v);
+        if ours != go {
+            bad.push(format!("{input}: go {go} ours {ours}"));
+        }
+    }
+    assert!(bad.is_empty(), "{bad:#?}");
+}

@@ -283,7 +283,7 @@ fn failure_response_fails_the_plan() {
 fn https_extension_config_with_ca_bundle() {
     let server = ExtensionServer::https();
     let ca = server.ca_pem.clone().expect("ca");
-    let ca_b64 = topoplan::gotemplate::sprig::encoding::base64_encode(ca.as_bytes());
+    let ca_b64 = topoplan::go::base64::encode(ca.as_bytes());
     let config = format!(
         "apiVersion: runtime.cluster.x-k8s.io/v1alpha1\nkind: ExtensionConfig\nmetadata:\n  name: test-extension\nspec:\n  clientConfig:\n    url: {}\n    caBundle: {ca_b64}\n",
         server.url
@@ -322,7 +322,7 @@ fn one_patch(uid: &str, patch_type: &str, patch: &[u8]) -> Value {
     json!({"status": "Success", "items": [{
         "uid": uid,
         "patchType": patch_type,
-        "patch": topoplan::gotemplate::sprig::encoding::base64_encode(patch),
+        "patch": topoplan::go::base64::encode(patch),
     }]})
 }
 

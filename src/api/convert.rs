@@ -530,66 +530,14 @@ pub fn duration_seconds(v: &Value) -> Option<i64> {
     }
 }
 
-/// Parse a Go duration into nanoseconds.
+/// Parse a Go duration into nanoseconds (`time.ParseDuration`).
 pub fn parse_go_duration(s: &str) -> Option<i64> {
-    let (neg, mut rest) = match s.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, s.strip_prefix('+').unwrap_or(s)),
-    };
-    if rest == "0" {
-        return Some(0);
-    }
-    if rest.is_empty() {
-        return None;
-    }
-    let mut total: f64 = 0.0;
-    while !rest.is_empty() {
-        let num_len = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(rest.len());
-        if num_len == 0 {
-            return None;
-        }
-        let number: f64 = rest[..num_len].parse().ok()?;
-        rest = &rest[num_len..];
-        let unit_len = rest
-            .find(|c: char| c.is_ascii_digit() || c == '.')
-            .unwrap_or(rest.len());
-        let unit = match &rest[..unit_len] {
-            "ns" => 1.0,
-            "us" | "µs" | "μs" => 1e3,
-            "ms" => 1e6,
-            "s" => 1e9,
-            "m" => 60e9,
-            "h" => 3600e9,
-            _ => return None,
-        };
-        rest = &rest[unit_len..];
-        total += number * unit;
-    }
-    if total > i64::MAX as f64 {
-        return None;
-    }
-    let ns = total.round() as i64;
-    Some(if neg { -ns } else { ns })
+    crate::go::time::parse_duration(s).ok()
 }
 
 /// Go's `time.Duration.String()` for whole seconds (`300` → `5m0s`, `0` → `0s`).
 pub fn go_duration_string(seconds: i64) -> String {
-    if seconds == 0 {
-        return "0s".into();
-    }
-    let neg = seconds < 0;
-    let s = seconds.unsigned_abs();
-    let (h, m, sec) = (s / 3600, (s % 3600) / 60, s % 60);
-    let body = if h > 0 {
-        format!("{h}h{m}m{sec}s")
-    } else if m > 0 {
-        format!("{m}m{sec}s")
-    } else {
-        format!("{sec}s")
-    };
-    if neg { format!("-{body}") } else { body }
+    crate::go::time::format_duration(seconds.saturating_mul(1_000_000_000))
 }
 
 #[cfg(test)]

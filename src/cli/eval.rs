@@ -10,9 +10,10 @@ use serde_json::Value;
 
 use super::{Failure, write_stdout, write_stdout_with};
 use crate::diag::Diagnostic;
+use crate::go::json as gojson;
 use crate::gotemplate::capi::{self, RenderError};
 use crate::gotemplate::func::FuncMap;
-use crate::gotemplate::{MissingKey, gojson, sprig};
+use crate::gotemplate::{MissingKey, sprig};
 use crate::load::limit::{InputLimit, ReadError};
 use crate::load::source::SourceFile;
 

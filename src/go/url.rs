@@ -10,7 +10,7 @@ Difference: Go strings may hold invalid UTF-8 after percent-decoding (`%ff`); he
 become U+FFFD.
 */
 
-use crate::gotemplate::strconv::{quote, quote_bytes};
+use crate::go::strconv::{quote, quote_bytes};
 
 /// A parsed URL: the fields of Go's `url.URL`.
 #[derive(Debug, Default, Clone, PartialEq)]

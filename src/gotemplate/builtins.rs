@@ -13,9 +13,9 @@ use std::sync::Arc;
 
 use super::func::Param;
 use super::print::{self, sprintf, type_name};
-use super::strconv::bytes_to_string;
-use super::unicode_tables::is_print;
 use super::value::{GoType, Slice, Value};
+use crate::go::strconv::bytes_to_string;
+use crate::go::unicode::is_print;
 
 /// A value as the executor holds it: Go's `reflect.Value`, which may be invalid (missing), a
 /// nil or non-nil `interface{}` (read from a map or slice of `interface{}`), or a concrete value.

@@ -15,7 +15,8 @@ use serde_json::Value as Json;
 
 use super::func::FuncMap;
 use super::value::Value;
-use super::{ErrorKind, MissingKey, Options, gojson, parse, sprig};
+use super::{ErrorKind, MissingKey, Options, parse, sprig};
+use crate::go::json as gojson;
 
 /// Where rendering a `valueFrom.template` failed, with the engine's or the YAML reader's text.
 #[derive(Debug, Clone, PartialEq)]

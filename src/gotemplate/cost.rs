@@ -318,7 +318,7 @@ fn special(name: &str, args: &[&Value], limit: u64) -> u64 {
         // result past its own limit, so the estimate stops there.
         "repeat" => BYTE.saturating_mul(
             n(0).saturating_mul(s(1))
-                .min(super::sprig::strings::MAX_STRING_BYTES as u64 + 1),
+                .min(super::sprig::cast::MAX_STRING_BYTES as u64 + 1),
         ),
         // indent N S: N spaces before every line.
         "indent" | "nindent" => {
@@ -330,7 +330,7 @@ fn special(name: &str, args: &[&Value], limit: u64) -> u64 {
             BYTE.saturating_mul(
                 n(0).saturating_mul(lines)
                     .saturating_add(text.len() as u64)
-                    .min(super::sprig::strings::MAX_STRING_BYTES as u64 + 1),
+                    .min(super::sprig::cast::MAX_STRING_BYTES as u64 + 1),
             )
         }
         "until" | "untilStep" | "seq" => {

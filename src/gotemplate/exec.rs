@@ -38,8 +38,8 @@ use super::func::Param;
 use super::node::{Arg, BranchNode, Callee, CommandNode, Node, NumberNode, PipeNode};
 use super::parse::TreeSet;
 use super::print;
-use super::strconv::quote;
 use super::value::{GoType, Value};
+use crate::go::strconv::quote;
 
 /// Go's `maxExecDepth`: nested `{{template}}` calls.
 pub const MAX_TEMPLATE_DEPTH: usize = 100_000;

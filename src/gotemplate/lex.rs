@@ -10,7 +10,7 @@ are consumed, un-counted on backup, and trimmed text is counted when skipped). T
 
 use std::borrow::Cow;
 
-use super::unicode_tables::{is_digit, is_letter};
+use crate::go::unicode::{is_digit, is_letter};
 
 /// Kinds of lexical items, in Go's order (keywords last; item printing relies on it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -111,9 +111,9 @@ impl Item<'_> {
                 if self.val.len() > 10 {
                     // `%.10q...`: the first ten runes, quoted.
                     let cut: String = self.val.chars().take(10).collect();
-                    format!("{}...", super::strconv::quote(&cut, false))
+                    format!("{}...", crate::go::strconv::quote(&cut, false))
                 } else {
-                    super::strconv::quote(&self.val, false)
+                    crate::go::strconv::quote(&self.val, false)
                 }
             }
         }
@@ -222,7 +222,7 @@ fn find_left_delim(s: &str) -> Option<usize> {
 /// Go's `%#U`: `U+0041 'A'` (the quoted character only when printable).
 pub fn sharp_u(c: char) -> String {
     let mut s = format!("U+{:04X}", c as u32);
-    if super::unicode_tables::is_print(c) {
+    if crate::go::unicode::is_print(c) {
         s.push_str(" '");
         s.push(c);
         s.push('\'');
@@ -666,7 +666,7 @@ impl<'a> Lexer<'a> {
             let text = self.input[self.start..self.pos].to_string();
             return self.errorf(format!(
                 "bad number syntax: {}",
-                super::strconv::quote(&text, false)
+                crate::go::strconv::quote(&text, false)
             ));
         }
         let sign = self.peek();
@@ -677,7 +677,7 @@ impl<'a> Lexer<'a> {
                 let text = self.input[self.start..self.pos].to_string();
                 return self.errorf(format!(
                     "bad number syntax: {}",
-                    super::strconv::quote(&text, false)
+                    crate::go::strconv::quote(&text, false)
                 ));
             }
             return self.emit(ItemType::Complex);

@@ -5,7 +5,7 @@ Cluster API evaluates `enabledIf`, `valueFrom.template` (text/template + Sprig's
 data decoded by encoding/json) and naming templates (text/template, `missingkey=error`, no
 Sprig). This module is our own engine for all three: [`value`] (Go values), [`lex`] / [`mod@parse`]
 (the template language), [`exec`] and `builtins` (execution, built-in functions, Go's error
-texts), [`mod@print`] and [`strconv`] (Go's fmt and number/quote formatting) and [`sprig`] (the
+texts), [`mod@print`] (Go's fmt, over [`crate::go::strconv`]) and [`sprig`] (the
 function map). It must not read the environment, files or the network: templates are hermetic.
 
 The public API is small: [`parse()`] a text once with [`Options`], then [`Template::execute`] it
@@ -24,20 +24,16 @@ Deliberate differences from Go 1.24 (details in the [`exec`], [`mod@parse`] and 
 - `%p` and pointers nested in printed collections show a fixed fake address.
 */
 
-pub(crate) mod bignum;
 pub(crate) mod builtins;
 pub mod capi;
 pub mod cost;
 pub mod exec;
 pub mod func;
-pub mod gojson;
 pub mod lex;
 pub(crate) mod node;
 pub mod parse;
 pub mod print;
 pub mod sprig;
-pub mod strconv;
-mod unicode_tables;
 pub mod value;
 
 use std::fmt;

@@ -233,7 +233,7 @@ impl fmt::Display for Node {
             Node::With(b) => b.write("with", f),
             Node::Template { name, pipe, .. } => {
                 f.write_str("{{template ")?;
-                f.write_str(&super::strconv::quote(name, false))?;
+                f.write_str(&crate::go::strconv::quote(name, false))?;
                 if let Some(p) = pipe {
                     write!(f, " {p}")?;
                 }

@@ -21,8 +21,8 @@ use super::lex::{Item, ItemType, Lexer};
 use super::node::{
     Arg, BranchNode, Callee, CommandNode, ListNode, Node, NumberNode, PipeNode, VariableNode,
 };
-use super::strconv;
 use super::value::Value;
+use crate::go::strconv;
 
 /// Deepest nesting of control structures and parentheses accepted (a deliberate limit; Go has
 /// none). Real templates nest a handful of levels.

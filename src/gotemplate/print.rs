@@ -13,9 +13,9 @@ Differences, all deliberate: `%p` and pointers nested in containers print a fixe
 limit (the executor turns an over-long result into an error instead of exhausting memory).
 */
 
-use super::strconv::{append_float, append_quoted, can_backquote, quote_rune};
-use super::unicode_tables::is_print;
 use super::value::{GoType, Map, Slice, Value, Version};
+use crate::go::strconv::{append_float, append_quoted, can_backquote, quote_rune};
+use crate::go::unicode::is_print;
 
 /// Output size after which printing stops appending (the executor reports an error past it).
 pub const DEFAULT_LIMIT: usize = 64 << 20;
@@ -611,13 +611,13 @@ impl Printer {
                 }
             }
             's' => {
-                let s = super::strconv::bytes_to_string(b.to_vec());
+                let s = crate::go::strconv::bytes_to_string(b.to_vec());
                 self.fmt_s(&s);
             }
             'x' => self.fmt_sbx(b, LDIGITS),
             'X' => self.fmt_sbx(b, UDIGITS),
             'q' => {
-                let s = super::strconv::bytes_to_string(b.to_vec());
+                let s = crate::go::strconv::bytes_to_string(b.to_vec());
                 self.fmt_q(&s);
             }
             _ => {

@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 
 use super::engine::{PatchType, ResponseItem};
 use super::request::Request;
-use crate::gotemplate::sprig::encoding::json_syntax_error;
+use crate::go::json::syntax_error as json_syntax_error;
 use crate::runtime::{
     GeneratePatchesRequest, GeneratePatchesRequestItem, GeneratePatchesResponseItem,
     HolderReference, Registry, ValidateTopologyRequest, ValidateTopologyRequestItem, Variable,

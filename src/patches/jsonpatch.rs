@@ -28,7 +28,7 @@ and [`MAX_OBJECT_GROWTH`] per patched object, with the library's error wording.
 
 use serde_json::{Map, Value};
 
-use crate::gotemplate::gojson;
+use crate::go::json as gojson;
 
 /// A decoded RFC 6902 patch: the operations, each a JSON object (or `null`), as written.
 #[derive(Debug, Clone, PartialEq)]
@@ -250,7 +250,7 @@ pub(crate) fn atoi(s: &str) -> Result<i64, String> {
 }
 
 fn go_quote(s: &str) -> String {
-    crate::gotemplate::strconv::quote(s, false)
+    crate::go::strconv::quote(s, false)
 }
 
 /// Where an operation lands: the parent container (by its pointer inside the document) and

@@ -274,9 +274,9 @@ pub fn hook_url(base: &Url, hook: &str, handler: Option<&str>, timeout: Duration
     }
     let mut u = base.clone();
     u.path = if u.path.is_empty() {
-        crate::gotemplate::sprig::paths::clean(&hook_path)
+        crate::go::path::clean(&hook_path)
     } else {
-        crate::gotemplate::sprig::paths::clean(&format!("{}/{hook_path}", u.path))
+        crate::go::path::clean(&format!("{}/{hook_path}", u.path))
     };
     if timeout != Duration::ZERO {
         let mut pairs = parse_query(&u.raw_query);

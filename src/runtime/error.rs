@@ -7,7 +7,7 @@ failures, timeouts, non-200 answers and undecodable bodies. Only those are forgi
 handler's `failurePolicy: Ignore`; everything else in [`Error`] never is.
 */
 
-use crate::gotemplate::strconv::{quote, quote_bytes};
+use crate::go::strconv::{quote, quote_bytes};
 
 fn q(s: &str) -> String {
     quote(s, false)

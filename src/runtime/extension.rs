@@ -223,11 +223,8 @@ pub fn from_extension_config(obj: &serde_json::Value) -> Result<ExtensionSource,
     let ca_bundle = match str_at("/caBundle").filter(|s| !s.is_empty()) {
         None => None,
         Some(b64) => Some(
-            crate::gotemplate::sprig::encoding::base64_decode(b64.as_bytes()).map_err(|at| {
-                format!(
-                    "{what}: spec.clientConfig.caBundle: illegal base64 data at input byte {at}"
-                )
-            })?,
+            crate::go::base64::decode(b64.as_bytes())
+                .map_err(|e| format!("{what}: spec.clientConfig.caBundle: {e}"))?,
         ),
     };
     let mut settings = BTreeMap::new();

@@ -25,7 +25,7 @@ use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visi
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::gotemplate::sprig::encoding::{base64_decode, base64_encode};
+use crate::go::base64;
 
 /// The group and version of every hook.
 pub const API_VERSION: &str = "hooks.runtime.cluster.x-k8s.io/v1alpha1";
@@ -522,15 +522,14 @@ mod base64_bytes {
     use super::*;
 
     pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&base64_encode(bytes))
+        s.serialize_str(&base64::encode(bytes))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
         let s = Option::<String>::deserialize(d)?;
         match s {
             None => Ok(Vec::new()),
-            Some(s) => base64_decode(s.as_bytes())
-                .map_err(|at| de::Error::custom(format!("illegal base64 data at input byte {at}"))),
+            Some(s) => base64::decode(s.as_bytes()).map_err(de::Error::custom),
         }
     }
 }

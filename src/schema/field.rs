@@ -453,7 +453,7 @@ impl FieldError {
                 }
                 BadValue::Float(f) => {
                     s.push_str(": ");
-                    s.push_str(&crate::gotemplate::strconv::format_float(*f, b'g', -1));
+                    s.push_str(&crate::go::strconv::format_float(*f, b'g', -1));
                 }
                 BadValue::Bool(b) => {
                     s.push_str(": ");
@@ -461,7 +461,7 @@ impl FieldError {
                 }
                 BadValue::Json(v) => {
                     s.push_str(": ");
-                    s.push_str(&crate::gotemplate::gojson::marshal(v));
+                    s.push_str(&crate::go::json::marshal(v));
                 }
                 BadValue::GoJson(text) => {
                     s.push_str(": ");
@@ -490,7 +490,7 @@ fn plural(n: i64, one: &'static str, many: &'static str) -> &'static str {
 
 /// Go's `%q` / `strconv.Quote`.
 pub fn go_quote(s: &str) -> String {
-    crate::gotemplate::strconv::quote(s, false)
+    crate::go::strconv::quote(s, false)
 }
 
 /// `utilerrors.NewAggregate(list).Error()`: one error bare, several as `[e1, e2]`, with

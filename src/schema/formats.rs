@@ -16,8 +16,9 @@ decoded.
 */
 
 use crate::go::ip::{parse_cidr_sloppy, parse_ip, parse_ip_sloppy};
+use crate::go::regexp as regex;
+use crate::go::time;
 use crate::go::url::parse_request_uri;
-use crate::gotemplate::sprig::regex;
 
 /// Formats of the registry, normalised (dashes removed).
 const REGISTERED: &[&str] = &[
@@ -212,32 +213,7 @@ fn is_isbn(s: &str, version: u32) -> bool {
 
 /// `time.Parse("2006-01-02", s)`.
 fn is_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return false;
-    }
-    let num = |r: std::ops::Range<usize>| -> Option<u32> {
-        let part = &s[r];
-        if part.bytes().all(|c| c.is_ascii_digit()) {
-            part.parse().ok()
-        } else {
-            None
-        }
-    };
-    let (Some(y), Some(m), Some(d)) = (num(0..4), num(5..7), num(8..10)) else {
-        return false;
-    };
-    if !(1..=12).contains(&m) {
-        return false;
-    }
-    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-    let days = match m {
-        2 if leap => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    };
-    (1..=days).contains(&d)
+    time::parse_in_local("2006-01-02", s).is_ok()
 }
 
 /// strfmt's `IsDateTime`: a date, a `t`, and a time matched by its own pattern.
@@ -288,7 +264,7 @@ fn time_of_day(t: &str) -> Option<(&str, &str, &str)> {
 /// strfmt's `IsDuration`: Go's `time.ParseDuration`, or any `<digits> <unit>` run with a unit
 /// strfmt recognises.
 fn is_duration(s: &str) -> bool {
-    go_parse_duration(s) || strfmt_duration(s)
+    time::parse_duration(s).is_ok() || strfmt_duration(s)
 }
 
 fn strfmt_duration(s: &str) -> bool {
@@ -355,77 +331,6 @@ fn equal_fold(a: &str, b: &str) -> bool {
             .collect()
     };
     fold(a) == fold(b)
-}
-
-/// Whether Go's `time.ParseDuration` accepts `s`.
-fn go_parse_duration(s: &str) -> bool {
-    let mut rest = s;
-    if let Some(r) = rest.strip_prefix(['-', '+']) {
-        rest = r;
-    }
-    if rest == "0" {
-        return true;
-    }
-    if rest.is_empty() {
-        return false;
-    }
-    let mut total: u128 = 0;
-    while !rest.is_empty() {
-        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        let int_part = &rest[..digits];
-        rest = &rest[digits..];
-        let mut frac_digits = 0;
-        let mut frac = "";
-        if let Some(r) = rest.strip_prefix('.') {
-            frac_digits = r.bytes().take_while(u8::is_ascii_digit).count();
-            frac = &r[..frac_digits];
-            rest = &r[frac_digits..];
-            if digits == 0 && frac_digits == 0 {
-                return false;
-            }
-        } else if digits == 0 {
-            return false;
-        }
-        let unit_len = rest
-            .char_indices()
-            .find(|(_, c)| *c == '.' || c.is_ascii_digit())
-            .map_or(rest.len(), |(i, _)| i);
-        let unit = &rest[..unit_len];
-        rest = &rest[unit_len..];
-        let mult: u128 = match unit {
-            "ns" => 1,
-            "us" | "µs" | "μs" => 1_000,
-            "ms" => 1_000_000,
-            "s" => 1_000_000_000,
-            "m" => 60_000_000_000,
-            "h" => 3_600_000_000_000,
-            _ => return false,
-        };
-        let Ok(v) = int_part
-            .parse::<u128>()
-            .or_else(|e| if int_part.is_empty() { Ok(0) } else { Err(e) })
-        else {
-            return false;
-        };
-        if v > (1u128 << 63) {
-            return false;
-        }
-        let mut d = v * mult;
-        if frac_digits > 0 {
-            let mut scale = 1u128;
-            let mut f = 0u128;
-            for c in frac.bytes().take(30) {
-                f = f * 10 + u128::from(c - b'0');
-                scale *= 10;
-            }
-            d += f * mult / scale;
-        }
-        total += d;
-        if total > (1u128 << 63) {
-            return false;
-        }
-    }
-    total <= (1u128 << 63)
 }
 
 /// Go's `mail.ParseAddress(s)` succeeds with a non-empty address.

@@ -32,7 +32,7 @@ use super::cel;
 use super::field::{FieldError, Path};
 use super::props::{Schema, ValidationRule};
 use super::value::validate_custom_resource;
-use crate::gotemplate::sprig::regex;
+use crate::go::regexp as regex;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Level {

@@ -31,7 +31,8 @@ use serde_json::{Map, Value};
 use super::field::{BadValue, FieldError, Path, go_quote};
 use super::formats;
 use super::props::Schema;
-use crate::gotemplate::{gojson, strconv};
+use crate::go::json as gojson;
+use crate::go::strconv;
 
 /// How the schema is turned into a kube-openapi schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -630,7 +631,7 @@ fn string_check(s: &Schema, path: &str, data: &str) -> Res {
         );
     }
     if !s.pattern.is_empty() {
-        let failed = match crate::gotemplate::sprig::regex::compile(&s.pattern) {
+        let failed = match crate::go::regexp::compile(&s.pattern) {
             Err(e) => Some(format!("{}, but pattern is invalid: {e}", s.pattern)),
             Ok(re) if !re.is_match(data) => Some(s.pattern.clone()),
             Ok(_) => None,

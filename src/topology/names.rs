@@ -128,7 +128,7 @@ fn render(template: &str, data: &Value) -> Result<String, String> {
         Ok(s) => Ok(s),
         Err(RenderError::Parse(m)) => Err(format!(
             "parsing template {}: {m}",
-            crate::gotemplate::strconv::quote(template, false)
+            crate::go::strconv::quote(template, false)
         )),
         Err(e) => Err(format!("rendering template: {}", e.message())),
     }

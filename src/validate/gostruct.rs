@@ -5,13 +5,13 @@ API's `prettyPrint`).
 
 A [`serde_json::Value`] keeps object keys sorted, while Go writes struct fields in declaration
 order and skips `omitempty` ones; [`GoValue`] is the small ordered model the callers fill in
-field by field. Strings and free-form JSON inside are written by [`crate::gotemplate::gojson`],
+field by field. Strings and free-form JSON inside are written by [`crate::go::json`],
 so escaping and number formatting are Go's.
 */
 
 use serde_json::Value;
 
-use crate::gotemplate::gojson;
+use crate::go::json as gojson;
 
 /// A value about to be encoded the way Go encodes structs.
 #[derive(Debug, Clone, PartialEq)]

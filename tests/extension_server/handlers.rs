@@ -27,7 +27,7 @@ use serde_json::{Map, Value, json};
 
 use super::jsonpatch::{create_patch, patch_bytes};
 use super::kind;
-use topoplan::gotemplate::sprig::encoding::base64_encode;
+use topoplan::go::base64::encode as base64_encode;
 use topoplan::patches::jsonpatch::go_type_name;
 
 const HOOKS_API_VERSION: &str = "hooks.runtime.cluster.x-k8s.io/v1alpha1";

@@ -294,7 +294,7 @@ fn extension_doubling_json_patch_is_bounded() {
             "items": [{
                 "uid": "InfrastructureCluster/spec.infrastructureRef",
                 "patchType": "JSONPatch",
-                "patch": topoplan::gotemplate::sprig::encoding::base64_encode(&patch),
+                "patch": topoplan::go::base64::encode(&patch),
             }],
         })),
     );

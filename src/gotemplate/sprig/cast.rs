@@ -1,9 +1,11 @@
 /*!
 Sprig's value conversions, shared by every group: `strval` (a value as Sprig stringifies it),
-spf13/cast's `ToInt64`, `ToInt`, `ToFloat64` (what `add`, `int`, `atoi`, `max`, … accept;
-Sprig ignores their errors, so an unconvertible value counts as 0), Go's `strconv` number
+`strslice` (a value as a list of strings), spf13/cast's `ToInt64`, `ToInt`, `ToFloat64` (what
+`add`, `int`, `atoi`, `max`, … accept; Sprig ignores their errors, so an unconvertible value
+counts as 0), Go's `strconv` number
 parsers they rest on, Go's `int64(float64)` conversion, Go's view of byte strings that are not
-UTF-8, and small accessors for already converted function arguments.
+UTF-8, small accessors for already converted function arguments, and the limit on the strings
+the functions build ([`MAX_STRING_BYTES`]).
 
 Checked against spf13/cast 1.6 (the oracle's) and 1.7.1 (Cluster API's): the functions used here
 did not change between them.
@@ -11,6 +13,34 @@ did not change between them.
 
 use crate::gotemplate::print::sprint_value;
 use crate::gotemplate::value::Value;
+
+/// The largest string these functions build (64 MiB). Go has no such limit; a template asking
+/// for more is a mistake or an attack, and an error is better than exhausting memory.
+pub const MAX_STRING_BYTES: usize = 64 << 20;
+
+/// The error for a result over [`MAX_STRING_BYTES`].
+pub fn too_large() -> String {
+    format!(
+        "result would exceed {} MiB (a topoplan limit; Go has none)",
+        MAX_STRING_BYTES >> 20
+    )
+}
+
+/// Sprig's `strslice`: a `[]string` as it is; the non-nil items of any other list through
+/// `strval` (a `[]byte` gives its numbers); nil gives an empty list; anything else a list of one.
+pub fn strslice(v: &Value) -> Vec<String> {
+    match v {
+        Value::Slice(l) => l
+            .items
+            .iter()
+            .filter(|item| !matches!(item, Value::Nil | Value::Invalid))
+            .map(strval)
+            .collect(),
+        Value::Bytes(b) => b.iter().map(u8::to_string).collect(),
+        Value::Nil | Value::Invalid => Vec::new(),
+        other => vec![strval(other)],
+    }
+}
 
 /// Sprig's `strval`: a string as it is, `[]byte` as text, a `fmt.Stringer` (`*semver.Version`)
 /// through `String()`, anything else as `fmt.Sprintf("%v")`.

@@ -5,8 +5,10 @@ them their Go signatures and result types (`atoi` and `int` return `int`, `int64
 `toDecimal` return `int64`, `seq` a `string`, `toStrings` a `[]string`).
 */
 
-use super::cast::{NumError, arg_any, arg_str, parse_int, strval, to_float64, to_int, to_int64};
-use super::strings::{MAX_STRING_BYTES, too_large};
+use super::cast::{
+    MAX_STRING_BYTES, NumError, arg_any, arg_str, parse_int, strslice, strval, to_float64, to_int,
+    to_int64, too_large,
+};
 use crate::gotemplate::func::{Func, Param};
 use crate::gotemplate::print::sprint_value;
 use crate::gotemplate::value::Value;
@@ -30,22 +32,6 @@ pub const FUNCS: &[Func] = &[
 
 fn to_string(args: &[Value]) -> Result<Value, String> {
     Ok(Value::str(strval(arg_any(args, 0))))
-}
-
-/// Sprig's `strslice`: a `[]string` as it is; the non-nil items of any other list through
-/// `strval` (a `[]byte` gives its numbers); nil gives an empty list; anything else a list of one.
-pub fn strslice(v: &Value) -> Vec<String> {
-    match v {
-        Value::Slice(l) => l
-            .items
-            .iter()
-            .filter(|item| !matches!(item, Value::Nil | Value::Invalid))
-            .map(strval)
-            .collect(),
-        Value::Bytes(b) => b.iter().map(u8::to_string).collect(),
-        Value::Nil | Value::Invalid => Vec::new(),
-        other => vec![strval(other)],
-    }
 }
 
 fn to_strings(args: &[Value]) -> Result<Value, String> {

@@ -31,6 +31,7 @@ use hmac::{Hmac, Mac};
 use sha1::Sha1;
 use sha2::{Digest, Sha256, Sha512};
 
+use crate::go::base64;
 use crate::gotemplate::func::{Func, Param};
 use crate::gotemplate::value::{GoType, Map, Value};
 
@@ -49,99 +50,6 @@ fn hex(bytes: &[u8]) -> String {
 /// Fill a buffer from the OS generator (Go's `crypto/rand.Reader`).
 fn random_bytes(buf: &mut [u8]) -> Result<(), String> {
     getrandom::fill(buf).map_err(|e| e.to_string())
-}
-
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/// `base64.StdEncoding.EncodeToString`.
-pub(crate) fn base64_encode(data: &[u8]) -> String {
-    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
-    for chunk in data.chunks(3) {
-        let b = [
-            chunk.first().copied().unwrap_or(0),
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(B64[((n >> (18 - 6 * i)) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
-fn b64_value(c: u8) -> Option<u32> {
-    B64.iter().position(|&x| x == c).map(|p| p as u32)
-}
-
-/// `base64.StdEncoding.DecodeString`, with Go's error offsets (`illegal base64 data at input
-/// byte N`): padding required, `\r` and `\n` ignored, bits after the data tolerated.
-pub(crate) fn base64_decode(src: &str) -> Result<Vec<u8>, String> {
-    let src = src.as_bytes();
-    let corrupt = |at: usize| format!("illegal base64 data at input byte {at}");
-    let is_newline = |c: u8| c == b'\n' || c == b'\r';
-    let mut out = Vec::with_capacity(src.len() / 4 * 3);
-    let mut si = 0;
-    while si < src.len() {
-        let mut quantum = [0u32; 4];
-        let mut len = 4;
-        let mut j = 0;
-        let mut trailing_error = None;
-        while j < 4 {
-            let Some(&c) = src.get(si) else {
-                if j == 1 {
-                    return Err(corrupt(si - j));
-                }
-                if j == 0 {
-                    return Ok(out);
-                }
-                // Standard encoding requires padding.
-                return Err(corrupt(si - j));
-            };
-            si += 1;
-            if let Some(v) = b64_value(c) {
-                quantum[j] = v;
-                j += 1;
-                continue;
-            }
-            if is_newline(c) {
-                continue;
-            }
-            if c != b'=' || j < 2 {
-                return Err(corrupt(si - 1));
-            }
-            if j == 2 {
-                // `==` expected: the second `=` may follow newlines.
-                while src.get(si).is_some_and(|&c| is_newline(c)) {
-                    si += 1;
-                }
-                match src.get(si) {
-                    None => return Err(corrupt(src.len())),
-                    Some(&b'=') => si += 1,
-                    Some(_) => return Err(corrupt(si - 1)),
-                }
-            }
-            while src.get(si).is_some_and(|&c| is_newline(c)) {
-                si += 1;
-            }
-            if si < src.len() {
-                trailing_error = Some(corrupt(si));
-            }
-            len = j;
-            break;
-        }
-        let n = (quantum[0] << 18) | (quantum[1] << 12) | (quantum[2] << 6) | quantum[3];
-        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-        out.extend_from_slice(&bytes[..len - 1]);
-        if let Some(e) = trailing_error {
-            return Err(e);
-        }
-    }
-    Ok(out)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -381,7 +289,7 @@ pub fn encrypt_aes(password: &str, plaintext: &str) -> Result<String, String> {
         prev = arr.0;
         out.extend_from_slice(&prev);
     }
-    Ok(base64_encode(&out))
+    Ok(base64::encode(&out))
 }
 
 /// Sprig's `decryptAES`, failing where Go fails or panics, with the same texts. The padding
@@ -390,7 +298,7 @@ pub fn decrypt_aes(password: &str, crypt64: &str) -> Result<String, String> {
     if crypt64.is_empty() {
         return Ok(String::new());
     }
-    let crypt = base64_decode(crypt64)?;
+    let crypt = base64::decode(crypt64.as_bytes()).map_err(|e| e.to_string())?;
     if crypt.len() < 16 {
         // Go's capacity is that of DecodeString's buffer, sized from the input length.
         return Err(format!(
@@ -616,7 +524,7 @@ fn oid_is(t: &Tlv<'_>, arcs: &[u64]) -> bool {
 
 /// `pem.EncodeToMemory`: 64-column base64 between BEGIN and END lines.
 pub(crate) fn pem_encode(kind: &str, der: &[u8]) -> String {
-    let body = base64_encode(der);
+    let body = base64::encode(der);
     let mut out = format!("-----BEGIN {kind}-----\n");
     for line in body.as_bytes().chunks(64) {
         out.push_str(&String::from_utf8_lossy(line));
@@ -660,7 +568,7 @@ fn pem_decode(text: &str) -> Option<(String, Vec<u8>)> {
             _ => body,
         };
         let compact: String = body.chars().filter(|c| !c.is_ascii_whitespace()).collect();
-        match base64_decode(&compact) {
+        match base64::decode(compact.as_bytes()) {
             Ok(der) => return Some((kind.to_string(), der)),
             Err(_) => rest = after,
         }
@@ -1051,7 +959,7 @@ fn name_der(cn: &str) -> Vec<u8> {
 fn time_der(unix: i64) -> Result<Vec<u8>, String> {
     let days = unix.div_euclid(86_400);
     let secs = unix.rem_euclid(86_400);
-    let (y, m, d) = super::dates::civil_date(days);
+    let (y, m, d) = crate::go::time::civil_date(days);
     let clock = format!(
         "{m:02}{d:02}{:02}{:02}{:02}Z",
         secs / 3600,
@@ -1297,9 +1205,9 @@ fn gen_private_key(args: &[Value]) -> Result<Value, String> {
 }
 
 fn build_custom_cert(args: &[Value]) -> Result<Value, String> {
-    let cert = base64_decode(arg_str(args, 0))
+    let cert = base64::decode(arg_str(args, 0).as_bytes())
         .map_err(|_| "unable to decode base64 certificate".to_string())?;
-    let key = base64_decode(arg_str(args, 1))
+    let key = base64::decode(arg_str(args, 1).as_bytes())
         .map_err(|_| "unable to decode base64 private key".to_string())?;
     let cert_text = String::from_utf8_lossy(&cert).into_owned();
     let key_text = String::from_utf8_lossy(&key).into_owned();
@@ -1641,26 +1549,10 @@ mod tests {
         }
     }
 
-    #[test]
-    fn base64_like_go() {
-        assert_eq!(base64_encode(b""), "");
-        assert_eq!(base64_encode(b"f"), "Zg==");
-        assert_eq!(base64_encode(b"fo"), "Zm8=");
-        assert_eq!(base64_encode(b"foobar"), "Zm9vYmFy");
-        assert_eq!(base64_decode("Zm9v\r\nYmFy").as_deref(), Ok(&b"foobar"[..]));
-        assert_eq!(base64_decode("Zg==").as_deref(), Ok(&b"f"[..]));
-        assert_eq!(base64_decode("Zh==").as_deref(), Ok(&b"f"[..]));
-        let err = |s: &str| base64_decode(s).unwrap_err();
-        assert_eq!(err("Zg"), "illegal base64 data at input byte 0");
-        assert_eq!(err("Z"), "illegal base64 data at input byte 0");
-        assert_eq!(err("Zm9vY"), "illegal base64 data at input byte 4");
-    }
-
     proptest::proptest! {
         #[test]
         fn decrypt_never_panics(k in ".{0,40}", c in "[A-Za-z0-9+/=\r\n]{0,80}") {
             let _ = decrypt_aes(&k, &c);
-            let _ = base64_decode(&c);
         }
 
         #[test]
@@ -1845,8 +1737,8 @@ mod cert_tests {
             .expect("leaf");
         assert!(parse_certificate(&cert_der(&field(&leaf, "Cert"))).is_ok());
         let custom = build_custom_cert(&[
-            s(&base64_encode(field(&ca, "Cert").as_bytes())),
-            s(&base64_encode(field(&ca, "Key").as_bytes())),
+            s(&base64::encode(field(&ca, "Cert").as_bytes())),
+            s(&base64::encode(field(&ca, "Key").as_bytes())),
         ])
         .expect("custom");
         assert_eq!(custom, ca);
@@ -1873,7 +1765,7 @@ mod cert_tests {
             err(build_custom_cert(&[s("eA=="), s("eQ==")])),
             "unable to decode certificate"
         );
-        let b64 = |t: &str| s(&base64_encode(t.as_bytes()));
+        let b64 = |t: &str| s(&base64::encode(t.as_bytes()));
         assert_eq!(
             err(build_custom_cert(&[b64(GO_CA_CERT), b64("junk")])),
             "error parsing private key: no PEM data in input"
@@ -1977,7 +1869,7 @@ mod cert_tests {
             let _ = parse_pkcs8(&bytes);
             let _ = parse_dsa(&bytes);
             let pem = pem_encode("CERTIFICATE", &bytes);
-            let _ = build_custom_cert(&[s(&base64_encode(pem.as_bytes())), s(&base64_encode(text.as_bytes()))]);
+            let _ = build_custom_cert(&[s(&base64::encode(pem.as_bytes())), s(&base64::encode(text.as_bytes()))]);
         }
     }
 }

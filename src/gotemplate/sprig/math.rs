@@ -24,7 +24,7 @@ Behaviours worth knowing, all taken from the Go originals:
   std's `RandomState`, no dependency).
 */
 
-use crate::gotemplate::bignum::{BigUint, go_shortest};
+use crate::go::bignum::{BigUint, go_shortest};
 use std::cmp::Ordering;
 use std::sync::Arc;
 

@@ -2,74 +2,27 @@
 Sprig's path functions: `base`, `dir`, `clean`, `ext`, `isAbs` (Go's `path` package: purely
 lexical, forward slashes) and `osBase`, `osDir`, `osClean`, `osExt`, `osIsAbs` (Go's
 `path/filepath`). Cluster API runs on Linux, where `filepath` uses `/` and no volume names, so
-both families compute the same results; they share one implementation here.
+both families compute the same results; both are [`crate::go::path`].
 */
 
+use crate::go::path;
 use crate::gotemplate::func::{Func, Param};
 use crate::gotemplate::value::Value;
 
+const S: &[Param] = &[Param::String];
+
 /// The functions of this group.
 pub const FUNCS: &[Func] = &[
-    Func {
-        name: "base",
-        params: &[Param::String],
-        variadic: None,
-        imp: base_fn,
-    },
-    Func {
-        name: "dir",
-        params: &[Param::String],
-        variadic: None,
-        imp: dir_fn,
-    },
-    Func {
-        name: "clean",
-        params: &[Param::String],
-        variadic: None,
-        imp: clean_fn,
-    },
-    Func {
-        name: "ext",
-        params: &[Param::String],
-        variadic: None,
-        imp: ext_fn,
-    },
-    Func {
-        name: "isAbs",
-        params: &[Param::String],
-        variadic: None,
-        imp: is_abs_fn,
-    },
-    Func {
-        name: "osBase",
-        params: &[Param::String],
-        variadic: None,
-        imp: base_fn,
-    },
-    Func {
-        name: "osClean",
-        params: &[Param::String],
-        variadic: None,
-        imp: clean_fn,
-    },
-    Func {
-        name: "osDir",
-        params: &[Param::String],
-        variadic: None,
-        imp: dir_fn,
-    },
-    Func {
-        name: "osExt",
-        params: &[Param::String],
-        variadic: None,
-        imp: ext_fn,
-    },
-    Func {
-        name: "osIsAbs",
-        params: &[Param::String],
-        variadic: None,
-        imp: is_abs_fn,
-    },
+    Func::fixed("base", S, base_fn),
+    Func::fixed("dir", S, dir_fn),
+    Func::fixed("clean", S, clean_fn),
+    Func::fixed("ext", S, ext_fn),
+    Func::fixed("isAbs", S, is_abs_fn),
+    Func::fixed("osBase", S, base_fn),
+    Func::fixed("osClean", S, clean_fn),
+    Func::fixed("osDir", S, dir_fn),
+    Func::fixed("osExt", S, ext_fn),
+    Func::fixed("osIsAbs", S, is_abs_fn),
 ];
 
 fn text(args: &[Value]) -> &str {
@@ -77,89 +30,23 @@ fn text(args: &[Value]) -> &str {
 }
 
 fn base_fn(args: &[Value]) -> Result<Value, String> {
-    Ok(Value::str(base(text(args))))
+    Ok(Value::str(path::base(text(args))))
 }
 
 fn dir_fn(args: &[Value]) -> Result<Value, String> {
-    Ok(Value::str(dir(text(args))))
+    Ok(Value::str(path::dir(text(args))))
 }
 
 fn clean_fn(args: &[Value]) -> Result<Value, String> {
-    Ok(Value::str(clean(text(args))))
+    Ok(Value::str(path::clean(text(args))))
 }
 
 fn ext_fn(args: &[Value]) -> Result<Value, String> {
-    Ok(Value::str(ext(text(args))))
+    Ok(Value::str(path::ext(text(args))))
 }
 
 fn is_abs_fn(args: &[Value]) -> Result<Value, String> {
-    Ok(Value::Bool(text(args).starts_with('/')))
-}
-
-/// `path.Clean`: collapse repeated slashes, drop `.` elements, resolve `..` against the
-/// preceding element (or drop it at the root), and answer `.` for an empty result.
-pub fn clean(p: &str) -> String {
-    if p.is_empty() {
-        return ".".into();
-    }
-    let rooted = p.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for part in p.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                if parts.last().is_some_and(|last| *last != "..") {
-                    parts.pop();
-                } else if !rooted {
-                    parts.push("..");
-                }
-            }
-            other => parts.push(other),
-        }
-    }
-    let joined = parts.join("/");
-    match (rooted, joined.is_empty()) {
-        (true, _) => format!("/{joined}"),
-        (false, true) => ".".into(),
-        (false, false) => joined,
-    }
-}
-
-/// `path.Base`: the last element after trailing slashes are removed; `.` for an empty path,
-/// `/` for a path of slashes.
-pub fn base(p: &str) -> String {
-    if p.is_empty() {
-        return ".".into();
-    }
-    let trimmed = p.trim_end_matches('/');
-    if trimmed.is_empty() {
-        return "/".into();
-    }
-    match trimmed.rfind('/') {
-        Some(i) => trimmed[i + 1..].to_string(),
-        None => trimmed.to_string(),
-    }
-}
-
-/// `path.Dir`: everything up to the last slash, cleaned.
-pub fn dir(p: &str) -> String {
-    let head = match p.rfind('/') {
-        Some(i) => &p[..=i],
-        None => "",
-    };
-    clean(head)
-}
-
-/// `path.Ext`: the suffix from the last dot of the last element, or empty.
-pub fn ext(p: &str) -> String {
-    for (i, c) in p.char_indices().rev() {
-        match c {
-            '/' => break,
-            '.' => return p[i..].to_string(),
-            _ => {}
-        }
-    }
-    String::new()
+    Ok(Value::Bool(path::is_abs(text(args))))
 }
 
 #[cfg(test)]
@@ -172,44 +59,8 @@ mod tests {
     }
 
     #[test]
-    fn clean_like_go() {
-        let cases = [
-            ("", "."),
-            (".", "."),
-            ("/", "/"),
-            ("//", "/"),
-            ("a/b/../c", "a/c"),
-            ("a/../..", ".."),
-            ("../a/..", ".."),
-            ("/../a", "/a"),
-            ("/..", "/"),
-            ("a//b/./c/", "a/b/c"),
-            ("./a", "a"),
-            ("a/..", "."),
-            ("../../x", "../../x"),
-        ];
-        for (input, want) in cases {
-            assert_eq!(clean(input), want, "clean({input:?})");
-        }
-    }
-
-    #[test]
-    fn base_dir_ext_like_go() {
-        assert_eq!(base(""), ".");
-        assert_eq!(base("///"), "/");
-        assert_eq!(base("a/b/"), "b");
-        assert_eq!(base("/a/b.txt"), "b.txt");
-        assert_eq!(base("noslash"), "noslash");
-        assert_eq!(dir(""), ".");
-        assert_eq!(dir("a"), ".");
-        assert_eq!(dir("/a"), "/");
-        assert_eq!(dir("a/b/"), "a/b");
-        assert_eq!(dir("/a/b/../c/d"), "/a/c");
-        assert_eq!(ext("a/b.tar.gz"), ".gz");
-        assert_eq!(ext("a.d/b"), "");
-        assert_eq!(ext("a."), ".");
-        assert_eq!(ext(""), "");
-        assert_eq!(is_abs_fn(&[Value::str("/x")]).unwrap(), Value::Bool(true));
-        assert_eq!(is_abs_fn(&[Value::str("x")]).unwrap(), Value::Bool(false));
+    fn is_abs_like_go() {
+        assert_eq!(is_abs_fn(&[Value::str("/x")]), Ok(Value::Bool(true)));
+        assert_eq!(is_abs_fn(&[Value::str("x")]), Ok(Value::Bool(false)));
     }
 }

@@ -15,7 +15,7 @@ huandu/xstrings 1.5.0), including their quirks:
   rejoined the pieces sees the replacement characters instead.
 - goutils' `initials` and `nospace` read UTF-8 byte by byte as Latin-1 (`"é"` → `"Ã©"`), and
   treat the bytes 0x85 and 0xA0 inside multi-byte characters as spaces.
-- Letter cases and classes come from Go's own Unicode 15 tables (`strings/go_unicode_tables.rs`,
+- Letter cases and classes come from Go's own Unicode 15 tables ([`crate::go::unicode`],
   generated from Go), not Rust's: simple one-to-one case mappings (`upper "ß"` is `"ß"`), Go's
   title case (`ǆ` → `ǅ`) and general categories.
 - `camelcase` is xstrings' `ToPascalCase` as in Sprig 3.3 (3.2 used `ToCamelCase` 1.3, which
@@ -29,27 +29,18 @@ memory allows: `repeat`, `indent`, `nindent`, `replace`, `wrapWith`; `seq` and t
 encoders use the same limit.
 */
 
-mod go_unicode_tables;
-
 use std::sync::Arc;
 
-use super::cast::{arg_any, arg_int, arg_str, go_lossy, strval};
-use super::conversions::strslice;
+use super::cast::{
+    MAX_STRING_BYTES, arg_any, arg_int, arg_str, go_lossy, strslice, strval, too_large,
+};
+use crate::go::unicode::{
+    is_digit, is_letter, is_lower, is_number, is_punct, is_space, is_title, is_upper, to_lower,
+    to_title, to_upper,
+};
 use crate::gotemplate::func::{Func, Param};
 use crate::gotemplate::print::sprintf;
 use crate::gotemplate::value::{GoType, Map, Value};
-
-/// The largest string these functions build (64 MiB). Go has no such limit; a template asking
-/// for more is a mistake or an attack, and an error is better than exhausting memory.
-pub const MAX_STRING_BYTES: usize = 64 << 20;
-
-/// The error for a result over [`MAX_STRING_BYTES`].
-pub fn too_large() -> String {
-    format!(
-        "result would exceed {} MiB (a topoplan limit; Go has none)",
-        MAX_STRING_BYTES >> 20
-    )
-}
 
 const S: Param = Param::String;
 const I: Param = Param::Int;
@@ -918,105 +909,6 @@ fn sort_alpha(args: &[Value]) -> Result<Value, String> {
     Ok(Value::string_list(items))
 }
 
-// ---- Go's `unicode` package, from tables generated out of Go itself ----
-
-use go_unicode_tables as t;
-
-fn in_table(table: &[(u32, u32)], r: char) -> bool {
-    let c = u32::from(r);
-    table
-        .binary_search_by(|&(lo, hi)| {
-            if hi < c {
-                std::cmp::Ordering::Less
-            } else if lo > c {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
-}
-
-/// `unicode.IsLetter`.
-pub fn is_letter(r: char) -> bool {
-    in_table(t::LETTER, r)
-}
-
-/// `unicode.IsUpper`.
-pub fn is_upper(r: char) -> bool {
-    in_table(t::UPPER, r)
-}
-
-/// `unicode.IsLower`.
-pub fn is_lower(r: char) -> bool {
-    in_table(t::LOWER, r)
-}
-
-/// `unicode.IsTitle`.
-pub fn is_title(r: char) -> bool {
-    in_table(t::TITLE, r)
-}
-
-/// `unicode.IsDigit`.
-pub fn is_digit(r: char) -> bool {
-    in_table(t::DIGIT, r)
-}
-
-/// `unicode.IsNumber`.
-pub fn is_number(r: char) -> bool {
-    in_table(t::NUMBER, r)
-}
-
-/// `unicode.IsPunct`.
-pub fn is_punct(r: char) -> bool {
-    in_table(t::PUNCT, r)
-}
-
-/// `unicode.IsSpace`.
-pub fn is_space(r: char) -> bool {
-    in_table(t::SPACE, r)
-}
-
-/// `unicode.To(case, r)` with case 0 = upper, 1 = lower, 2 = title.
-fn to_case(case: usize, r: char) -> char {
-    let c = u32::from(r);
-    let Ok(i) = t::CASE_RANGES.binary_search_by(|&(lo, hi, _)| {
-        if hi < c {
-            std::cmp::Ordering::Less
-        } else if lo > c {
-            std::cmp::Ordering::Greater
-        } else {
-            std::cmp::Ordering::Equal
-        }
-    }) else {
-        return r;
-    };
-    let (lo, _, deltas) = t::CASE_RANGES[i];
-    let delta = deltas[case];
-    let mapped = if delta == t::UPPER_LOWER {
-        // Alternating upper/lower pairs from `lo`: even offsets are upper case.
-        lo + (((c - lo) & !1) | (case as u32 & 1))
-    } else {
-        c.wrapping_add_signed(delta)
-    };
-    char::from_u32(mapped).unwrap_or(r)
-}
-
-/// `unicode.ToUpper` (simple, one-to-one mapping).
-pub fn to_upper(r: char) -> char {
-    to_case(0, r)
-}
-
-/// `unicode.ToLower`.
-pub fn to_lower(r: char) -> char {
-    to_case(1, r)
-}
-
-/// `unicode.ToTitle`.
-pub fn to_title(r: char) -> char {
-    to_case(2, r)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1063,41 +955,6 @@ mod tests {
         assert_eq!(sig("splitn"), (vec![S, I, S], None));
         assert_eq!(sig("join"), (vec![S, A], None));
         assert_eq!(FUNCS.len(), 39);
-    }
-
-    #[test]
-    fn unicode_tables_match_go() {
-        assert_eq!(t::UNICODE_VERSION, "15.0.0");
-        assert_eq!(to_upper('ß'), 'ß');
-        assert_eq!(to_upper('ǆ'), 'Ǆ');
-        assert_eq!(to_title('ǆ'), 'ǅ');
-        assert_eq!(to_title('Ǆ'), 'ǅ');
-        assert_eq!(to_lower('ǅ'), 'ǆ');
-        assert_eq!(to_upper('ᾀ'), 'ᾈ');
-        assert_eq!(to_upper('ᾈ'), 'ᾈ');
-        assert_eq!(to_lower('İ'), 'i');
-        assert_eq!(to_upper('ı'), 'I');
-        assert_eq!(to_upper('ſ'), 'S');
-        assert_eq!(to_upper('µ'), 'Μ');
-        assert_eq!(to_upper('ა'), 'Ა');
-        assert_eq!(to_title('ა'), 'ა');
-        assert_eq!(to_lower('Ā'), 'ā');
-        assert_eq!(to_upper('ā'), 'Ā');
-        assert_eq!(to_title('ā'), 'Ā');
-        assert_eq!(to_upper('a'), 'A');
-        assert_eq!(to_lower('Z'), 'z');
-        assert_eq!(to_upper('1'), '1');
-        // Unicode 16 added this pair; Go 1.24 (Unicode 15) does not know it.
-        assert_eq!(to_lower('\u{A7CB}'), '\u{A7CB}');
-        assert!(is_letter('ª') && !is_lower('ª') && is_lower('µ'));
-        assert!(!is_upper('Ⓐ') && is_title('ǅ') && !is_upper('ǅ'));
-        assert!(is_space('\u{85}') && is_space('\u{a0}') && is_space('\u{3000}'));
-        assert!(!is_space('\u{200b}'));
-        assert!(is_punct('_') && is_punct('¿') && !is_punct('+'));
-        assert!(is_digit('٣') && !is_digit('½') && is_number('½'));
-        for c in (0u32..0x3000).filter_map(char::from_u32) {
-            assert_eq!(is_space(c), c.is_whitespace(), "{c:?}");
-        }
     }
 
     #[test]

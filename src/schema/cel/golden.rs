@@ -34,7 +34,7 @@ fn go_format(v: &Cel) -> String {
         Cel::Bool(b) => b.to_string(),
         Cel::Int(i) => i.to_string(),
         Cel::UInt(u) => u.to_string(),
-        Cel::Float(f) => crate::gotemplate::strconv::format_float(*f, b'g', -1),
+        Cel::Float(f) => crate::go::strconv::format_float(*f, b'g', -1),
         Cel::String(s) => s.to_string(),
         Cel::Bytes(b) => format!(
             "[{}]",

@@ -275,7 +275,7 @@ fn key_text(v: &Cel) -> String {
     match v {
         Cel::Int(i) => i.to_string(),
         Cel::UInt(u) => u.to_string(),
-        Cel::Float(d) => crate::gotemplate::strconv::format_float(*d, b'g', -1),
+        Cel::Float(d) => crate::go::strconv::format_float(*d, b'g', -1),
         Cel::String(s) => s.to_string(),
         Cel::Bool(b) => b.to_string(),
         other => type_name(other),
@@ -470,7 +470,7 @@ fn string_fn(This(v): This<Cel>) -> Result<Cel, ExecutionError> {
         Cel::String(s) => return Ok(Cel::String(s.clone())),
         Cel::Int(i) => i.to_string(),
         Cel::UInt(u) => u.to_string(),
-        Cel::Float(d) => crate::gotemplate::strconv::format_float(*d, b'g', -1),
+        Cel::Float(d) => crate::go::strconv::format_float(*d, b'g', -1),
         Cel::Bool(b) => b.to_string(),
         Cel::Bytes(b) => match std::str::from_utf8(b) {
             Ok(s) => s.to_string(),

@@ -68,7 +68,7 @@ fn string_value(s: &str, kind: Option<&Kind>) -> Cel {
     match kind {
         Some(Kind::Timestamp) => parse_timestamp(s).map_or_else(plain, Cel::Timestamp),
         Some(Kind::Duration) => parse_go_duration(s).map_or_else(plain, Cel::Duration),
-        Some(Kind::Bytes) => crate::gotemplate::sprig::crypto::base64_decode(s)
+        Some(Kind::Bytes) => crate::go::base64::decode(s.as_bytes())
             .map_or_else(|_| plain(), |b| Cel::Bytes(Arc::new(b))),
         _ => plain(),
     }
@@ -84,54 +84,11 @@ fn parse_timestamp(s: &str) -> Option<chrono::DateTime<chrono::FixedOffset>> {
     Some(t.and_utc().fixed_offset())
 }
 
-/// Go's `time.ParseDuration`: `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+`, units ns, us, µs, ms, s, m, h.
+/// Go's `time.ParseDuration`, as a chrono duration.
 pub(crate) fn parse_go_duration(input: &str) -> Option<chrono::Duration> {
-    let (neg, mut rest) = match input.as_bytes().first() {
-        Some(b'-') => (true, &input[1..]),
-        Some(b'+') => (false, &input[1..]),
-        _ => (false, input),
-    };
-    if rest == "0" {
-        return Some(chrono::Duration::zero());
-    }
-    if rest.is_empty() {
-        return None;
-    }
-    let mut total: f64 = 0.0;
-    while !rest.is_empty() {
-        let num_end = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(rest.len());
-        let num = &rest[..num_end];
-        if num.is_empty() || num == "." {
-            return None;
-        }
-        let value: f64 = num.parse().ok()?;
-        rest = &rest[num_end..];
-        let unit_end = rest
-            .find(|c: char| c.is_ascii_digit() || c == '.')
-            .unwrap_or(rest.len());
-        let nanos_per = match &rest[..unit_end] {
-            "ns" => 1.0,
-            "us" | "µs" | "μs" => 1e3,
-            "ms" => 1e6,
-            "s" => 1e9,
-            "m" => 60e9,
-            "h" => 3600e9,
-            _ => return None,
-        };
-        rest = &rest[unit_end..];
-        total += value * nanos_per;
-    }
-    if total > i64::MAX as f64 {
-        return None;
-    }
-    let nanos = total as i64;
-    Some(chrono::Duration::nanoseconds(if neg {
-        -nanos
-    } else {
-        nanos
-    }))
+    crate::go::time::parse_duration(input)
+        .ok()
+        .map(chrono::Duration::nanoseconds)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ Go's `encoding/json` shows for such output.
 
 use std::fmt;
 
-use super::unicode_tables::is_print;
+use super::unicode::is_print;
 
 /// Go's `strconv.ErrSyntax` (also used for out-of-range numbers, which Go reports separately
 /// but the template parser treats alike).
@@ -732,7 +732,7 @@ fn shortest(abs: f64) -> Digits {
     if abs == 0.0 || !abs.is_finite() {
         return digits_from_exp(&format!("{abs:e}"));
     }
-    let (digits, exp) = crate::gotemplate::bignum::go_shortest(abs);
+    let (digits, exp) = crate::go::bignum::go_shortest(abs);
     let d: Vec<u8> = digits.into_bytes();
     let dp = i64::from(exp) + d.len() as i64;
     Digits { d, dp }
