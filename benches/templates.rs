@@ -117,7 +117,7 @@ fn collect(dir: &Path) -> Vec<String> {
         let Ok(text) = std::fs::read_to_string(&f) else {
             continue;
         };
-        let file = topoplan::load::source::SourceFile::new(f.display().to_string(), text);
+        let file = topoplan::source::SourceFile::new(f.display().to_string(), text);
         let Ok(docs) = topoplan::load::yaml::parse_stream(&file) else {
             continue;
         };

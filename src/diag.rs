@@ -19,7 +19,7 @@ use std::sync::Arc;
 use miette::{LabeledSpan, NamedSource, SourceCode};
 
 use crate::escape::{escape, escape_line, escaped_width, push_escaped};
-use crate::load::source::{Origin, SourceFile, Span};
+use crate::source::{Origin, SourceFile, Span};
 
 /// How bad a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -26,9 +26,9 @@ use std::sync::Arc;
 use crate::diag::{self, Diagnostic, Severity};
 use crate::gotemplate::capi;
 use crate::gotemplate::{MissingKey, sprig};
-use crate::load::source::{Origin, SourceFile, Span};
 use crate::load::{envsubst as subst, yaml};
 use crate::patches::jsonpatch;
+use crate::source::{Origin, SourceFile, Span};
 
 /// A fuzz target's body: any bytes in, no panic.
 pub type Target = fn(&[u8]);

@@ -7,6 +7,7 @@ file so later stages can point at it. Computes nothing.
 */
 
 pub mod convert;
+pub mod external;
 pub mod labels;
 pub mod time;
 pub mod types;
@@ -15,7 +16,7 @@ use serde_json::Value;
 
 use crate::diag::Diagnostic;
 use crate::load::Object;
-use crate::load::source::pointer;
+use crate::source::pointer;
 pub use types::*;
 
 /// The Cluster API group.
@@ -316,7 +317,7 @@ fn decode<T: serde::de::DeserializeOwned>(object: &Object, spec: &Value) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::source::{Origin, SourceFile, SpanTable};
+    use crate::source::{Origin, SourceFile, SpanTable};
     use std::sync::Arc;
 
     fn object(v: Value) -> Object {

@@ -15,7 +15,7 @@ use crate::gotemplate::capi::{self, RenderError};
 use crate::gotemplate::func::FuncMap;
 use crate::gotemplate::{MissingKey, sprig};
 use crate::load::limit::{InputLimit, ReadError};
-use crate::load::source::SourceFile;
+use crate::source::SourceFile;
 
 /// Arguments of `topoplan eval`.
 #[derive(Debug, Args)]

@@ -8,8 +8,8 @@ use clap::Args;
 
 use crate::diag::Diagnostic;
 use crate::load::limit::{InputLimit, ReadError, parse_size};
-use crate::load::source::SourceFile;
 use crate::load::{LoadOptions, envfile};
+use crate::source::SourceFile;
 
 /// The byte budget of one run (`--max-input-bytes`), for every command that reads inputs.
 #[derive(Debug, Clone, Args)]
@@ -108,17 +108,17 @@ impl InputArgs {
         // Every object without a namespace gets this one: refuse it as the API server would.
         let ns_errors = crate::k8s::validation::dns1123_label(&default_namespace);
         if !ns_errors.is_empty() {
-            let path = crate::schema::field::Path::new("metadata").child("namespace");
+            let path = crate::k8s::field::Path::new("metadata").child("namespace");
             let errs: Vec<_> = ns_errors
                 .into_iter()
                 .map(|m| {
-                    crate::schema::field::FieldError::invalid(&path, default_namespace.as_str(), m)
+                    crate::k8s::field::FieldError::invalid(&path, default_namespace.as_str(), m)
                 })
                 .collect();
             return Err(vec![
                 Diagnostic::error(format!(
                     "invalid namespace for objects without one: {}",
-                    crate::schema::field::aggregate(&errs)
+                    crate::k8s::field::aggregate(&errs)
                 ))
                 .with_help(
                     "-n (or NAMESPACE with --substitute) must be a namespace name, e.g. default",
@@ -130,6 +130,7 @@ impl InputArgs {
             default_namespace,
             substitute,
             input_limit: limit,
+            per_file: crate::plan::flavors(),
             ..LoadOptions::default()
         })
     }

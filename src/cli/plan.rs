@@ -148,6 +148,7 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
         default_namespace: load.default_namespace.clone(),
         substitute: None,
         input_limit: load.input_limit.clone(),
+        per_file: load.per_file.clone(),
         ..Default::default()
     });
     Ok((

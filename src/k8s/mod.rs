@@ -1,9 +1,11 @@
 /*!
-Kubernetes apimachinery behaviour that more than one stage needs, written once: the string checks
-of `pkg/util/validation`, `pkg/api/validate/content` and `pkg/api/validation` ([`validation`]).
+Kubernetes apimachinery behaviour that more than one stage needs, written once: field errors as
+the API server renders them ([`field`]) and the string checks of `pkg/util/validation`,
+`pkg/api/validate/content` and `pkg/api/validation` ([`validation`]).
 
-Lower-level than [`crate::validate`] and [`crate::variables`], which both call it; it depends only
-on [`crate::schema::field`] for the `field.Error` shapes.
+Lower-level than every stage that reports a field error (load, schema, variables, validate); it
+depends only on [`crate::go`].
 */
 
+pub mod field;
 pub mod validation;

@@ -17,7 +17,7 @@ are visited sorted.
 
 use std::collections::BTreeMap;
 
-use crate::schema::field::{FieldError, Path};
+use crate::k8s::field::{FieldError, Path};
 
 const LABEL_KEY_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 const LABEL_KEY_MSG: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
@@ -300,7 +300,7 @@ mod tests {
         assert!(object_meta_names("cluster.x-k8s.io", "c-1.x", Some("ns")).is_empty());
         let errs = object_meta_names("", "DEV", Some("../../etc"));
         assert_eq!(
-            crate::schema::field::aggregate(&errs),
+            crate::k8s::field::aggregate(&errs),
             "[metadata.name: Invalid value: \"DEV\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), metadata.namespace: Invalid value: \"../../etc\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')]"
         );
         assert!(object_meta_names("rbac.authorization.k8s.io", "system:x", None).is_empty());

@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::diag::Diagnostic;
-use crate::load::source::{SourceFile, Span};
+use crate::source::{SourceFile, Span};
 
 /// Parse an env file into variable values.
 ///

@@ -26,7 +26,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use crate::diag::Diagnostic;
-use crate::load::source::{SourceFile, Span};
+use crate::source::{SourceFile, Span};
 
 /// How deep `${…}` may nest inside arguments. drone has no limit, but recursion on untrusted
 /// input must not be able to exhaust the stack; no real template nests more than two levels.

@@ -13,7 +13,6 @@ pub mod envsubst;
 pub mod git;
 pub mod limit;
 pub mod object;
-pub mod source;
 pub mod walk;
 pub mod yaml;
 
@@ -24,9 +23,9 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::source::{Origin, SourceFile, SpanTable};
 use limit::{InputLimit, ReadError};
 pub use object::Object;
-use source::{Origin, SourceFile, SpanTable};
 use walk::{Bound, Walk};
 
 /// How to read the inputs; resolved from the command line by `cli`.
@@ -50,6 +49,10 @@ pub struct LoadOptions {
     pub exclude: Vec<PathBuf>,
     /// The byte budget every input of the run draws on (`--max-input-bytes`); clones share it.
     pub input_limit: InputLimit,
+    /// (group, kind) of objects that may be defined once per file rather than once per input:
+    /// alternative flavors of one object, planned side by side. Which kinds those are is the
+    /// caller's business (for `plan`, Cluster API's Clusters: [`crate::plan::flavors`]).
+    pub per_file: Vec<(String, String)>,
 }
 
 /// Every object of the input, in input order (files sorted within each directory).
@@ -282,7 +285,7 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
                 runtime_messages.append(&mut f.runtime_messages);
                 errors.append(&mut f.errors);
             }
-            check_duplicates(&objects, &mut errors);
+            check_duplicates(&objects, &opts.per_file, &mut errors);
             if errors.is_empty() {
                 Ok(Inputs {
                     objects,
@@ -539,13 +542,19 @@ pub(crate) fn flatten(
 
 /// Two objects with the same group, kind, namespace and name cannot both be meant.
 ///
-/// Exception: Clusters from different files are alternative flavors of one Cluster (clusterctl's
-/// `cluster-template*.yaml` files); `plan` plans them side by side and says so.
-fn check_duplicates(objects: &[Object], errors: &mut Vec<Diagnostic>) {
+/// Exception: kinds listed in `per_file` may repeat across files (alternative flavors, such as
+/// clusterctl's `cluster-template*.yaml` Clusters, planned side by side).
+fn check_duplicates(
+    objects: &[Object],
+    per_file: &[(String, String)],
+    errors: &mut Vec<Diagnostic>,
+) {
     type Key<'o> = (&'o str, &'o str, &'o str, &'o str, Option<&'o str>);
     let mut seen: BTreeMap<Key<'_>, &Object> = BTreeMap::new();
     for o in objects {
-        let flavor = (o.kind == "Cluster" && o.group() == crate::api::GROUP)
+        let flavor = per_file
+            .iter()
+            .any(|(g, k)| *k == o.kind && g == o.group())
             .then_some(o.origin.file.name.as_str());
         let key = (
             o.group(),

@@ -8,7 +8,7 @@ namespace defaulting; it does not interpret kinds.
 use serde_json::Value;
 
 use crate::diag::Diagnostic;
-use crate::load::source::Origin;
+use crate::source::Origin;
 
 /// An input object with its identity pulled out for quick lookup.
 #[derive(Debug, Clone)]
@@ -121,7 +121,7 @@ impl Object {
         } else {
             ("/metadata/namespace", "not a valid namespace name")
         };
-        Err(Diagnostic::error(crate::schema::field::invalid_object(
+        Err(Diagnostic::error(crate::k8s::field::invalid_object(
             &self.kind,
             self.group(),
             &self.name,

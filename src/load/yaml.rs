@@ -36,7 +36,7 @@ use std::sync::Arc;
 pub use emit::to_yaml;
 
 use crate::diag::Diagnostic;
-use crate::load::source::{SourceFile, Span, SpanTable};
+use crate::source::{SourceFile, Span, SpanTable};
 
 /// One parsed YAML document.
 #[derive(Debug, Clone)]

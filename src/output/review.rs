@@ -12,8 +12,7 @@ use serde_json::{Value, json};
 use super::stream::{self, Frame, Syntax};
 use crate::diag::Diagnostic;
 use crate::escape::escape_line as esc;
-use crate::pipeline::diff::Membership;
-use crate::plan::review::{Counts, summary};
+use crate::plan::review::{Counts, Membership, summary};
 use crate::plan::{Action, ClusterPlan};
 
 /// One Cluster of the human review (nothing when it does not change). `stat` prints one line.

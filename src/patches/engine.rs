@@ -17,14 +17,19 @@ is written back.
 use serde_json::{Map, Value};
 
 use super::explain::{ItemTrace, Outcome, PatchTrace};
-use super::external::{self, VariableOrder};
+use super::external::{self, ExternalGenerator, VariableOrder};
+use super::generator::{PatchGenerator, PatchType, ResponseItem};
 use super::inline::{InlineGenerator, get_variable_value};
 use super::jsonpatch;
 use super::request::{self, Request};
+use crate::api::external::{
+    extension_of, handler as external_handler, v1beta1_field as v1beta1_external_field,
+};
 use crate::api::{ApiVersion, Cluster, ClusterClass};
 use crate::diag::Diagnostic;
+use crate::json::set_path;
 use crate::topology::Blueprint;
-use crate::topology::desired::{DesiredState, Role, set_path};
+use crate::topology::desired::{DesiredState, Role};
 use crate::variables::builtins::{self, Holder};
 use crate::variables::definitions::{INLINE, StatusVariables};
 
@@ -36,32 +41,6 @@ pub struct PatchContext<'a> {
     /// The class's `status.variables` (which patch may see which variable); without it only
     /// the inline definitions are known.
     pub status: Option<&'a StatusVariables>,
-}
-
-/// How a response item's patch is encoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PatchType {
-    /// RFC 6902.
-    JsonPatch,
-    /// RFC 7386.
-    JsonMergePatch,
-}
-
-/// One generated patch for one request item.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ResponseItem {
-    /// The request item's uid.
-    pub uid: String,
-    /// Encoding of `patch`.
-    pub patch_type: PatchType,
-    /// The patch document.
-    pub patch: Value,
-}
-
-/// Something that turns a request into patches (inline definitions, or an external extension).
-pub trait PatchGenerator {
-    /// Cluster API's `Generator.Generate`; the error is the generator's text.
-    fn generate(&self, req: &Request) -> Result<Vec<ResponseItem>, String>;
 }
 
 /// A patch error, located at the patch in its ClusterClass.
@@ -82,29 +61,6 @@ fn patch_error(
         &format!("/spec/patches/{index}"),
         format!("patch {name:?}"),
     )
-}
-
-/// The handler a patch names for `hook` (`generatePatchesExtension`, …), when set.
-pub fn external_handler<'p>(patch: &'p Value, field: &str) -> Option<&'p str> {
-    patch
-        .get("external")
-        .and_then(|e| e.get(field))
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
-}
-
-/// The extension (ExtensionConfig) name of a handler name `<handler>.<extension>`.
-pub fn extension_of(handler: &str) -> &str {
-    handler.split_once('.').map_or(handler, |(_, e)| e)
-}
-
-/// The v1beta1 (Cluster API v1.10) spelling of an external-patch field.
-pub fn v1beta1_external_field(field: &str) -> &str {
-    match field {
-        "generatePatchesExtension" => "generateExtension",
-        "validateTopologyExtension" => "validateExtension",
-        other => other,
-    }
 }
 
 /// The error for a ClusterClass (`class`, as read) with external patches when no extension was
@@ -261,76 +217,68 @@ pub fn apply(
             computed_for = Some(from.to_string());
             merged_inline = None;
         }
-        if inline {
-            if merged_inline.is_none() {
-                merged_inline = Some(
-                    req.items
-                        .iter()
-                        .map(|_| std::cell::OnceCell::new())
-                        .collect(),
-                );
-            }
-            let mut generator = InlineGenerator::new(patch);
-            generator.merged = merged_inline.as_deref();
-            let response = generator.generate(&req).map_err(|e| {
-                let msg = format!("failed to generate patches for patch {name:?}: {e}");
-                let failure = generator.failure.borrow();
-                let Some((pointer, uid)) = failure.as_ref() else {
-                    return err(msg);
-                };
-                // Point at the operation (or enabledIf) that failed, and name the template.
-                let mut d = Diagnostic::error(format!(
-                    "Cluster {}: ClusterClass {}: {msg}",
-                    cluster.object.key(),
-                    class.key()
-                ))
-                .at(
-                    &class.object.origin,
-                    &format!("/spec/patches/{index}{pointer}"),
-                    format!("patch {name:?}"),
-                );
-                if let Some(item) = req.items.iter().find(|i| &i.uid == uid) {
-                    d = d.with_help(format!(
-                        "while generating the patch for {}",
-                        describe_item(item)
-                    ));
-                }
-                vec![d]
-            })?;
-            apply_response(&mut req, &response).map_err(|(e, template)| {
-                apply_error(class, cluster, index, name, e, template.map(targets_text))
-            })?;
-            traces.push(trace(
-                index,
-                name,
-                &req,
-                &response,
-                &generator.skipped.borrow(),
-                "no patch generated",
-            ));
-            continue;
+        if inline && merged_inline.is_none() {
+            merged_inline = Some(
+                req.items
+                    .iter()
+                    .map(|_| std::cell::OnceCell::new())
+                    .collect(),
+            );
         }
-        // `createPatchGenerator`: an external patch needs a GeneratePatches handler.
-        let Some(handler) = external_handler(patch, "generatePatchesExtension") else {
-            return Err(err(format!(
-                "failed to create patch generator for patch {name:?}"
-            )));
-        };
-        let Some(registry) = ctx.registry else {
-            return Err(vec![no_extension_error(
-                &class.object,
-                index,
-                name,
-                "generatePatchesExtension",
+        let generator: Box<dyn PatchGenerator + '_> = if inline {
+            let mut g = InlineGenerator::new(patch);
+            g.merged = merged_inline.as_deref();
+            Box::new(g)
+        } else {
+            // `createPatchGenerator`: an external patch needs a GeneratePatches handler.
+            let Some(handler) = external_handler(patch, "generatePatchesExtension") else {
+                return Err(err(format!(
+                    "failed to create patch generator for patch {name:?}"
+                )));
+            };
+            let Some(registry) = ctx.registry else {
+                return Err(vec![no_extension_error(
+                    &class.object,
+                    index,
+                    name,
+                    "generatePatchesExtension",
+                    handler,
+                )]);
+            };
+            Box::new(ExternalGenerator {
+                registry,
                 handler,
-            )]);
+                patch,
+                order: &order,
+            })
         };
-        let generated =
-            external::generate(registry, handler, patch, &req, &order).map_err(|e| {
-                err(format!(
-                    "failed to generate patches for patch {name:?}: {e}"
-                ))
-            })?;
+        let generated = generator.generate(&req).map_err(|f| {
+            let msg = format!(
+                "failed to generate patches for patch {name:?}: {}",
+                f.message
+            );
+            let Some((pointer, uid)) = f.at else {
+                return err(msg);
+            };
+            // Point at the operation (or enabledIf) that failed, and name the template.
+            let mut d = Diagnostic::error(format!(
+                "Cluster {}: ClusterClass {}: {msg}",
+                cluster.object.key(),
+                class.key()
+            ))
+            .at(
+                &class.object.origin,
+                &format!("/spec/patches/{index}{pointer}"),
+                format!("patch {name:?}"),
+            );
+            if let Some(item) = req.items.iter().find(|i| i.uid == uid) {
+                d = d.with_help(format!(
+                    "while generating the patch for {}",
+                    describe_item(item)
+                ));
+            }
+            vec![d]
+        })?;
         // `applyPatchesToRequest`, item by item: an undecodable item fails where Cluster API
         // fails, after the items before it applied.
         let mut response = Vec::with_capacity(generated.len());
@@ -367,8 +315,8 @@ pub fn apply(
             name,
             &req,
             &response,
-            &[],
-            "the extension answered no patch for it",
+            &generator.skipped(),
+            generator.nothing_generated(),
         ));
     }
     // Validation of the patched templates by the external patches that ask for it.
@@ -401,7 +349,7 @@ pub fn apply(
     for t in &mut traces {
         for (i, item) in t.items.iter_mut().zip(&req.items) {
             if let Some(o) = desired.objects.iter().find(|o| o.role == item.role) {
-                i.name = crate::plan::metadata_str(&o.value, "name").to_string();
+                i.name = crate::json::metadata_str(&o.value, "name").to_string();
             }
         }
     }
@@ -447,8 +395,8 @@ fn describe_item(item: &super::request::RequestItem) -> String {
             .get("kind")
             .and_then(Value::as_str)
             .unwrap_or(""),
-        crate::plan::metadata_str(&item.object, "namespace"),
-        crate::plan::metadata_str(&item.object, "name"),
+        crate::json::metadata_str(&item.object, "namespace"),
+        crate::json::metadata_str(&item.object, "name"),
         item.role.id()
     )
 }

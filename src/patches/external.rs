@@ -17,27 +17,15 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::engine::{PatchType, ResponseItem};
+use super::generator::{Answer, Failure, PatchGenerator, PatchType, ResponseItem};
 use super::request::Request;
+use crate::api::external::settings;
 use crate::go::json::syntax_error as json_syntax_error;
 use crate::runtime::{
     GeneratePatchesRequest, GeneratePatchesRequestItem, GeneratePatchesResponseItem,
     HolderReference, Registry, ValidateTopologyRequest, ValidateTopologyRequestItem, Variable,
 };
 use crate::variables::builtins;
-
-/// `spec.patches[].external.settings`.
-pub fn settings(patch: &Value) -> BTreeMap<String, String> {
-    patch
-        .pointer("/external/settings")
-        .and_then(Value::as_object)
-        .map(|m| {
-            m.iter()
-                .filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_string())))
-                .collect()
-        })
-        .unwrap_or_default()
-}
 
 /// `vars` as a wire list: the names in the order `order` (a `[{name, value}]` list of the
 /// Cluster) gives them, any others by name, and `builtin` last, as Cluster API appends it.
@@ -203,6 +191,45 @@ impl Generated {
             patch_type,
             patch,
         }))
+    }
+}
+
+/// An external patch as a generator: Cluster API's `externalPatchGenerator`.
+pub struct ExternalGenerator<'a> {
+    /// The extensions to call.
+    pub registry: &'a Registry,
+    /// The GeneratePatches handler the patch names.
+    pub handler: &'a str,
+    /// The patch (its `external.settings` go with every request).
+    pub patch: &'a Value,
+    /// Where the request's variables come from, for their wire order.
+    pub order: &'a VariableOrder<'a>,
+}
+
+impl PatchGenerator for ExternalGenerator<'_> {
+    fn generate(&self, req: &Request) -> Result<Vec<Box<dyn Answer>>, Failure> {
+        generate(self.registry, self.handler, self.patch, req, self.order)
+            .map(|items| {
+                items
+                    .into_iter()
+                    .map(|g| Box::new(g) as Box<dyn Answer>)
+                    .collect()
+            })
+            .map_err(Failure::from)
+    }
+
+    fn nothing_generated(&self) -> &'static str {
+        "the extension answered no patch for it"
+    }
+}
+
+impl Answer for Generated {
+    fn uid(&self) -> &str {
+        Generated::uid(self)
+    }
+
+    fn decode(&self) -> Result<Option<ResponseItem>, String> {
+        Generated::decode(self)
     }
 }
 

@@ -11,7 +11,7 @@ later wins per name, `builtin` merges field by field).
 
 use serde_json::{Map, Value};
 
-use super::engine::{PatchGenerator, PatchType, ResponseItem};
+use super::generator::{Answer, Failure, PatchGenerator, PatchType, ResponseItem};
 use super::jsonpatch::atoi;
 use super::request::{Request, RequestItem};
 use crate::gotemplate::capi;
@@ -65,7 +65,32 @@ fn arr<'v>(v: &'v Value, key: &str) -> &'v [Value] {
 }
 
 impl PatchGenerator for InlineGenerator<'_> {
-    fn generate(&self, req: &Request) -> Result<Vec<ResponseItem>, String> {
+    fn generate(&self, req: &Request) -> Result<Vec<Box<dyn Answer>>, Failure> {
+        match self.patches(req) {
+            Ok(items) => Ok(items
+                .into_iter()
+                .map(|r| Box::new(r) as Box<dyn Answer>)
+                .collect()),
+            Err(message) => Err(Failure {
+                message,
+                at: self.failure.borrow().clone(),
+            }),
+        }
+    }
+
+    fn skipped(&self) -> Vec<(String, String)> {
+        self.skipped.borrow().clone()
+    }
+
+    fn nothing_generated(&self) -> &'static str {
+        "no patch generated"
+    }
+}
+
+impl InlineGenerator<'_> {
+    /// The patches for `req`'s items (Cluster API's `jsonPatchGenerator.Generate`); the error
+    /// is its text, and [`InlineGenerator::failure`] says where it arose.
+    pub fn patches(&self, req: &Request) -> Result<Vec<ResponseItem>, String> {
         let mut out = Vec::new();
         let mut errors: Vec<String> = Vec::new();
         // A variable's value is copied into every operation that uses it: a large value used by
@@ -610,12 +635,12 @@ mod tests {
         // Both matching items fail with the same message: reported once, without brackets.
         let p = patch(json!(["linux-*"]), "", "/spec/x");
         assert_eq!(
-            InlineGenerator::new(&p).generate(&req),
+            InlineGenerator::new(&p).patches(&req),
             Err("failed to generate JSON patches for \"T\": failed to calculate value: variable \"missing\" does not exist".into())
         );
         let p = patch(json!(["*-large"]), "{{ if true }}yes{{ end }}", "/spec/x");
         let g = InlineGenerator::new(&p);
-        assert!(g.generate(&req).is_err());
+        assert!(g.patches(&req).is_err());
         assert_eq!(
             g.skipped
                 .borrow()
@@ -631,7 +656,7 @@ mod tests {
             "jsonPatches": []}]});
         let mut r2 = req.clone();
         r2.variables.insert("nope".into(), Value::Null);
-        let e = InlineGenerator::new(&p).generate(&r2);
+        let e = InlineGenerator::new(&p).patches(&r2);
         assert!(
             matches!(&e, Err(m) if m.starts_with("failed to calculate if patch is enabled for \"T\": failed to calculate value for enabledIf: failed to render template: ")),
             "{e:?}"

@@ -7,8 +7,10 @@ own file; this one only declares them.
 pub mod engine;
 pub mod explain;
 pub mod external;
+pub mod generator;
 pub mod inline;
 pub mod jsonpatch;
 pub mod request;
 
-pub use engine::{PatchContext, PatchGenerator, PatchType, ResponseItem, apply};
+pub use engine::{PatchContext, apply};
+pub use generator::{PatchGenerator, PatchType, ResponseItem};

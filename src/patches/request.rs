@@ -18,9 +18,9 @@ order is used here, which is one of the orders Cluster API may take.
 use serde_json::{Map, Value};
 
 use crate::api::{ApiVersion, Cluster};
+use crate::topology::Blueprint;
 use crate::topology::contract::Contract;
 use crate::topology::desired::{DesiredState, Role};
-use crate::topology::{Blueprint, desired};
 use crate::variables::builtins::Holder;
 
 /// `runtimehooksv1.HolderReference`.
@@ -103,7 +103,7 @@ fn sync_metadata(template: &mut Value, from: &Value, dest_prefix: &[&str]) {
         };
         let mut keys: Vec<&str> = dest_prefix.to_vec();
         keys.push(field);
-        desired::set_path(template, &keys, v.clone());
+        crate::json::set_path(template, &keys, v.clone());
     }
 }
 
@@ -116,7 +116,7 @@ fn find<'d>(desired: &'d DesiredState, role: &Role) -> Option<&'d Value> {
 }
 
 fn meta_str<'v>(v: &'v Value, f: &str) -> &'v str {
-    crate::plan::metadata_str(v, f)
+    crate::json::metadata_str(v, f)
 }
 
 /// Build the request items for `cluster` (`createRequest`).

@@ -15,18 +15,10 @@ use super::{Failed, Progress, Side, Step, Summary, stream};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::load::{self, Object};
 use crate::plan::fleet::Fleet;
+pub use crate::plan::review::Membership;
 use crate::plan::review::{self, ReviewOptions};
 use crate::plan::{Action, ClusterPlan, State, current};
 use crate::topology::{Catalog, Role};
-
-/// Which Clusters a change adds and removes: known before the first Cluster is emitted.
-#[derive(Debug, Clone, Default)]
-pub struct Membership {
-    /// Clusters only in the new inputs.
-    pub added: BTreeSet<(String, String)>,
-    /// Clusters only in the old inputs.
-    pub removed: BTreeSet<(String, String)>,
-}
 
 /// What a review leaves once its Clusters were emitted.
 #[derive(Debug, Clone, Default)]

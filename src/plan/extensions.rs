@@ -12,11 +12,12 @@ up front, before any Cluster is planned, with the flag to pass.
 use serde_json::Value;
 
 use crate::api;
+use crate::api::external::{
+    extension_of, handler as external_handler, v1beta1_field as v1beta1_external_field,
+};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::load::Object;
-use crate::patches::engine::{
-    extension_of, external_handler, no_extension_error, v1beta1_external_field,
-};
+use crate::patches::engine::no_extension_error;
 use crate::runtime::{self, ExtensionOptions, Registry};
 
 /// The group of ExtensionConfig.

@@ -41,6 +41,13 @@ pub struct PlanOptions {
     pub current: Option<LoadOptions>,
 }
 
+/// Kinds whose objects may be defined once per input file rather than once per input: a
+/// Cluster defined in several files is a set of alternative flavors (clusterctl's
+/// `cluster-template*.yaml`), each planned side by side. As (group, kind), for the loader.
+pub fn flavors() -> Vec<(String, String)> {
+    vec![(api::GROUP.to_string(), "Cluster".to_string())]
+}
+
 /// What happens to an object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Action {
@@ -66,14 +73,7 @@ impl Action {
     }
 }
 
-/// `metadata.<field>` as a string, `""` when absent. (Not `Value::pointer`: this is on the hot
-/// path of sorting and printing, and pointer parsing allocates.)
-pub fn metadata_str<'v>(v: &'v Value, field: &str) -> &'v str {
-    v.get("metadata")
-        .and_then(|m| m.get(field))
-        .and_then(Value::as_str)
-        .unwrap_or("")
-}
+use crate::json::metadata_str;
 
 /// One object of a cluster's plan.
 #[derive(Debug, Clone)]
@@ -256,7 +256,7 @@ fn with_stored(given: &Object, stored: &Object) -> Result<Object, Diagnostic> {
         match given.value.pointer(ptr).filter(|v| !api::is_zero(v)) {
             None => {
                 let keys: Vec<&str> = ptr.trim_start_matches('/').split('/').collect();
-                topology::desired::set_path(&mut merged.value, &keys, s.clone());
+                crate::json::set_path(&mut merged.value, &keys, s.clone());
             }
             Some(g) if current::read_ref(Some(g)) != current::read_ref(Some(s)) => {
                 return Err(Diagnostic::error(format!(
@@ -274,7 +274,7 @@ fn with_stored(given: &Object, stored: &Object) -> Result<Object, Diagnostic> {
     if let Some(uid) = stored.value.pointer("/metadata/uid")
         && given.value.pointer("/metadata/uid").is_none()
     {
-        topology::desired::set_path(&mut merged.value, &["metadata", "uid"], uid.clone());
+        crate::json::set_path(&mut merged.value, &["metadata", "uid"], uid.clone());
     }
     Ok(merged)
 }
@@ -606,7 +606,7 @@ fn upgrade_step(desired: &mut topology::DesiredState, step: &upgrade::UpgradeSte
         return;
     };
     match step {
-        upgrade::UpgradeStep::Set(v) => topology::desired::set_path(
+        upgrade::UpgradeStep::Set(v) => crate::json::set_path(
             &mut d.value,
             &["metadata", "annotations", upgrade::UPGRADE_STEP],
             Value::String(v.clone()),
@@ -621,7 +621,7 @@ fn upgrade_step(desired: &mut topology::DesiredState, step: &upgrade::UpgradeSte
                 .pointer("/metadata/annotations")
                 .and_then(|a| a.get(upgrade::UPGRADE_STEP))
             {
-                topology::desired::set_path(
+                crate::json::set_path(
                     &mut d.value,
                     &["metadata", "annotations", upgrade::UPGRADE_STEP],
                     v.clone(),

@@ -12,13 +12,14 @@ server would refuse them. Clusters only in the new inputs are created; Clusters 
 ones are deleted with everything they own.
 */
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
 
 use super::{Action, ClusterPlan, PlanOptions, PlannedObject};
-use crate::load::source::{Origin, SourceFile, SpanTable};
 use crate::load::{LoadOptions, Object};
+use crate::source::{Origin, SourceFile, SpanTable};
 use crate::topology::Role;
 
 /// Resolved options for `topoplan diff`.
@@ -28,6 +29,15 @@ pub struct ReviewOptions {
     pub old: LoadOptions,
     /// The new inputs and everything else planning needs (`plan.current` is ignored).
     pub plan: PlanOptions,
+}
+
+/// Which Clusters a change adds and removes: known before the first Cluster is emitted.
+#[derive(Debug, Clone, Default)]
+pub struct Membership {
+    /// Clusters only in the new inputs.
+    pub added: BTreeSet<(String, String)>,
+    /// Clusters only in the old inputs.
+    pub removed: BTreeSet<(String, String)>,
 }
 
 /// What a review counts over its Clusters (the `summary` of its document, and its last line).
@@ -83,7 +93,7 @@ pub(crate) fn converged(c: &ClusterPlan) -> Vec<Object> {
             if o.role == Role::ControlPlane
                 && let Some(version) = v.pointer("/spec/version").cloned()
             {
-                crate::topology::desired::set_path(&mut v, &["status", "version"], version);
+                crate::json::set_path(&mut v, &["status", "version"], version);
             }
             Object::new(v, origin.clone(), &c.namespace).ok()
         })

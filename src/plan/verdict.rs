@@ -134,7 +134,7 @@ fn compatibility(
     } else {
         format!("{ck}.{cg}")
     };
-    let dname = crate::plan::metadata_str(desired, "name");
+    let dname = crate::json::metadata_str(desired, "name");
     let mut errs = Vec::new();
     if strict && current.name != dname {
         errs.push(format!(
@@ -636,7 +636,7 @@ fn cluster_as_applied(stored: &Value, given: &Value) -> Value {
             continue;
         };
         for (k, v) in g {
-            crate::topology::desired::set_path(&mut out, &["metadata", field, k], v.clone());
+            crate::json::set_path(&mut out, &["metadata", field, k], v.clone());
         }
     }
     out
@@ -770,7 +770,7 @@ fn kobj(v: &Value) -> String {
     format!(
         "{} {}",
         v.get("kind").and_then(Value::as_str).unwrap_or(""),
-        crate::plan::metadata_str(v, "name")
+        crate::json::metadata_str(v, "name")
     )
 }
 

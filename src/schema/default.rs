@@ -21,10 +21,10 @@ no remaining cost).
 use serde_json::Value;
 
 use super::cel;
-use super::field::{BadValue, FieldError, Path};
 use super::props::Schema;
 use super::prune;
 use super::value::validate_structural;
+use crate::k8s::field::{BadValue, FieldError, Path};
 
 /// Default `x` against `s` (`structuraldefaulting.Default`).
 fn default_node(x: &mut Value, s: &Schema) {

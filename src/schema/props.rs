@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::field::{BadValue, FieldError, Path};
+use crate::k8s::field::{BadValue, FieldError, Path};
 
 /// One `x-kubernetes-validations` rule.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

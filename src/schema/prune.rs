@@ -160,7 +160,7 @@ pub fn unknown_fields(value: &Value, s: &Schema) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::field::Path;
+    use crate::k8s::field::Path;
     use serde_json::json;
 
     fn schema(v: Value) -> Schema {

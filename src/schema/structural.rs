@@ -29,10 +29,10 @@ validation of examples and enums.
 use serde_json::Value;
 
 use super::cel;
-use super::field::{FieldError, Path};
 use super::props::{Schema, ValidationRule};
 use super::value::validate_custom_resource;
 use crate::go::regexp as regex;
+use crate::k8s::field::{FieldError, Path};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Level {

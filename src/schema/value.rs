@@ -28,11 +28,11 @@ which changes nothing but the order of errors.
 
 use serde_json::{Map, Value};
 
-use super::field::{BadValue, FieldError, Path, go_quote};
 use super::formats;
 use super::props::Schema;
 use crate::go::json as gojson;
 use crate::go::strconv;
+use crate::k8s::field::{BadValue, FieldError, Path, go_quote};
 
 /// How the schema is turned into a kube-openapi schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

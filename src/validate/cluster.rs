@@ -30,8 +30,8 @@ use super::{
 };
 use crate::api::{Cluster, ClusterClass};
 use crate::go::ip::parse_cidr;
+use crate::k8s::field::{BadValue, FieldError, Path, go_quote};
 use crate::k8s::validation::label_value;
-use crate::schema::field::{BadValue, FieldError, Path, go_quote};
 
 const UPGRADE_CONCURRENCY: &str = "topology.cluster.x-k8s.io/upgrade-concurrency";
 const UNSAFE_CLASS_NAME: &str = "unsafe.topology.cluster.x-k8s.io/disable-update-class-name-check";

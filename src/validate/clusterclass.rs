@@ -29,8 +29,8 @@ use super::{
     machines, patches, str_at,
 };
 use crate::api::{Cluster, ClusterClass};
+use crate::k8s::field::{FieldError, Path, go_quote};
 use crate::k8s::validation::dns1123_subdomain;
-use crate::schema::field::{FieldError, Path, go_quote};
 use crate::topology::names::{NameTarget, from_template};
 
 /// `ClusterClass.validate`.

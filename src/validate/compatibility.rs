@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::k8s::{group_of, parse_group_version};
 use super::{TemplateRef, list_at, str_at};
 use crate::api::ClusterClass;
-use crate::schema::field::{FieldError, Path};
+use crate::k8s::field::{FieldError, Path};
 
 /// `ClusterClassTemplateAreCompatible`: the group and kind must stay.
 fn template_compatible(cur: TemplateRef<'_>, des: TemplateRef<'_>, path: &Path) -> Vec<FieldError> {
@@ -45,7 +45,7 @@ fn template_compatible(cur: TemplateRef<'_>, des: TemplateRef<'_>, path: &Path) 
 }
 
 fn q(s: &str) -> String {
-    crate::schema::field::go_quote(s)
+    crate::k8s::field::go_quote(s)
 }
 
 /// `ClusterClassesAreCompatible(current, desired)`; `None` stands for Go's nil.

@@ -18,8 +18,8 @@ schemas; CRD-only keywords (`nullable`, list and map types) are not applied.
 
 use serde_json::Value;
 
+use crate::k8s::field::{FieldError, Path};
 use crate::load::Object;
-use crate::schema::field::{FieldError, Path};
 use crate::schema::props::Schema;
 use crate::schema::{RUNTIME_CEL_COST_BUDGET, cel, value};
 
@@ -74,7 +74,7 @@ pub fn validate(schema: &Value, object: &Object, old_spec: Option<&Value>) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::source::{Origin, SourceFile, SpanTable};
+    use crate::source::{Origin, SourceFile, SpanTable};
     use serde_json::json;
     use std::sync::Arc;
 

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use crate::k8s::field::{FieldError, Path};
 use crate::k8s::validation::{validate_annotations, validate_labels};
-use crate::schema::field::{FieldError, Path};
 
 /// A `map[string]string` read from JSON; entries whose value is not a string are skipped (the
 /// CRD schema rejects them before any webhook runs).
@@ -78,7 +78,7 @@ impl IntOrString {
         atoi(digits).err().map(|e| {
             format!(
                 "invalid value for IntOrString: invalid value {}: {e}",
-                crate::schema::field::go_quote(s)
+                crate::k8s::field::go_quote(s)
             )
         })
     }
@@ -86,7 +86,7 @@ impl IntOrString {
 
 /// `strconv.Atoi` with Go's error text (`strconv.Atoi: parsing "x": invalid syntax`).
 pub fn atoi(s: &str) -> Result<i64, String> {
-    let quoted = crate::schema::field::go_quote(s);
+    let quoted = crate::k8s::field::go_quote(s);
     let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("strconv.Atoi: parsing {quoted}: invalid syntax"));

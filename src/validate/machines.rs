@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use super::k8s::IntOrString;
 use super::{get, list_at, str_at};
+use crate::k8s::field::{BadValue, FieldError, Path};
 use crate::k8s::validation::qualified_name;
-use crate::schema::field::{BadValue, FieldError, Path};
 
 /// `nodeStartupTimeoutSeconds` of 0 disables the check.
 const DISABLED_NODE_STARTUP_TIMEOUT: i64 = 0;

@@ -44,7 +44,7 @@ pub mod version;
 use serde_json::Value;
 
 use crate::api::{Cluster, ClusterClass};
-use crate::schema::field::{FieldError, Path, invalid_object};
+use crate::k8s::field::{FieldError, Path, invalid_object};
 pub use gates::Gates;
 
 /// What an admission request would have returned.

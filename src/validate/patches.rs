@@ -18,8 +18,8 @@ use super::k8s::atoi;
 use super::{TemplateRef, bool_at, get, list_at, str_at};
 use crate::api::ClusterClass;
 use crate::gotemplate::{MissingKey, Options as TplOptions, parse, sprig};
+use crate::k8s::field::{BadValue, FieldError, Path};
 use crate::k8s::validation::qualified_name;
-use crate::schema::field::{BadValue, FieldError, Path};
 use crate::variables::builtins::is_builtin_path;
 
 /// `validatePatches`.
@@ -90,7 +90,7 @@ impl Ctx<'_> {
                 name,
                 format!(
                     "patch names must be unique. Patch with name {} is defined more than once",
-                    crate::schema::field::go_quote(name)
+                    crate::k8s::field::go_quote(name)
                 ),
             ));
         }

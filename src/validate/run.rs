@@ -15,12 +15,12 @@ use serde_json::Value;
 
 use crate::api::{self, ApiVersion, Cluster, ClusterClass};
 use crate::diag::{Diagnostic, Severity};
+use crate::k8s::field::FieldError;
 use crate::load::Object;
-use crate::load::source::Origin;
-use crate::schema::field::FieldError;
+use crate::source::Origin;
 
 use super::{Options, Outcome, crd, stored};
-use crate::schema::field::Path;
+use crate::k8s::field::Path;
 use crate::variables::definitions::{StatusVariables, validate_cluster_class_variables};
 use crate::variables::status::{Discovery, NotReconciled, status_variables};
 use crate::variables::values::default_and_validate;
@@ -455,7 +455,7 @@ pub fn field_finding(object: &Object, api: ApiVersion, e: &FieldError) -> Findin
 fn located(object: &Object, e: &FieldError, source: String) -> Finding {
     let message = e.to_string();
     let group = object.group();
-    let d = Diagnostic::error(crate::schema::field::invalid_object(
+    let d = Diagnostic::error(crate::k8s::field::invalid_object(
         &object.kind,
         group,
         &object.name,

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::api::{ApiVersion, Cluster, ClusterClass, check_core_object};
+use crate::k8s::field::FieldError;
 use crate::load::Object;
-use crate::load::source::{Origin, SourceFile, SpanTable};
-use crate::schema::field::FieldError;
+use crate::source::{Origin, SourceFile, SpanTable};
 
 /// Parse one object from YAML text.
 pub fn object(yaml: &str) -> Object {

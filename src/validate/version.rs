@@ -11,7 +11,7 @@ Only validity and ordering matter to the webhooks; parse error texts are not rep
 
 use std::cmp::Ordering;
 
-use crate::schema::field::go_quote;
+use crate::k8s::field::go_quote;
 
 /// One pre-release identifier.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -42,7 +42,7 @@ use serde_json::{Map, Value, json};
 
 use crate::api::{ApiVersion, Cluster, labels};
 use crate::diag::Diagnostic;
-use crate::load::source::pointer;
+use crate::source::pointer;
 use crate::topology::desired::{DesiredObject, DesiredState, Role};
 use crate::variables::ip_family;
 
@@ -876,7 +876,7 @@ mod tests {
     use super::*;
     use crate::api::ClusterClass;
     use crate::load::Object;
-    use crate::load::source::{Origin, SourceFile};
+    use crate::source::{Origin, SourceFile};
     use crate::topology::{Blueprint, Catalog};
 
     const UID: &str = "8a35f406-6b9b-4b78-8c93-a7f878d90623";

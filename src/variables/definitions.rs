@@ -21,9 +21,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
+use crate::k8s::field::{FieldError, Path};
 use crate::k8s::validation::{validate_annotations, validate_labels};
 use crate::schema::default::validate_defaults;
-use crate::schema::field::{FieldError, Path};
 use crate::schema::props::{Schema, VariableMetadata};
 use crate::schema::structural::{validate_schema, validate_structural};
 
@@ -92,7 +92,7 @@ pub fn validate_cluster_class_variables(
                 v.name.as_str(),
                 format!(
                     "variable name must be unique. Variable with name {} is defined more than once",
-                    crate::schema::field::go_quote(&v.name)
+                    crate::k8s::field::go_quote(&v.name)
                 ),
             ));
         }
@@ -185,7 +185,7 @@ fn validate_root_schema(
     schema: Result<Schema, Vec<FieldError>>,
     path: &Path,
 ) -> Vec<FieldError> {
-    let quoted = crate::schema::field::go_quote(&v.name);
+    let quoted = crate::k8s::field::go_quote(&v.name);
     let s = match schema {
         Ok(s) => s,
         Err(errs) => {

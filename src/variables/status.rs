@@ -20,9 +20,9 @@ use super::definitions::{
 };
 use crate::api::ClusterClass;
 use crate::diag::Diagnostic;
-use crate::load::source::Origin;
+use crate::k8s::field::{Path, aggregate};
 use crate::runtime::{DiscoverVariablesRequest, Registry};
-use crate::schema::field::{Path, aggregate};
+use crate::source::Origin;
 
 /// Where discovered variable definitions come from.
 #[derive(Debug, Clone, Copy)]
@@ -86,7 +86,7 @@ pub fn status_variables(
                         .at(&class.object.origin, &pointer, "variables come from here")
                         .with_help(format!(
                             "pass --extension {}=URL, or add the extension's DiscoverVariablesResponse (kind: DiscoverVariablesResponse, apiVersion: hooks.runtime.cluster.x-k8s.io/v1alpha1) to the input",
-                            crate::patches::engine::extension_of(
+                            crate::api::external::extension_of(
                                 first_patch
                                     .pointer("/external/discoverVariablesExtension")
                                     .and_then(Value::as_str)
@@ -123,7 +123,7 @@ pub fn status_variables(
                     .and_then(Value::as_str)
                     .unwrap_or("");
                 let req = DiscoverVariablesRequest {
-                    settings: crate::patches::external::settings(patch),
+                    settings: crate::api::external::settings(patch),
                     ..DiscoverVariablesRequest::default()
                 };
                 match registry.discover_variables(handler, req) {

@@ -26,7 +26,7 @@ use serde_json::{Map, Value, json};
 
 use super::definitions::{StatusVariable, StatusVariables};
 use crate::go::json as gojson;
-use crate::schema::field::{BadValue, FieldError, Path, go_quote};
+use crate::k8s::field::{BadValue, FieldError, Path, go_quote};
 use crate::schema::props::Schema;
 use crate::schema::{RUNTIME_CEL_COST_BUDGET, cel, default, prune, value};
 

@@ -14,7 +14,7 @@ use granit_parser::{
 };
 
 use super::YamlError;
-use crate::load::source::Span;
+use crate::source::Span;
 
 /// The most nodes (scalars, aliases, collections) one document may have. Every node costs a few
 /// hundred bytes by the time it is a value with a span, so this keeps one document near 300 MB

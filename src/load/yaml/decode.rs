@@ -26,7 +26,7 @@ use serde_json::Value;
 use super::YamlError;
 use super::compose::{Composed, Node, NodeId, NodeKind};
 use super::resolve::{self, MERGE_TAG, Resolved};
-use crate::load::source::{Span, SpanTable, escape_token};
+use crate::source::{Span, SpanTable, escape_token};
 
 /// Deepest nesting accepted after alias expansion. The parser already stops at 255 levels per
 /// kind; aliases can stack further. This bound keeps every recursion here (and serde_json's

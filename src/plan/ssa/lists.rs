@@ -419,7 +419,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::load::source::{Origin, SourceFile, SpanTable};
+    use crate::source::{Origin, SourceFile, SpanTable};
 
     fn object(v: Value) -> Object {
         let origin = Origin {

@@ -192,7 +192,7 @@ pub fn compare_sole_owner(
     // Endpoint fields the intent leaves to the provider keep the provider's value.
     for path in ignore {
         if let Some(v) = path_get(current, path) {
-            crate::topology::desired::set_path(&mut after, path, v.clone());
+            crate::json::set_path(&mut after, path, v.clone());
         }
     }
     if is_machine_deployment(&after) {

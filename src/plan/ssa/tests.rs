@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::load::Object;
-use crate::load::source::{Origin, SourceFile, SpanTable};
+use crate::source::{Origin, SourceFile, SpanTable};
 
 const TOPO: &str = "capi-topology";
 

@@ -11,7 +11,7 @@ object produces Cluster API's message rather than a panic or a silent default.
 use serde_json::Value;
 
 use super::semver::{Cmp, compare_with_build_tags, parse_tolerant};
-use crate::schema::field::go_quote;
+use crate::k8s::field::go_quote;
 use crate::variables::builtins::go_type;
 
 /// `.a.b.c`.

@@ -82,7 +82,7 @@ use std::collections::BTreeSet;
 use kube_cel::cel::{Context, Value as Cel};
 use serde_json::Value;
 
-use crate::schema::field::{BadValue, FieldError, Path};
+use crate::k8s::field::{BadValue, FieldError, Path};
 use check::Ty;
 use parse::Parsed;
 use rule::Rule;

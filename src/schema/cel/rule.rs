@@ -5,7 +5,7 @@ resolving its `fieldPath` against the schema (`ValidFieldPath`).
 
 use serde_json::{Map, Value};
 
-use crate::schema::field::{BadValue, FieldError, Path};
+use crate::k8s::field::{BadValue, FieldError, Path};
 
 /// A validation rule as written in the schema.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -105,12 +105,12 @@ impl DesiredObject {
 
     /// `metadata.name`.
     pub fn name(&self) -> &str {
-        crate::plan::metadata_str(&self.value, "name")
+        crate::json::metadata_str(&self.value, "name")
     }
 
     /// `metadata.namespace`.
     pub fn namespace(&self) -> &str {
-        crate::plan::metadata_str(&self.value, "namespace")
+        crate::json::metadata_str(&self.value, "namespace")
     }
 
     /// `apiVersion`.
@@ -339,36 +339,4 @@ pub fn set_name(obj: &mut Value, name: &str) {
     set_path(obj, &["metadata", "name"], json!(name));
 }
 
-/// Set `value` at the path `keys` (creating objects on the way), like `unstructured.SetNestedField`.
-pub(crate) fn set_path(root: &mut Value, keys: &[&str], value: Value) {
-    if !root.is_object() {
-        *root = Value::Object(Map::new());
-    }
-    let Value::Object(mut map) = std::mem::take(root) else {
-        return;
-    };
-    set_in(&mut map, keys, value);
-    *root = Value::Object(map);
-}
-
-fn set_in(map: &mut Map<String, Value>, keys: &[&str], value: Value) {
-    match keys {
-        [] => {}
-        [last] => {
-            map.insert((*last).to_string(), value);
-        }
-        [first, rest @ ..] => {
-            let entry = map
-                .entry((*first).to_string())
-                .and_modify(|v| {
-                    if !v.is_object() {
-                        *v = Value::Object(Map::new());
-                    }
-                })
-                .or_insert_with(|| Value::Object(Map::new()));
-            if let Value::Object(m) = entry {
-                set_in(m, rest, value);
-            }
-        }
-    }
-}
+use crate::json::set_path;
