@@ -18,8 +18,9 @@ use std::io::Write;
 use serde::Serialize;
 use serde_json::Value;
 
-/// How much output is held back before it starts to flow (see [`Held`]).
-pub const HOLD_BYTES: usize = 16 << 20;
+/// How much output is held back before it starts to flow (see [`Held`]): a few hundred
+/// Clusters' worth of plan document.
+pub const HOLD_BYTES: usize = 8 << 20;
 
 /// The placeholder put where the Clusters go; an entry no real Cluster can produce.
 const PLACEHOLDER: &str = "@@topoplan-clusters@@";
@@ -139,7 +140,13 @@ impl<W: Write> Held<W> {
 
     /// Write `bytes` (held while under the limit).
     pub fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        if !self.flowing && self.held.len() + bytes.len() <= self.limit {
+        let wanted = self.held.len() + bytes.len();
+        if !self.flowing && wanted <= self.limit {
+            // Grown by doubling but never past the limit: what is held costs at most `limit`.
+            if wanted > self.held.capacity() {
+                let to = wanted.max(self.held.capacity() * 2).min(self.limit);
+                self.held.reserve_exact(to - self.held.len());
+            }
             self.held.extend_from_slice(bytes);
             return Ok(());
         }
@@ -217,14 +224,16 @@ mod tests {
     fn held_output_is_dropped_on_failure_and_flows_past_the_limit() {
         let mut h = Held::new(Vec::new(), 4);
         h.write(b"ab").unwrap();
+        h.write(b"c").unwrap();
         assert!(!h.flowing());
+        assert!(h.held.capacity() <= 4, "holding costs at most the limit");
         let mut out = Vec::new();
         {
             let h2 = Held::new(&mut out, 4);
             h2.abandon().unwrap();
         }
         assert!(out.is_empty());
-        h.write(b"cde").unwrap();
+        h.write(b"de").unwrap();
         assert!(h.flowing());
         assert_eq!(h.out, b"abcde");
         h.finish().unwrap();

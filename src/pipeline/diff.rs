@@ -11,7 +11,7 @@ Cluster twice costs time; holding every settled object of a fleet cost gigabytes
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{Failed, Progress, Side, Step, Summary, stream};
+use super::{Failed, Progress, Side, Summary, stream};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::load::{self, Object};
 use crate::plan::fleet::Fleet;
@@ -29,6 +29,9 @@ pub struct ReviewOutcome {
     pub membership: Membership,
     /// Counts over the emitted Clusters.
     pub counts: review::Counts,
+    /// Both admitted inputs and the settled state, handed back so a caller about to exit can
+    /// skip freeing them.
+    pub inputs: Vec<Object>,
 }
 
 /// One Cluster of the review: of the new inputs, or removed from the old ones.
@@ -299,10 +302,20 @@ where
         rollouts: s.rollouts,
         deferred_rollouts: s.deferred_rollouts,
     };
-    let _ = Step::Done(0);
+    // What borrows the inputs goes first, so they can be handed back.
+    drop(items);
+    drop(new_fleet);
+    drop(old_fleet);
+    drop(new_catalog);
+    drop(old_catalog);
+    drop(index);
+    let mut inputs = state;
+    inputs.extend(old_side.objects);
+    inputs.extend(new_side.objects);
     Ok(ReviewOutcome {
         warnings,
         membership,
         counts,
+        inputs,
     })
 }

@@ -128,7 +128,9 @@ pub fn admit(
     let mut classes: BTreeMap<(String, String), ClusterClass> = BTreeMap::new();
     let mut old_classes: BTreeMap<(String, String), ClusterClass> = BTreeMap::new();
     let mut cluster_at: Vec<usize> = Vec::new();
-    let mut old_clusters: BTreeMap<(String, String), Cluster> = BTreeMap::new();
+    // Stored Clusters are decoded when admission reads them (a fleet's worth of typed
+    // Clusters at once would cost more than the objects themselves).
+    let mut old_clusters: BTreeMap<(String, String), (&Object, ApiVersion)> = BTreeMap::new();
     let mut defaulted: BTreeMap<usize, Value> = BTreeMap::new();
     // Decoding is per object and independent: in parallel, then gathered in input order.
     let decoded: Vec<Decoded> = objects
@@ -163,9 +165,7 @@ pub fn admit(
                 }
             }
             "Cluster" => {
-                if let Ok(c) = Cluster::parse(o, api) {
-                    old_clusters.insert(k, c);
-                }
+                old_clusters.insert(k, (o, api));
             }
             _ => {}
         }
@@ -174,14 +174,37 @@ pub fn admit(
     // An update of a class is checked against the Clusters using it: only then are the input's
     // Clusters decoded all at once (those that do not decode are reported below).
     let objects_ro: &[Object] = objects;
-    let using_clusters: Vec<Cluster> = if classes.keys().any(|k| old_classes.contains_key(k)) {
+    // Only what the class rules read is kept of them (names and spec, not the whole object).
+    let slim = |c: Cluster| Cluster {
+        object: Object {
+            value: Value::Null,
+            ..c.object
+        },
+        ..c
+    };
+    let updates = classes.keys().any(|k| old_classes.contains_key(k));
+    let using_clusters: Vec<Cluster> = if updates {
         cluster_at
             .par_iter()
             .filter_map(|&i| {
                 let o = &objects_ro[i];
                 let api = api::check_core_object(o).ok().flatten()?;
-                Cluster::parse(o, api).ok()
+                Cluster::parse(o, api).ok().map(slim)
             })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let input_keys: std::collections::BTreeSet<(&str, &str)> = using_clusters
+        .iter()
+        .map(|c| (c.namespace(), c.name()))
+        .collect();
+    // Stored Clusters the input does not replace still use their classes.
+    let kept_old: Vec<Cluster> = if updates {
+        old_clusters
+            .iter()
+            .filter(|(k, _)| !input_keys.contains(&(k.0.as_str(), k.1.as_str())))
+            .filter_map(|(_, (o, api))| Cluster::parse(o, *api).ok().map(slim))
             .collect()
     } else {
         Vec::new()
@@ -210,13 +233,8 @@ pub fn admit(
             .iter()
             .filter(|c| c.spec.topology.is_some() && c.class_key() == *k)
             .collect();
-        for (ck, c) in &old_clusters {
-            if c.spec.topology.is_some()
-                && c.class_key() == *k
-                && !using_clusters
-                    .iter()
-                    .any(|n| (n.namespace(), n.name()) == (ck.0.as_str(), ck.1.as_str()))
-            {
+        for c in &kept_old {
+            if c.spec.topology.is_some() && c.class_key() == *k {
                 using.push(c);
             }
         }
@@ -259,6 +277,7 @@ pub fn admit(
         }
     }
     drop(using_clusters);
+    drop(kept_old);
 
     // Clusters: the mutating webhook (defaults, variables) then the validating one. Each
     // Cluster's admission reads only shared, finished state, so they run in parallel, each
@@ -274,7 +293,10 @@ pub fn admit(
     let admit_one = |cluster: &Cluster| -> (Vec<Finding>, Option<Value>) {
         let mut findings = Vec::new();
         let k = (cluster.namespace().to_string(), cluster.name().to_string());
-        let old_cluster = old_clusters.get(&k);
+        let old_cluster = old_clusters
+            .get(&k)
+            .and_then(|(o, api)| Cluster::parse(o, *api).ok());
+        let old_cluster = old_cluster.as_ref();
         let schema = cluster_schemas
             .get(cluster.object.api_version.as_str())
             .and_then(Option::as_ref);
