@@ -10,10 +10,7 @@ use serde_json::Value;
 
 use super::{Failure, write_stdout, write_stdout_with};
 use crate::diag::Diagnostic;
-use crate::go::json as gojson;
-use crate::gotemplate::capi::{self, RenderError};
-use crate::gotemplate::func::FuncMap;
-use crate::gotemplate::{MissingKey, sprig};
+use crate::gotemplate::capi::RenderError;
 use crate::load::limit::{InputLimit, ReadError};
 use crate::source::SourceFile;
 
@@ -55,15 +52,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode, Failure> {
         Some(path) => read_vars(path, &limit)?,
         None => Value::Object(serde_json::Map::new()),
     };
-    let result = if args.text {
-        capi::render_text(&template, &vars, sprig::hermetic(), MissingKey::Default).map(|mut t| {
-            t.push('\n');
-            t
-        })
-    } else {
-        capi::render_value_template(&template, &vars).map(|r| r.json + "\n")
-    };
-    match result {
+    match crate::pipeline::eval::render(&template, &vars, args.text) {
         Ok(out) => {
             write_stdout(&out)?;
             Ok(ExitCode::SUCCESS)
@@ -113,88 +102,11 @@ fn jsonl(limit: &InputLimit) -> Result<ExitCode, Failure> {
     }
     write_stdout_with(|w| {
         for line in &lines {
-            let mut out = answer(line);
+            let mut out = crate::pipeline::eval::answer(line);
             out.push('\n');
             w.write_all(out.as_bytes())?;
         }
         Ok(())
     })?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// One oracle result line for one case line (without the newline).
-pub fn answer(line: &str) -> String {
-    let case: Value = match serde_json::from_str(line) {
-        Ok(v) => v,
-        Err(e) => return failure("input", &e.to_string(), None),
-    };
-    let template = case.get("template").and_then(Value::as_str).unwrap_or("");
-    let data = case.get("data").cloned().unwrap_or(Value::Null);
-    let none = FuncMap::new();
-    let funcs = match case.get("funcs").and_then(Value::as_str).unwrap_or("") {
-        "" | "hermetic" => sprig::hermetic(),
-        "none" => &none,
-        other => {
-            return failure(
-                "input",
-                &format!("unknown funcs {other:?} (topoplan has only the hermetic map)"),
-                None,
-            );
-        }
-    };
-    let missing_key = match case.get("missingkey").and_then(Value::as_str).unwrap_or("") {
-        "" | "default" | "invalid" => MissingKey::Default,
-        "zero" => MissingKey::Zero,
-        "error" => MissingKey::Error,
-        other => {
-            return failure(
-                "parse",
-                &format!("unrecognized option: missingkey={other}"),
-                None,
-            );
-        }
-    };
-    if case.get("useNumber").and_then(Value::as_bool) == Some(true) {
-        return failure(
-            "input",
-            "useNumber is not supported: Cluster API decodes numbers as float64",
-            None,
-        );
-    }
-    let text = match capi::render_text(template, &data, funcs, missing_key) {
-        Ok(t) => t,
-        Err(e) => return failure(e.stage(), e.message(), None),
-    };
-    let mut out = String::from("{\"ok\":");
-    if case.get("yamlToJSON").and_then(Value::as_bool) == Some(true) {
-        match capi::yaml_to_json(&text) {
-            Ok(v) => {
-                out.push_str("true,\"output\":");
-                out.push_str(&gojson::string(&text, false));
-                out.push_str(",\"json\":");
-                out.push_str(&gojson::marshal(&v));
-            }
-            Err(e) => return failure("yaml", e.message(), Some(&text)),
-        }
-    } else {
-        out.push_str("true,\"output\":");
-        out.push_str(&gojson::string(&text, false));
-    }
-    out.push('}');
-    out
-}
-
-fn failure(stage: &str, message: &str, output: Option<&str>) -> String {
-    let mut out = String::from("{\"ok\":false,");
-    if let Some(o) = output {
-        out.push_str("\"output\":");
-        out.push_str(&gojson::string(o, false));
-        out.push(',');
-    }
-    out.push_str("\"stage\":");
-    out.push_str(&gojson::string(stage, false));
-    out.push_str(",\"error\":");
-    out.push_str(&gojson::string(message, false));
-    out.push('}');
-    out
 }

@@ -4,14 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use serde_json::{Value, json};
 
 use super::input::{AdmissionArgs, ExtensionArgs, InputArgs};
 use super::{Failure, report, write_stdout};
-use crate::diag::Severity;
-use crate::load::{self, LoadOptions};
-use crate::plan::extensions::Need;
-use crate::validate::run::{Mode, Settings, Validation, admit};
+use crate::pipeline::validate::ValidateOptions;
 
 /// Arguments of `topoplan validate`.
 #[derive(Debug, Args)]
@@ -51,73 +47,40 @@ pub enum Format {
     Yaml,
 }
 
-/// Resolved options for `validate`.
-#[derive(Debug, Clone)]
-pub struct ValidateOptions {
-    /// The input.
-    pub load: LoadOptions,
-    /// The current objects, if any.
-    pub old: Option<LoadOptions>,
-    /// stdout format.
-    pub format: Format,
-    /// Feature gates.
-    pub gates: crate::validate::Gates,
-    /// Runtime extensions (resolved, not yet contacted).
-    pub extensions: crate::runtime::ExtensionOptions,
-}
-
 /// Resolve the flags.
-pub fn resolve(args: ValidateArgs) -> Result<ValidateOptions, Failure> {
+pub fn resolve(args: ValidateArgs) -> Result<(ValidateOptions, Format), Failure> {
     let load = args.input.resolve()?;
     let old = if args.old.is_empty() {
         None
     } else {
         Some(args.input.resolve_paths(args.old.clone())?)
     };
-    Ok(ValidateOptions {
-        load,
-        old,
-        format: args.format,
-        gates: args.admission.gates()?,
-        extensions: args
-            .extensions
-            .resolve(&args.input.limits.limit())
-            .map_err(Failure::Diagnostics)?,
-    })
+    Ok((
+        ValidateOptions {
+            load,
+            old,
+            gates: args.admission.gates()?,
+            extensions: args
+                .extensions
+                .resolve(&args.input.limits.limit())
+                .map_err(Failure::Diagnostics)?,
+        },
+        args.format,
+    ))
 }
 
 /// Run `validate`.
 pub fn run(args: ValidateArgs) -> Result<ExitCode, Failure> {
-    let opts = resolve(args)?;
-    let mut inputs = load::load(&opts.load).map_err(|d| Failure::Diagnostics(d.0))?;
-    report(&inputs.warnings);
-    let old = match &opts.old {
-        Some(o) => {
-            let old = load::load(o).map_err(|d| Failure::Diagnostics(d.0))?;
-            report(&old.warnings);
-            old.objects
-        }
-        None => Vec::new(),
-    };
-    let registry =
-        crate::plan::extensions::connect(&inputs.objects, &opts.extensions, Need::Validate)
-            .map_err(|d| Failure::Diagnostics(d.0))?;
-    let settings = Settings {
-        mode: Mode::Validate,
-        gates: opts.gates,
-        registry: registry.as_ref(),
-    };
-    let v = admit(
-        &mut inputs.objects,
-        &old,
-        &inputs.runtime_messages,
-        &settings,
-    );
-    report(&crate::plan::extensions::ignored(registry.as_ref()));
-    match opts.format {
+    let (opts, format) = resolve(args)?;
+    let validated =
+        crate::pipeline::validate::validate(&opts).map_err(|d| Failure::Diagnostics(d.0))?;
+    report(&validated.skipped);
+    report(&validated.ignored);
+    let v = &validated.validation;
+    match format {
         Format::Text => report(&v.diagnostics()),
         Format::Json => {
-            let mut text = serde_json::to_string_pretty(&document(&v))
+            let mut text = serde_json::to_string_pretty(&crate::output::validation::document(v))
                 .map_err(|e| crate::diag::Diagnostic::error(format!("cannot encode JSON: {e}")))?;
             text.push('\n');
             write_stdout(&text)?;
@@ -125,12 +88,7 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode, Failure> {
         Format::Yaml => {
             report(&v.diagnostics());
             if !v.has_errors() {
-                let docs: Vec<String> = inputs
-                    .objects
-                    .iter()
-                    .map(|o| crate::load::yaml::to_yaml(&o.value))
-                    .collect();
-                write_stdout(&docs.join("---\n"))?;
+                write_stdout(&crate::output::validation::objects_yaml(&validated.objects))?;
             }
         }
     }
@@ -138,35 +96,5 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode, Failure> {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    })
-}
-
-/// The `--output json` document (format `topoplan.dev/v1alpha1`, kind `Validation`).
-pub fn document(v: &Validation) -> Value {
-    let findings: Vec<Value> = v
-        .findings
-        .iter()
-        .map(|f| {
-            let mut o = json!({
-                "severity": match f.severity() { Severity::Error => "error", Severity::Warning => "warning" },
-                "kind": f.kind,
-                "namespace": f.namespace,
-                "name": f.name,
-                "path": f.path,
-                "message": f.message,
-            });
-            if let (Some((file, line, column)), Some(m)) = (f.diagnostic.position(), o.as_object_mut()) {
-                m.insert("file".into(), json!(file));
-                m.insert("line".into(), json!(line));
-                m.insert("column".into(), json!(column));
-            }
-            o
-        })
-        .collect();
-    json!({
-        "apiVersion": crate::output::document::API_VERSION,
-        "kind": "Validation",
-        "valid": !v.has_errors(),
-        "findings": findings,
     })
 }

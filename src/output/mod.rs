@@ -16,3 +16,4 @@ pub mod replace;
 pub mod review;
 pub mod stream;
 pub mod table;
+pub mod validation;

@@ -130,24 +130,8 @@ pub fn object_diff(o: &crate::plan::PlannedObject, color: bool) -> Option<String
     }
     let before = o.current.as_ref()?;
     let label = format!("{}/{}/{}", o.kind(), o.namespace(), o.name());
-    // The comparison sees the current object with the admission defaults the server applies
-    // (as the controller's dry-run does); so does the reader, or a default would look like a
-    // change.
-    let defaulted;
-    let before = if crate::plan::ssa::is_machine_deployment(before) {
-        let mut b = before.clone();
-        crate::plan::ssa::default_machine_deployment(&mut b, before);
-        defaulted = b;
-        &defaulted
-    } else {
-        before
-    };
-    let d = crate::output::diff::unified(
-        &crate::plan::ssa::for_display(before),
-        &crate::plan::ssa::for_display(&o.object),
-        &label,
-        color,
-    );
+    let (before, after) = crate::plan::ssa::display_pair(before, &o.object);
+    let d = crate::output::diff::unified(&before, &after, &label, color);
     (!d.is_empty()).then_some(d)
 }
 

@@ -25,7 +25,9 @@ use crate::topology::Catalog;
 use crate::validate::run::{Mode, Settings, admit};
 
 pub mod diff;
+pub mod eval;
 pub mod ordered;
+pub mod validate;
 
 /// How many Clusters are planned at once when they call Runtime extensions (their calls
 /// overlap; Cluster API's controller, too, reconciles Clusters concurrently).

@@ -237,6 +237,15 @@ fn holds_exactly(current: &Value, intent: &Value, ignore: &[FieldPath<'_>]) -> b
     filtered == *intent
 }
 
+/// The two sides of a reviewer's diff of a modified object, as the comparison saw them: the
+/// current object with the admission defaults the server applies (as the controller's dry-run
+/// does; otherwise a default would look like a change) and the object after the plan, both
+/// reduced by [`for_display`].
+pub fn display_pair(current: &Value, after: &Value) -> (Value, Value) {
+    let before = defaulted(current, current);
+    (for_display(&before), for_display(after))
+}
+
 /// `v` reduced to what a reviewer should see in a diff: the allowed paths, without uid,
 /// managedFields, status or the dry-run and conversion-data annotations.
 pub fn for_display(v: &Value) -> Value {

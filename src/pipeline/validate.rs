@@ -1,0 +1,78 @@
+/*!
+The driver of `topoplan validate`: load the input (and the objects as they are now), connect the
+extensions that discover variables, and run admission as the API server would, defaulting the
+input in place.
+*/
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::load::{self, LoadOptions, Object};
+use crate::plan::extensions::{self, Need};
+use crate::validate::run::{Mode, Settings, Validation, admit};
+
+/// Resolved options for `topoplan validate`.
+#[derive(Debug, Clone)]
+pub struct ValidateOptions {
+    /// The input.
+    pub load: LoadOptions,
+    /// The objects as they are now (`--old`): their ClusterClasses and Clusters make admission
+    /// an update.
+    pub old: Option<LoadOptions>,
+    /// Feature gates.
+    pub gates: crate::validate::Gates,
+    /// Runtime extensions (resolved, not yet contacted).
+    pub extensions: crate::runtime::ExtensionOptions,
+}
+
+/// What admission made of the input.
+#[derive(Debug)]
+pub struct Validated {
+    /// What the loader skipped (special files), the input's then the old objects'.
+    pub skipped: Vec<Diagnostic>,
+    /// The extensions' failures that `failurePolicy: Ignore` forgave.
+    pub ignored: Vec<Diagnostic>,
+    /// Findings and each class's `status.variables`.
+    pub validation: Validation,
+    /// The input objects as the API server would store them (Cluster API's defaults applied).
+    pub objects: Vec<Object>,
+}
+
+/// Validate the input. Errors are what stopped admission from running at all (unreadable
+/// input, an extension that cannot be reached); findings are in [`Validated::validation`].
+pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
+    let mut inputs = load::load(&opts.load)?;
+    let mut skipped = std::mem::take(&mut inputs.warnings);
+    let old = match &opts.old {
+        Some(o) => {
+            let old = load::load(o).map_err(|Diagnostics(mut d)| {
+                d.splice(0..0, skipped.iter().cloned());
+                Diagnostics(d)
+            })?;
+            skipped.extend(old.warnings);
+            old.objects
+        }
+        None => Vec::new(),
+    };
+    let registry = extensions::connect(&inputs.objects, &opts.extensions, Need::Validate).map_err(
+        |Diagnostics(mut d)| {
+            d.splice(0..0, skipped.iter().cloned());
+            Diagnostics(d)
+        },
+    )?;
+    let settings = Settings {
+        mode: Mode::Validate,
+        gates: opts.gates,
+        registry: registry.as_ref(),
+    };
+    let validation = admit(
+        &mut inputs.objects,
+        &old,
+        &inputs.runtime_messages,
+        &settings,
+    );
+    Ok(Validated {
+        skipped,
+        ignored: extensions::ignored(registry.as_ref()),
+        validation,
+        objects: inputs.objects,
+    })
+}
