@@ -1078,6 +1078,21 @@ fn build_certificate(
     subject_key: &PrivateKey,
     issuer: Option<(&Issuer, &PrivateKey)>,
 ) -> Result<Vec<u8>, String> {
+    // A random positive serial below 2^128.
+    let mut serial = [0u8; 16];
+    random_bytes(&mut serial)?;
+    build_certificate_at(req, subject_key, issuer, &serial, GoTimeNow::get())
+}
+
+/// The certificate for a given serial (big-endian magnitude) and clock reading; the signature
+/// is the only other input, and it is deterministic for every key kind we sign with.
+fn build_certificate_at(
+    req: &CertRequest,
+    subject_key: &PrivateKey,
+    issuer: Option<(&Issuer, &PrivateKey)>,
+    serial: &[u8],
+    now: GoTimeNow,
+) -> Result<Vec<u8>, String> {
     let signing_key = issuer.map_or(subject_key, |(_, k)| k);
     let sig_alg = signature_algorithm(signing_key)?;
     let public = public_key_info(subject_key)?;
@@ -1089,10 +1104,6 @@ fn build_certificate(
             return Err("x509: provided PrivateKey doesn't match parent's PublicKey".to_string());
         }
     }
-    // A random positive serial below 2^128.
-    let mut serial = [0u8; 16];
-    random_bytes(&mut serial)?;
-    let now = GoTimeNow::get();
     let not_after = now.wrapping_add_days(req.days);
     let validity = der_seq(&[time_der(now.unix)?, time_der(not_after)?]);
 
@@ -1148,7 +1159,7 @@ fn build_certificate(
 
     let tbs = der_seq(&[
         der(0xa0, &der_uint(&[2])),
-        der_uint(&serial),
+        der_uint(serial),
         sig_alg.clone(),
         issuer_name,
         validity,
@@ -1569,10 +1580,10 @@ mod cert_tests {
     use super::*;
 
     /// An ECDSA CA made by Go Sprig (`genCAWithKey "go-ec-ca" 36500 (genPrivateKey "ecdsa")`).
-    const GO_CA_CERT: &str = "-----BEGIN CERTIFICATE-----\nMIIBiDCCAS2gAwIBAgIQTPk8TowcyLWRRsgUjdQeUjAKBggqhkjOPQQDAjATMREw\nDwYDVQQDEwhnby1lYy1jYTAgFw0yNjExMjEyMTA2MjVaGA8yMTI2MTAyODIxMDYy\nNVowEzERMA8GA1UEAxMIZ28tZWMtY2EwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNC\nAAS//0wgIUsZ8K1r5Gpa4OMwKyE6QLO9Ok0sCzRwjj/MoxzpXZkez84OL/izCrpu\nb1egKvVHMf/Nr5dJljPfVge1o2EwXzAOBgNVHQ8BAf8EBAMCAqQwHQYDVR0lBBYw\nFAYIKwYBBQUHAwEGCCsGAQUFBwMCMA8GA1UdEwEB/wQFMAMBAf8wHQYDVR0OBBYE\nFGrohM9Lev65Hn24//98k8wLpofrMAoGCCqGSM49BAMCA0kAMEYCIQCL1v7PzYF9\ncXFx2LhmD+ruA5FwtNXisLk1eQQVYcN3qwIhAJVVuz8Lp8Y/5XAIK0nnzyUCCGll\nVdfLVBA4QY2NrSgp\n-----END CERTIFICATE-----\n";
-    const GO_CA_KEY: &str = "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIKmHlfNhhE52NmLPYyxL6SW4DJjSR2R2Kr3sWxNKdpZzoAoGCCqGSM49\nAwEHoUQDQgAEv/9MICFLGfCta+RqWuDjMCshOkCzvTpNLAs0cI4/zKMc6V2ZHs/O\nDi/4swq6bm9XoCr1RzH/za+XSZYz31YHtQ==\n-----END EC PRIVATE KEY-----\n";
+    pub(super) const GO_CA_CERT: &str = "-----BEGIN CERTIFICATE-----\nMIIBiDCCAS2gAwIBAgIQTPk8TowcyLWRRsgUjdQeUjAKBggqhkjOPQQDAjATMREw\nDwYDVQQDEwhnby1lYy1jYTAgFw0yNjExMjEyMTA2MjVaGA8yMTI2MTAyODIxMDYy\nNVowEzERMA8GA1UEAxMIZ28tZWMtY2EwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNC\nAAS//0wgIUsZ8K1r5Gpa4OMwKyE6QLO9Ok0sCzRwjj/MoxzpXZkez84OL/izCrpu\nb1egKvVHMf/Nr5dJljPfVge1o2EwXzAOBgNVHQ8BAf8EBAMCAqQwHQYDVR0lBBYw\nFAYIKwYBBQUHAwEGCCsGAQUFBwMCMA8GA1UdEwEB/wQFMAMBAf8wHQYDVR0OBBYE\nFGrohM9Lev65Hn24//98k8wLpofrMAoGCCqGSM49BAMCA0kAMEYCIQCL1v7PzYF9\ncXFx2LhmD+ruA5FwtNXisLk1eQQVYcN3qwIhAJVVuz8Lp8Y/5XAIK0nnzyUCCGll\nVdfLVBA4QY2NrSgp\n-----END CERTIFICATE-----\n";
+    pub(super) const GO_CA_KEY: &str = "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIKmHlfNhhE52NmLPYyxL6SW4DJjSR2R2Kr3sWxNKdpZzoAoGCCqGSM49\nAwEHoUQDQgAEv/9MICFLGfCta+RqWuDjMCshOkCzvTpNLAs0cI4/zKMc6V2ZHs/O\nDi/4swq6bm9XoCr1RzH/za+XSZYz31YHtQ==\n-----END EC PRIVATE KEY-----\n";
     /// `genPrivateKey "ed25519"` from Go Sprig.
-    const GO_ED25519_KEY: &str = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEINFORiaMDda3kEMhJsdTzkFsHU6z4edLfKdgoZ92+um6\n-----END PRIVATE KEY-----\n";
+    pub(super) const GO_ED25519_KEY: &str = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEINFORiaMDda3kEMhJsdTzkFsHU6z4edLfKdgoZ92+um6\n-----END PRIVATE KEY-----\n";
 
     fn s(v: &str) -> Value {
         Value::str(v)
@@ -1590,14 +1601,14 @@ mod cert_tests {
         }
     }
 
-    fn cert_der(pem: &str) -> Vec<u8> {
+    pub(super) fn cert_der(pem: &str) -> Vec<u8> {
         let (kind, der) = pem_decode(pem).expect("pem");
         assert_eq!(kind, "CERTIFICATE");
         der
     }
 
     /// The TBS bytes and signature bytes of a certificate.
-    fn tbs_and_signature(der: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    pub(super) fn tbs_and_signature(der: &[u8]) -> (Vec<u8>, Vec<u8>) {
         let (cert, _) = read_tlv(der).expect("cert");
         let parts = read_all(cert.content).expect("parts");
         (parts[0].full.to_vec(), parts[2].content[1..].to_vec())
@@ -1871,6 +1882,143 @@ mod cert_tests {
             let pem = pem_encode("CERTIFICATE", &bytes);
             let _ = build_custom_cert(&[s(&base64::encode(pem.as_bytes())), s(&base64::encode(text.as_bytes()))]);
         }
+    }
+}
+
+/// Certificates built with fixed serials and clocks, pinned byte for byte: the layout Go's
+/// `x509.CreateCertificate` writes for Sprig's templates (the Go-made CA's to-be-signed part is
+/// reproduced exactly), for every key kind, name string type and time encoding.
+#[cfg(test)]
+mod layout_tests {
+    use super::*;
+
+    /// A 1024-bit RSA key (small, to keep the test fast; the layout does not depend on size).
+    const RSA_KEY: &str = "-----BEGIN RSA PRIVATE KEY-----\nMIICXQIBAAKBgQDvjJvc1ZMJnW1fVN+OHOjg2AWlatN0KixPv1g22RARKR9pcVRI\n7fmkxDo3keOIVgsf1ky2Y70Nm6vJxZoG3TlFInB6bkgxMF5UmJ1WHaDOB8Q3gzv1\nOjHUuDbfQ1cNeimfjthmScOHCXS3SpK1HbmnuYyj88gV1H0hcPjUGUXZewIDAQAB\nAoGBAMrM1GtaGLhsIdsyZGzQxssLt4P6c3gF+Cuvh4Qvse2FTgWbn0p6xf2a7tp6\n1RFoHtTePWWv/K6XmxEgDC1BfqgIhZ2swQx2wPHqPcgRFPtdcRODy57WMuQU3LuB\nADSAPIwq96LYSi2I+DvAzz2fbNrSRCx/KCUXK8cdk8CnRB2ZAkEA/HaKTWID66c/\n6iEcKaV2hjJYrPo7iRUSiOaE+P/PuuSGE4G9wA8XQu9fXuj0O55xBMqW13Y1PMd8\nPn1rbOwbzQJBAPLnwNLlS2dN++miRIGGq2RL4DnyXtQjf5LBl9HVP3iDe+H7qCMH\nX+JTeMIlaEgY3l64ZSiXFij1rpqCsFHbUmcCQF7rMpRlhZPUDfO4/x2pWCacRzrB\n2iBwC8fs45G6nB9oTACJhw3unpBL709/xlOj/loO0SexCdMQLWZRQVJycwECQQCB\n6ZdEdCQW9St1Mjcne0oxUy9yboFvPikd6XJ0ZHQU1WWtYHX1fh03I+OjGnSiksJj\nsIVR5zSP5Y5jzt/Ud9OjAkBpKdTiqCv+q/cV6FXhhuhajmra6keo/SywRvEA+t1z\nH99RGfwXkZIESD5iIWzCm/OI/GEQN4ndsMhTHpmY4WZo\n-----END RSA PRIVATE KEY-----\n";
+
+    fn req(cn: &str, ips: &[&str], dns: &[&str], days: i64, is_ca: bool) -> CertRequest {
+        let list = |items: &[&str]| Value::list(items.iter().map(|s| Value::str(*s)).collect());
+        cert_request(
+            cn,
+            Some(&list(ips)),
+            Some(&list(dns)),
+            Some(&Value::Int(days)),
+            is_ca,
+        )
+        .expect("request")
+    }
+
+    fn key(pem: &str) -> PrivateKey {
+        parse_private_key_pem(pem).expect("key")
+    }
+
+    fn at(unix: i64) -> GoTimeNow {
+        GoTimeNow { unix }
+    }
+
+    fn digest(der: &[u8]) -> String {
+        hex(&Sha256::digest(der))
+    }
+
+    #[test]
+    fn go_ca_to_be_signed_is_reproduced() {
+        use super::cert_tests::{GO_CA_CERT, GO_CA_KEY, cert_der, tbs_and_signature};
+        let go = cert_der(GO_CA_CERT);
+        let serial = [
+            0x4c, 0xf9, 0x3c, 0x4e, 0x8c, 0x1c, 0xc8, 0xb5, 0x91, 0x46, 0xc8, 0x14, 0x8d, 0xd4,
+            0x1e, 0x52,
+        ];
+        // Not before 2026-11-21T21:06:25Z, 36500 days of validity.
+        let ours = build_certificate_at(
+            &req("go-ec-ca", &[], &[], 36_500, true),
+            &key(GO_CA_KEY),
+            None,
+            &serial,
+            at(1_795_295_185),
+        )
+        .expect("certificate");
+        assert_eq!(tbs_and_signature(&ours).0, tbs_and_signature(&go).0);
+    }
+
+    #[test]
+    fn pinned_layouts() {
+        use super::cert_tests::{GO_CA_CERT, GO_CA_KEY, GO_ED25519_KEY, cert_der};
+        let go_ca = parse_certificate(&cert_der(GO_CA_CERT)).expect("go ca");
+        let ed = key(GO_ED25519_KEY);
+        let ec = key(GO_CA_KEY);
+        let rsa = key(RSA_KEY);
+        let high = [0x80u8; 16];
+        let short = [0u8, 0, 1];
+        let leaf = build_certificate_at(
+            &req(
+                "leaf",
+                &["10.0.0.1", "::1", "::ffff:1.2.3.4"],
+                &["a.example.com", "*.b"],
+                30,
+                false,
+            ),
+            &ed,
+            Some((&go_ca, &ec)),
+            &high,
+            at(1_700_000_000),
+        )
+        .expect("leaf");
+        let nameless = build_certificate_at(
+            &req("", &[], &["x.example"], -25_000, false),
+            &ed,
+            None,
+            &short,
+            at(1_700_000_000),
+        )
+        .expect("nameless, expiring in 1955");
+        let rsa_ca = build_certificate_at(
+            &req("ü CA & co", &[], &[], 100_000, true),
+            &rsa,
+            None,
+            &high,
+            at(1_000_000_000),
+        )
+        .expect("rsa ca, expiring in 2275");
+        let rsa_leaf = build_certificate_at(
+            &req("a*b", &["192.168.0.1"], &[], 1, false),
+            &ec,
+            Some((&parse_certificate(&rsa_ca).expect("ours"), &rsa)),
+            &[0x7f; 16],
+            at(1_000_000_000),
+        )
+        .expect("rsa-signed ecdsa leaf");
+        let old_ca = build_certificate_at(
+            &req("old", &[], &[], -40_000, true),
+            &ec,
+            None,
+            &short,
+            at(1_700_000_000),
+        )
+        .expect("ec ca, expiring in 1914");
+        let wrapped = build_certificate_at(
+            &req("w", &[], &[], 1_000_000, false),
+            &ec,
+            None,
+            &short,
+            at(1_700_000_000),
+        )
+        .expect("wrapping days");
+        let got: Vec<String> = [leaf, nameless, rsa_ca, rsa_leaf, old_ca, wrapped]
+            .iter()
+            .map(|d| digest(d))
+            .collect();
+        // SHA-256 of each DER (the signatures are deterministic: Ed25519, RFC 6979 ECDSA,
+        // PKCS#1 v1.5).
+        assert_eq!(
+            got,
+            [
+                "33d2c357a593571b5ca5e3a7ce1cc75a497d2116c127d00099196145ab1840b5",
+                "e6fc5fdd0e344801af29d8e3b848b96288b408a2504d5dc0faead85d7304ef00",
+                "35ee3934df46854b9d30f31561f28fd2e7138dfe1e4858217ae24cf8dc3b03f8",
+                "853b2d08caa7595310cec1288840c242262743a70a0a2e2b42bab0ebbf20ef18",
+                "fc22cfcb2ebba83643893843e28058fe8d484f20278f2719595d85db48df5d09",
+                "b098d5c8b40e4b6ed1e8d188c8c6271215c8187e4ccef1c6cb3b6925b89c2284",
+            ]
+        );
     }
 }
 
