@@ -1133,34 +1133,46 @@ mod tests {
         let int = |s: &str| parse_int(s, 0, 64).map_err(|e| e.err);
         let float = |s: &str| parse_float(s).map_err(|e| e.err);
         use NumErrorKind::{Range, Syntax};
-        assert_eq!(uint("0x1F"), Ok(31));
-        assert_eq!(uint("017"), Ok(15));
-        assert_eq!(uint("0o17"), Ok(15));
-        assert_eq!(uint("0b101"), Ok(5));
-        assert_eq!(uint("1_000"), Ok(1000));
-        assert_eq!(uint("08"), Err(Syntax));
-        assert_eq!(uint("1__0"), Err(Syntax));
-        assert_eq!(uint("0x"), Err(Syntax));
-        assert_eq!(uint("0"), Ok(0));
-        assert_eq!(uint("18446744073709551616"), Err(Range));
-        assert_eq!(int("-9223372036854775808"), Ok(i64::MIN));
-        assert_eq!(int("9223372036854775808"), Err(Range));
-        assert_eq!(int("++5"), Err(Syntax));
-        assert_eq!(int("-+5"), Err(Syntax));
-        assert_eq!(int("0x_1F"), Ok(31));
-        assert_eq!(int("_1"), Err(Syntax));
-        assert_eq!(float("1e3"), Ok(1000.0));
-        assert_eq!(float("1_0.5"), Ok(10.5));
-        assert_eq!(float("0x1p4"), Ok(16.0));
-        assert_eq!(float("0x1.8p1"), Ok(3.0));
-        assert_eq!(float("0x1.8"), Err(Syntax));
-        assert_eq!(float("1e400"), Err(Range));
-        assert_eq!(float("0x1p1024"), Err(Range));
-        assert_eq!(float("08"), Ok(8.0));
-        assert_eq!(float("."), Err(Syntax));
-        assert_eq!(float("-Infinity"), Ok(f64::NEG_INFINITY));
-        assert_eq!(float("+nan"), Err(Syntax));
-        assert_eq!(float("infin"), Err(Syntax));
+        for (s, want) in [
+            ("0x1F", Ok(31)),
+            ("017", Ok(15)),
+            ("0o17", Ok(15)),
+            ("0b101", Ok(5)),
+            ("1_000", Ok(1000)),
+            ("08", Err(Syntax)),
+            ("1__0", Err(Syntax)),
+            ("0x", Err(Syntax)),
+            ("0", Ok(0)),
+            ("18446744073709551616", Err(Range)),
+        ] {
+            assert_eq!(uint(s), want, "{s}");
+        }
+        for (s, want) in [
+            ("-9223372036854775808", Ok(i64::MIN)),
+            ("9223372036854775808", Err(Range)),
+            ("++5", Err(Syntax)),
+            ("-+5", Err(Syntax)),
+            ("0x_1F", Ok(31)),
+            ("_1", Err(Syntax)),
+        ] {
+            assert_eq!(int(s), want, "{s}");
+        }
+        for (s, want) in [
+            ("1e3", Ok(1000.0)),
+            ("1_0.5", Ok(10.5)),
+            ("0x1p4", Ok(16.0)),
+            ("0x1.8p1", Ok(3.0)),
+            ("0x1.8", Err(Syntax)),
+            ("1e400", Err(Range)),
+            ("0x1p1024", Err(Range)),
+            ("08", Ok(8.0)),
+            (".", Err(Syntax)),
+            ("-Infinity", Ok(f64::NEG_INFINITY)),
+            ("+nan", Err(Syntax)),
+            ("infin", Err(Syntax)),
+        ] {
+            assert_eq!(float(s), want, "{s}");
+        }
         assert!(float("NaN").is_ok_and(f64::is_nan));
     }
 

@@ -2182,60 +2182,64 @@ mod layout_tests {
         let rsa = key(RSA_KEY);
         let high = [0x80u8; 16];
         let short = [0u8, 0, 1];
-        let leaf = build_certificate_at(
-            &req(
-                "leaf",
-                &["10.0.0.1", "::1", "::ffff:1.2.3.4"],
-                &["a.example.com", "*.b"],
-                30,
-                false,
-            ),
+        let build = |req: CertRequest,
+                     key: &PrivateKey,
+                     issuer: Option<(&Issuer, &PrivateKey)>,
+                     serial: &[u8],
+                     unix: i64| {
+            build_certificate_at(&req, key, issuer, serial, at(unix)).expect("certificate")
+        };
+        let (ips, dns) = (
+            ["10.0.0.1", "::1", "::ffff:1.2.3.4"],
+            ["a.example.com", "*.b"],
+        );
+        let leaf = build(
+            req("leaf", &ips, &dns, 30, false),
             &ed,
             Some((&go_ca, &ec)),
             &high,
-            at(1_700_000_000),
-        )
-        .expect("leaf");
-        let nameless = build_certificate_at(
-            &req("", &[], &["x.example"], -25_000, false),
+            1_700_000_000,
+        );
+        // Expires in 1955.
+        let nameless = build(
+            req("", &[], &["x.example"], -25_000, false),
             &ed,
             None,
             &short,
-            at(1_700_000_000),
-        )
-        .expect("nameless, expiring in 1955");
-        let rsa_ca = build_certificate_at(
-            &req("ü CA & co", &[], &[], 100_000, true),
+            1_700_000_000,
+        );
+        // Expires in 2275.
+        let rsa_ca = build(
+            req("ü CA & co", &[], &[], 100_000, true),
             &rsa,
             None,
             &high,
-            at(1_000_000_000),
-        )
-        .expect("rsa ca, expiring in 2275");
-        let rsa_leaf = build_certificate_at(
-            &req("a*b", &["192.168.0.1"], &[], 1, false),
+            1_000_000_000,
+        );
+        let rsa_issuer = parse_certificate(&rsa_ca).expect("ours");
+        let rsa_leaf = build(
+            req("a*b", &["192.168.0.1"], &[], 1, false),
             &ec,
-            Some((&parse_certificate(&rsa_ca).expect("ours"), &rsa)),
+            Some((&rsa_issuer, &rsa)),
             &[0x7f; 16],
-            at(1_000_000_000),
-        )
-        .expect("rsa-signed ecdsa leaf");
-        let old_ca = build_certificate_at(
-            &req("old", &[], &[], -40_000, true),
+            1_000_000_000,
+        );
+        // Expires in 1914.
+        let old_ca = build(
+            req("old", &[], &[], -40_000, true),
             &ec,
             None,
             &short,
-            at(1_700_000_000),
-        )
-        .expect("ec ca, expiring in 1914");
-        let wrapped = build_certificate_at(
-            &req("w", &[], &[], 1_000_000, false),
+            1_700_000_000,
+        );
+        // The day count wraps around (Go's Duration arithmetic) to 1839.
+        let wrapped = build(
+            req("w", &[], &[], 1_000_000, false),
             &ec,
             None,
             &short,
-            at(1_700_000_000),
-        )
-        .expect("wrapping days");
+            1_700_000_000,
+        );
         let got: Vec<String> = [leaf, nameless, rsa_ca, rsa_leaf, old_ca, wrapped]
             .iter()
             .map(|d| digest(d))
