@@ -1,6 +1,7 @@
 /*!
-Go's `strconv` as text/template and `fmt` use it: number literals (`ParseInt`, `ParseUint`,
-`ParseFloat` with Go's literal syntax, base prefixes and `_` separators), string and rune
+Go's `strconv` as text/template, `fmt`, Sprig and the YAML loader use it: number parsing
+(`ParseInt`, `ParseUint` with any base and bit size, `Atoi`, `ParseFloat` with Go's literal
+syntax, base prefixes and `_` separators, errors as Go's `*NumError`), string and rune
 literals (`Unquote`, `UnquoteChar`), quoting (`Quote`, `QuoteToASCII`, `QuoteRune`,
 `CanBackquote`) and float formatting (`FormatFloat` with the verbs `e E f g G b x X`).
 
@@ -13,8 +14,7 @@ use std::fmt;
 
 use super::unicode::is_print;
 
-/// Go's `strconv.ErrSyntax` (also used for out-of-range numbers, which Go reports separately
-/// but the template parser treats alike).
+/// Go's `strconv.ErrSyntax`, for the quoting functions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SyntaxError;
 
@@ -362,23 +362,87 @@ pub fn unquote(s: &str) -> Result<Vec<u8>, SyntaxError> {
 // Number literals
 // ---------------------------------------------------------------------------------------------
 
-/// Go's rule for `_` in number literals (only when the base is implied by the literal).
-fn underscore_ok(s: &str) -> bool {
-    let b = s.as_bytes();
-    let mut i = 0;
-    if !b.is_empty() && (b[0] == b'-' || b[0] == b'+') {
-        i = 1;
+/// Why a number did not parse: the `Err` of Go's `*strconv.NumError`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumErrorKind {
+    /// `strconv.ErrSyntax`.
+    Syntax,
+    /// `strconv.ErrRange`.
+    Range,
+    /// A base outside 0 and 2–36.
+    Base(u32),
+    /// A bit size over 64.
+    BitSize(u32),
+}
+
+impl fmt::Display for NumErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NumErrorKind::Syntax => f.write_str("invalid syntax"),
+            NumErrorKind::Range => f.write_str("value out of range"),
+            NumErrorKind::Base(b) => write!(f, "invalid base {b}"),
+            NumErrorKind::BitSize(n) => write!(f, "invalid bit size {n}"),
+        }
     }
+}
+
+/// Go's `*strconv.NumError`: the function that failed, its input and why; displayed as Go's
+/// `strconv.ParseInt: parsing "x": invalid syntax`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NumError {
+    /// `ParseInt`, `ParseUint`, `ParseFloat` or `Atoi`.
+    pub func: &'static str,
+    /// The input.
+    pub num: String,
+    pub err: NumErrorKind,
+}
+
+impl fmt::Display for NumError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "strconv.{}: parsing {}: {}",
+            self.func,
+            quote(&self.num, false),
+            self.err
+        )
+    }
+}
+
+impl std::error::Error for NumError {}
+
+fn num_error(func: &'static str, s: &str, err: NumErrorKind) -> NumError {
+    NumError {
+        func,
+        num: s.to_string(),
+        err,
+    }
+}
+
+/// Go's `lower`: ASCII letters folded to lower case (other bytes change too, as in Go, but
+/// never into a letter).
+fn lower(c: u8) -> u8 {
+    c | 0x20
+}
+
+/// Go's `underscoreOK`: `_` only between digits, or between a base prefix and a digit.
+fn underscore_ok(s: &str) -> bool {
+    let mut b = match s.as_bytes() {
+        [b'+' | b'-', rest @ ..] => rest,
+        all => all,
+    };
+    // What came last: '^' the start, '0' a digit or base prefix, '_' an underscore, '!' other.
     let mut saw = b'^';
     let mut hex = false;
-    if b.len() >= i + 2 && b[i] == b'0' && matches!(b[i + 1] | 0x20, b'b' | b'o' | b'x') {
-        hex = (b[i + 1] | 0x20) == b'x';
-        i += 2;
+    if let [b'0', p, rest @ ..] = b
+        && matches!(lower(*p), b'b' | b'o' | b'x')
+    {
         saw = b'0';
+        hex = lower(*p) == b'x';
+        b = rest;
     }
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_digit() || (hex && (c | 0x20).is_ascii_hexdigit()) {
+    for &c in b {
+        if c.is_ascii_digit() || (hex && (b'a'..=b'f').contains(&lower(c))) {
             saw = b'0';
         } else if c == b'_' {
             if saw != b'0' {
@@ -391,119 +455,130 @@ fn underscore_ok(s: &str) -> bool {
             }
             saw = b'!';
         }
-        i += 1;
     }
     saw != b'_'
 }
 
-/// `strconv.ParseUint(s, 0, 64)`.
-pub fn parse_uint(s: &str) -> Result<u64, SyntaxError> {
-    let b = s.as_bytes();
-    if b.is_empty() {
-        return Err(SyntaxError);
+/// `ParseUint`'s two results: the value (the largest `bit_size`-bit number with `ErrRange`,
+/// 0 with other errors) and the error.
+fn parse_uint_go(s: &str, base: u32, bit_size: u32) -> (u64, Option<NumErrorKind>) {
+    let bytes = s.as_bytes();
+    if bytes.is_empty() {
+        return (0, Some(NumErrorKind::Syntax));
     }
-    let (base, start) = if b[0] == b'0' {
-        match b.get(1).map(|c| c | 0x20) {
-            Some(b'b') if b.len() >= 3 => (2u64, 2),
-            Some(b'o') if b.len() >= 3 => (8, 2),
-            Some(b'x') if b.len() >= 3 => (16, 2),
-            _ => (8, 1),
-        }
-    } else {
-        (10, 0)
+    let base0 = base == 0;
+    let (base, digits) = match base {
+        2..=36 => (base, bytes),
+        0 => match bytes {
+            [b'0', p, _, ..] if lower(*p) == b'b' => (2, &bytes[2..]),
+            [b'0', p, _, ..] if lower(*p) == b'o' => (8, &bytes[2..]),
+            [b'0', p, _, ..] if lower(*p) == b'x' => (16, &bytes[2..]),
+            [b'0', rest @ ..] => (8, rest),
+            _ => (10, bytes),
+        },
+        _ => return (0, Some(NumErrorKind::Base(base))),
     };
+    let bit_size = match bit_size {
+        0 => 64,
+        1..=64 => bit_size,
+        _ => return (0, Some(NumErrorKind::BitSize(bit_size))),
+    };
+    let max = u64::MAX >> (64 - bit_size);
+    let base = u64::from(base);
     let mut n: u64 = 0;
     let mut underscores = false;
-    let mut any = start > 0 && base == 8;
-    for &c in &b[start..] {
+    for &c in digits {
         let d = match c {
-            b'_' => {
+            b'_' if base0 => {
                 underscores = true;
                 continue;
             }
             b'0'..=b'9' => u64::from(c - b'0'),
-            b'a'..=b'z' => u64::from(c - b'a' + 10),
-            b'A'..=b'Z' => u64::from(c - b'A' + 10),
-            _ => return Err(SyntaxError),
+            _ if lower(c).is_ascii_lowercase() => u64::from(lower(c) - b'a') + 10,
+            _ => return (0, Some(NumErrorKind::Syntax)),
         };
         if d >= base {
-            return Err(SyntaxError);
+            return (0, Some(NumErrorKind::Syntax));
         }
-        any = true;
-        n = n.checked_mul(base).ok_or(SyntaxError)?;
-        n = n.checked_add(d).ok_or(SyntaxError)?;
-    }
-    if !any && start > 0 && base != 8 {
-        return Err(SyntaxError);
+        // Go reports overflow as soon as it happens, before looking at later characters.
+        match n.checked_mul(base).and_then(|m| m.checked_add(d)) {
+            Some(next) if next <= max => n = next,
+            _ => return (max, Some(NumErrorKind::Range)),
+        }
     }
     if underscores && !underscore_ok(s) {
-        return Err(SyntaxError);
+        return (0, Some(NumErrorKind::Syntax));
     }
-    Ok(n)
+    (n, None)
 }
 
-/// `strconv.ParseInt(s, 0, 64)`.
-pub fn parse_int(s: &str) -> Result<i64, SyntaxError> {
+/// `strconv.ParseUint(s, base, bitSize)`: base 0 reads Go's prefixes (`0b`, `0o`, `0x`, a bare
+/// `0` for octal) and `_` separators; bit size 0 means 64.
+pub fn parse_uint(s: &str, base: u32, bit_size: u32) -> Result<u64, NumError> {
+    match parse_uint_go(s, base, bit_size) {
+        (n, None) => Ok(n),
+        (_, Some(e)) => Err(num_error("ParseUint", s, e)),
+    }
+}
+
+/// `strconv.ParseInt(s, base, bitSize)` with both of Go's results: with `ErrRange` comes the
+/// bound nearest the input, with other errors 0.
+pub fn parse_int_go(s: &str, base: u32, bit_size: u32) -> (i64, Option<NumError>) {
+    const FUNC: &str = "ParseInt";
+    if s.is_empty() {
+        return (0, Some(num_error(FUNC, s, NumErrorKind::Syntax)));
+    }
     let (neg, body) = match s.as_bytes().first() {
         Some(b'+') => (false, &s[1..]),
         Some(b'-') => (true, &s[1..]),
         _ => (false, s),
     };
-    // A sign followed by another sign is not a number.
-    if body.starts_with(['+', '-']) {
-        return Err(SyntaxError);
+    let un = match parse_uint_go(body, base, bit_size) {
+        (_, Some(e)) if e != NumErrorKind::Range => return (0, Some(num_error(FUNC, s, e))),
+        (un, _) => un,
+    };
+    let bit_size = if bit_size == 0 { 64 } else { bit_size };
+    let cutoff = 1u64 << (bit_size - 1);
+    if !neg && un >= cutoff {
+        return (
+            (cutoff - 1) as i64,
+            Some(num_error(FUNC, s, NumErrorKind::Range)),
+        );
     }
-    let u = parse_uint(body)?;
-    if neg {
-        if u > 1u64 << 63 {
-            return Err(SyntaxError);
-        }
-        Ok((u as i64).wrapping_neg())
-    } else {
-        i64::try_from(u).map_err(|_| SyntaxError)
+    if neg && un > cutoff {
+        return (
+            (cutoff as i64).wrapping_neg(),
+            Some(num_error(FUNC, s, NumErrorKind::Range)),
+        );
     }
+    let n = un as i64;
+    (if neg { n.wrapping_neg() } else { n }, None)
 }
 
-/// `strconv.ParseFloat(s, 64)`; `Err` for bad syntax and for overflow (Go's range error).
-pub fn parse_float(s: &str) -> Result<f64, SyntaxError> {
-    parse_float_detail(s).map_err(|_| SyntaxError)
-}
-
-/// Why `ParseFloat` failed: Go's `strconv.ErrSyntax` or `strconv.ErrRange`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FloatError {
-    /// "invalid syntax".
-    Syntax,
-    /// "value out of range".
-    Range,
-}
-
-impl fmt::Display for FloatError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            FloatError::Syntax => "invalid syntax",
-            FloatError::Range => "value out of range",
-        })
+/// `strconv.ParseInt(s, base, bitSize)` (see [`parse_uint`] for base 0).
+pub fn parse_int(s: &str, base: u32, bit_size: u32) -> Result<i64, NumError> {
+    match parse_int_go(s, base, bit_size) {
+        (n, None) => Ok(n),
+        (_, Some(e)) => Err(e),
     }
 }
 
-/// `strconv.ParseFloat(s, 64)`, telling syntax errors from overflow.
-pub fn parse_float_detail(s: &str) -> Result<f64, FloatError> {
-    let lower = s.to_ascii_lowercase();
-    let unsigned = lower.trim_start_matches(['+', '-']);
-    if lower.len() - unsigned.len() <= 1 {
-        let neg = lower.starts_with('-');
-        match unsigned {
-            "inf" | "infinity" => {
-                return Ok(if neg {
-                    f64::NEG_INFINITY
-                } else {
-                    f64::INFINITY
-                });
-            }
-            "nan" => return Ok(f64::NAN),
-            _ => {}
-        }
+/// `strconv.Atoi` with both of Go's results: `ParseInt(s, 10, 0)`, reporting itself as `Atoi`.
+pub fn atoi(s: &str) -> (i64, Option<NumError>) {
+    let (n, e) = parse_int_go(s, 10, 0);
+    (n, e.map(|e| NumError { func: "Atoi", ..e }))
+}
+
+/// `strconv.ParseFloat(s, 64)`: decimal and hexadecimal (`p` exponent required) floats, `_`
+/// as Go's literal syntax allows, `inf`/`infinity` (signed or not) and `nan` in any case. On
+/// overflow Go returns ±Inf with `ErrRange`; here the error alone.
+pub fn parse_float(s: &str) -> Result<f64, NumError> {
+    parse_float_kind(s).map_err(|e| num_error("ParseFloat", s, e))
+}
+
+fn parse_float_kind(s: &str) -> Result<f64, NumErrorKind> {
+    if let Some(v) = special(s) {
+        return Ok(v);
     }
     let b = s.as_bytes();
     let mut i = 0;
@@ -516,11 +591,11 @@ pub fn parse_float_detail(s: &str) -> Result<f64, FloatError> {
         }
         _ => {}
     }
-    let hex = b.len() > i + 2 && b[i] == b'0' && (b[i + 1] | 0x20) == b'x';
+    let hex = b.len() > i + 2 && b[i] == b'0' && lower(b[i + 1]) == b'x';
     if hex {
         let v = parse_hex_float(&s[i + 2..])?;
         if s.contains('_') && !underscore_ok(s) {
-            return Err(FloatError::Syntax);
+            return Err(NumErrorKind::Syntax);
         }
         return Ok(if neg { -v } else { v });
     }
@@ -539,36 +614,55 @@ pub fn parse_float_detail(s: &str) -> Result<f64, FloatError> {
         j += 1;
     }
     if !saw_digits {
-        return Err(FloatError::Syntax);
+        return Err(NumErrorKind::Syntax);
     }
-    if j < b.len() && (b[j] | 0x20) == b'e' {
+    if j < b.len() && lower(b[j]) == b'e' {
         j += 1;
         if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
             j += 1;
         }
         if j >= b.len() || !b[j].is_ascii_digit() {
-            return Err(FloatError::Syntax);
+            return Err(NumErrorKind::Syntax);
         }
         while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'_') {
             j += 1;
         }
     }
     if j != b.len() {
-        return Err(FloatError::Syntax);
+        return Err(NumErrorKind::Syntax);
     }
     if s.contains('_') && !underscore_ok(s) {
-        return Err(FloatError::Syntax);
+        return Err(NumErrorKind::Syntax);
     }
     let cleaned: String = s.chars().filter(|&c| c != '_').collect();
-    let v: f64 = cleaned.parse().map_err(|_| FloatError::Syntax)?;
+    let v: f64 = cleaned.parse().map_err(|_| NumErrorKind::Syntax)?;
     if v.is_infinite() {
-        return Err(FloatError::Range);
+        return Err(NumErrorKind::Range);
     }
     Ok(v)
 }
 
+/// Go's `special`, for a whole string: an infinity with an optional sign, or an unsigned NaN.
+fn special(s: &str) -> Option<f64> {
+    let lower = s.to_ascii_lowercase();
+    let (neg, body) = match lower.as_bytes().first() {
+        Some(b'+') => (false, &lower[1..]),
+        Some(b'-') => (true, &lower[1..]),
+        _ => (false, lower.as_str()),
+    };
+    match body {
+        "inf" | "infinity" => Some(if neg {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        }),
+        "nan" if body.len() == lower.len() => Some(f64::NAN),
+        _ => None,
+    }
+}
+
 /// The magnitude of a hexadecimal float literal after `0x`; Go requires the `p` exponent.
-fn parse_hex_float(s: &str) -> Result<f64, FloatError> {
+fn parse_hex_float(s: &str) -> Result<f64, NumErrorKind> {
     let b = s.as_bytes();
     let mut mant: u64 = 0;
     let mut exp: i64 = 0;
@@ -609,7 +703,7 @@ fn parse_hex_float(s: &str) -> Result<f64, FloatError> {
         j += 1;
     }
     if !saw_digits || j >= b.len() || (b[j] | 0x20) != b'p' {
-        return Err(FloatError::Syntax);
+        return Err(NumErrorKind::Syntax);
     }
     j += 1;
     let mut esign = 1i64;
@@ -620,7 +714,7 @@ fn parse_hex_float(s: &str) -> Result<f64, FloatError> {
         j += 1;
     }
     if j >= b.len() || !b[j].is_ascii_digit() {
-        return Err(FloatError::Syntax);
+        return Err(NumErrorKind::Syntax);
     }
     let mut e: i64 = 0;
     while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'_') {
@@ -630,9 +724,9 @@ fn parse_hex_float(s: &str) -> Result<f64, FloatError> {
         j += 1;
     }
     if j != b.len() {
-        return Err(FloatError::Syntax);
+        return Err(NumErrorKind::Syntax);
     }
-    compose_f64(mant, exp + esign * e, sticky).ok_or(FloatError::Range)
+    compose_f64(mant, exp + esign * e, sticky).ok_or(NumErrorKind::Range)
 }
 
 /// `mant * 2^exp` rounded to the nearest float64 (ties to even; `sticky` marks dropped non-zero
@@ -1035,25 +1129,108 @@ mod tests {
 
     #[test]
     fn numbers() {
-        assert_eq!(parse_uint("0x1F"), Ok(31));
-        assert_eq!(parse_uint("017"), Ok(15));
-        assert_eq!(parse_uint("0o17"), Ok(15));
-        assert_eq!(parse_uint("0b101"), Ok(5));
-        assert_eq!(parse_uint("1_000"), Ok(1000));
-        assert_eq!(parse_uint("08"), Err(SyntaxError));
-        assert_eq!(parse_uint("1__0"), Err(SyntaxError));
-        assert_eq!(parse_uint("0x"), Err(SyntaxError));
-        assert_eq!(parse_uint("0"), Ok(0));
-        assert_eq!(parse_int("-9223372036854775808"), Ok(i64::MIN));
-        assert_eq!(parse_int("9223372036854775808"), Err(SyntaxError));
-        assert_eq!(parse_float("1e3"), Ok(1000.0));
-        assert_eq!(parse_float("1_0.5"), Ok(10.5));
-        assert_eq!(parse_float("0x1p4"), Ok(16.0));
-        assert_eq!(parse_float("0x1.8p1"), Ok(3.0));
-        assert_eq!(parse_float("0x1.8"), Err(SyntaxError));
-        assert_eq!(parse_float("1e400"), Err(SyntaxError));
-        assert_eq!(parse_float("08"), Ok(8.0));
-        assert_eq!(parse_float("."), Err(SyntaxError));
+        let uint = |s: &str| parse_uint(s, 0, 64).map_err(|e| e.err);
+        let int = |s: &str| parse_int(s, 0, 64).map_err(|e| e.err);
+        let float = |s: &str| parse_float(s).map_err(|e| e.err);
+        use NumErrorKind::{Range, Syntax};
+        for (s, want) in [
+            ("0x1F", Ok(31)),
+            ("017", Ok(15)),
+            ("0o17", Ok(15)),
+            ("0b101", Ok(5)),
+            ("1_000", Ok(1000)),
+            ("08", Err(Syntax)),
+            ("1__0", Err(Syntax)),
+            ("0x", Err(Syntax)),
+            ("0", Ok(0)),
+            ("18446744073709551616", Err(Range)),
+        ] {
+            assert_eq!(uint(s), want, "{s}");
+        }
+        for (s, want) in [
+            ("-9223372036854775808", Ok(i64::MIN)),
+            ("9223372036854775808", Err(Range)),
+            ("++5", Err(Syntax)),
+            ("-+5", Err(Syntax)),
+            ("0x_1F", Ok(31)),
+            ("_1", Err(Syntax)),
+        ] {
+            assert_eq!(int(s), want, "{s}");
+        }
+        for (s, want) in [
+            ("1e3", Ok(1000.0)),
+            ("1_0.5", Ok(10.5)),
+            ("0x1p4", Ok(16.0)),
+            ("0x1.8p1", Ok(3.0)),
+            ("0x1.8", Err(Syntax)),
+            ("1e400", Err(Range)),
+            ("0x1p1024", Err(Range)),
+            ("08", Ok(8.0)),
+            (".", Err(Syntax)),
+            ("-Infinity", Ok(f64::NEG_INFINITY)),
+            ("+nan", Err(Syntax)),
+            ("infin", Err(Syntax)),
+        ] {
+            assert_eq!(float(s), want, "{s}");
+        }
+        assert!(float("NaN").is_ok_and(f64::is_nan));
+    }
+
+    #[test]
+    fn number_bases_sizes_and_errors() {
+        // With `ErrRange` Go returns the nearest bound; with other errors 0.
+        assert_eq!(parse_int_go("99999999999999999999x", 10, 64).0, i64::MAX);
+        assert_eq!(parse_int_go("-99999999999999999999", 10, 64).0, i64::MIN);
+        assert_eq!(parse_int_go("300", 10, 8).0, 127);
+        assert_eq!(parse_int_go("-300", 10, 8).0, -128);
+        assert_eq!(parse_int_go("x", 10, 64).0, 0);
+        assert_eq!(parse_int("-128", 10, 8), Ok(-128));
+        assert_eq!(parse_uint("255", 10, 8), Ok(255));
+        assert_eq!(
+            parse_uint("256", 10, 8).map_err(|e| e.err),
+            Err(NumErrorKind::Range)
+        );
+        assert_eq!(
+            parse_int("1_0", 10, 64).map_err(|e| e.err),
+            Err(NumErrorKind::Syntax)
+        );
+        assert_eq!(parse_int("0777", 8, 64), Ok(511));
+        assert_eq!(parse_int("-17", 8, 64), Ok(-15));
+        assert_eq!(parse_int("zz", 36, 64), Ok(1295));
+        assert_eq!(
+            parse_int("", 10, 64).map_err(|e| e.err),
+            Err(NumErrorKind::Syntax)
+        );
+        // Go's error texts.
+        let text = |r: Result<i64, NumError>| r.map_err(|e| e.to_string());
+        assert_eq!(
+            text(parse_int("x\n", 10, 64)),
+            Err("strconv.ParseInt: parsing \"x\\n\": invalid syntax".into())
+        );
+        assert_eq!(
+            text(parse_int("99999999999999999999", 0, 64)),
+            Err("strconv.ParseInt: parsing \"99999999999999999999\": value out of range".into())
+        );
+        assert_eq!(
+            text(parse_int("1", 1, 64)),
+            Err("strconv.ParseInt: parsing \"1\": invalid base 1".into())
+        );
+        assert_eq!(
+            text(parse_int("1", 10, 65)),
+            Err("strconv.ParseInt: parsing \"1\": invalid bit size 65".into())
+        );
+        assert_eq!(
+            parse_uint("-1", 10, 64).map_err(|e| e.to_string()),
+            Err("strconv.ParseUint: parsing \"-1\": invalid syntax".into())
+        );
+        assert_eq!(
+            atoi("12a").1.map(|e| e.to_string()),
+            Some("strconv.Atoi: parsing \"12a\": invalid syntax".into())
+        );
+        assert_eq!(
+            parse_float("1e400").map_err(|e| e.to_string()),
+            Err("strconv.ParseFloat: parsing \"1e400\": value out of range".into())
+        );
     }
 
     #[test]

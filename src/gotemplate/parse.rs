@@ -809,13 +809,14 @@ fn scan_complex(text: &str) -> Result<(f64, f64), String> {
         if let Some(p) = s.find('p')
             && !s.contains(['x', 'X'])
         {
-            let f = strconv::parse_float_detail(&s[..p]).map_err(|e| {
+            let f = strconv::parse_float(&s[..p]).map_err(|e| {
                 format!(
-                    "strconv.ParseFloat: parsing {}: {e}",
-                    strconv::quote(s, false)
+                    "strconv.ParseFloat: parsing {}: {}",
+                    strconv::quote(s, false),
+                    e.err
                 )
             })?;
-            let m: i32 = strconv::parse_int(&s[p + 1..])
+            let m: i32 = strconv::parse_int(&s[p + 1..], 0, 64)
                 .ok()
                 .and_then(|m| i32::try_from(m).ok())
                 .ok_or_else(|| {
@@ -826,12 +827,7 @@ fn scan_complex(text: &str) -> Result<(f64, f64), String> {
                 })?;
             return Ok(f * 2f64.powi(m));
         }
-        strconv::parse_float_detail(s).map_err(|e| {
-            format!(
-                "strconv.ParseFloat: parsing {}: {e}",
-                strconv::quote(s, false)
-            )
-        })
+        strconv::parse_float(s).map_err(|e| e.to_string())
     };
     Ok((convert(&real)?, convert(&imag)?))
 }
@@ -875,12 +871,12 @@ pub(crate) fn new_number(pos: usize, text: &str, typ: ItemType) -> Result<Number
         simplify_complex(&mut n);
         return Ok(n);
     }
-    let u = strconv::parse_uint(text);
+    let u = strconv::parse_uint(text, 0, 64);
     if let Ok(u) = u {
         n.is_uint = true;
         n.uint64 = u;
     }
-    if let Ok(i) = strconv::parse_int(text) {
+    if let Ok(i) = strconv::parse_int(text, 0, 64) {
         n.is_int = true;
         n.int64 = i;
         if i == 0 {

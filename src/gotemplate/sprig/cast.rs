@@ -1,16 +1,16 @@
 /*!
 Sprig's value conversions, shared by every group: `strval` (a value as Sprig stringifies it),
 `strslice` (a value as a list of strings), spf13/cast's `ToInt64`, `ToInt`, `ToFloat64` (what
-`add`, `int`, `atoi`, `max`, … accept; Sprig ignores their errors, so an unconvertible value
-counts as 0), Go's `strconv` number
-parsers they rest on, Go's `int64(float64)` conversion, Go's view of byte strings that are not
-UTF-8, small accessors for already converted function arguments, and the limit on the strings
+`add`, `int`, `max`, … accept; Sprig ignores their errors, so an unconvertible value counts as
+0; the number parsing itself is `go::strconv`'s), Go's `int64(float64)` conversion, Go's view
+of byte strings that are not UTF-8, small accessors for already converted function arguments, and the limit on the strings
 the functions build ([`MAX_STRING_BYTES`]).
 
 Checked against spf13/cast 1.6 (the oracle's) and 1.7.1 (Cluster API's): the functions used here
 did not change between them.
 */
 
+use crate::go::strconv;
 use crate::gotemplate::print::sprint_value;
 use crate::gotemplate::value::Value;
 
@@ -94,7 +94,7 @@ pub fn try_to_int64(v: &Value) -> Option<i64> {
         // Go converts uint64 to int64 with a wrapping bit cast.
         Value::Uint64(u) => Some(*u as i64),
         Value::Float(f) => Some(go_float_to_int64(*f)),
-        Value::String(s) => parse_int(trim_zero_decimal(s), 0).ok(),
+        Value::String(s) => strconv::parse_int(trim_zero_decimal(s), 0, 0).ok(),
         Value::Bool(b) => Some(i64::from(*b)),
         Value::Nil | Value::Invalid => Some(0),
         _ => None,
@@ -117,7 +117,8 @@ pub fn try_to_float64(v: &Value) -> Option<f64> {
         Value::Float(f) => Some(*f),
         Value::Int(i) | Value::Int64(i) => Some(*i as f64),
         Value::Uint64(u) => Some(*u as f64),
-        Value::String(s) => parse_go_float(s),
+        // Every error counts, overflow to ±Inf included.
+        Value::String(s) => strconv::parse_float(s).ok(),
         Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
         Value::Nil | Value::Invalid => Some(0.0),
         _ => None,
@@ -143,307 +144,6 @@ fn trim_zero_decimal(s: &str) -> &str {
         }
     }
     s
-}
-
-/// Why a `strconv` integer parse failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NumError {
-    /// `strconv.ErrSyntax` (the value is 0).
-    Syntax,
-    /// `strconv.ErrRange`, with the clamped value Go returns alongside the error.
-    Range(i64),
-}
-
-/// `strconv.ParseInt(s, base, 64)` for base 0 (prefixes `0x`/`0o`/`0b`/`0`, underscores) or a
-/// base from 2 to 36.
-pub fn parse_int(s: &str, base: u32) -> Result<i64, NumError> {
-    let (neg, body) = match s.as_bytes().first() {
-        Some(b'+') => (false, &s[1..]),
-        Some(b'-') => (true, &s[1..]),
-        _ => (false, s),
-    };
-    const CUTOFF: u64 = 1 << 63;
-    match parse_uint(body, base) {
-        Err(NumError::Syntax) => Err(NumError::Syntax),
-        Err(NumError::Range(_)) => Err(NumError::Range(if neg { i64::MIN } else { i64::MAX })),
-        Ok(u) if !neg && u >= CUTOFF => Err(NumError::Range(i64::MAX)),
-        Ok(u) if neg && u > CUTOFF => Err(NumError::Range(i64::MIN)),
-        Ok(u) if neg => Ok((u as i64).wrapping_neg()),
-        Ok(u) => Ok(u as i64),
-    }
-}
-
-/// `strconv.ParseUint(s, base, 64)`; a range error carries no useful value (callers clamp).
-fn parse_uint(s: &str, base: u32) -> Result<u64, NumError> {
-    let bytes = s.as_bytes();
-    if bytes.is_empty() || !(base == 0 || (2..=36).contains(&base)) {
-        return Err(NumError::Syntax);
-    }
-    let base0 = base == 0;
-    let (base, digits) = if base0 {
-        match bytes {
-            [b'0', p, _, ..] if p.eq_ignore_ascii_case(&b'b') => (2, &bytes[2..]),
-            [b'0', p, _, ..] if p.eq_ignore_ascii_case(&b'o') => (8, &bytes[2..]),
-            [b'0', p, _, ..] if p.eq_ignore_ascii_case(&b'x') => (16, &bytes[2..]),
-            [b'0', ..] => (8, &bytes[1..]),
-            _ => (10, bytes),
-        }
-    } else {
-        (base, bytes)
-    };
-    let base = u64::from(base);
-    let mut n: u64 = 0;
-    let mut underscores = false;
-    for &c in digits {
-        let d = match c {
-            b'_' if base0 => {
-                underscores = true;
-                continue;
-            }
-            b'0'..=b'9' => c - b'0',
-            _ if c.is_ascii_alphabetic() => c.to_ascii_lowercase() - b'a' + 10,
-            _ => return Err(NumError::Syntax),
-        };
-        if u64::from(d) >= base {
-            return Err(NumError::Syntax);
-        }
-        // Go reports overflow as soon as it happens, before looking at later characters.
-        n = n
-            .checked_mul(base)
-            .and_then(|m| m.checked_add(u64::from(d)))
-            .ok_or(NumError::Range(0))?;
-    }
-    if underscores && !underscore_ok(s) {
-        return Err(NumError::Syntax);
-    }
-    Ok(n)
-}
-
-/// Go's `underscoreOK`: underscores only between digits, or between a base prefix and a digit.
-fn underscore_ok(s: &str) -> bool {
-    let mut s = s.as_bytes();
-    if let [b'+' | b'-', rest @ ..] = s {
-        s = rest;
-    }
-    // What came last: '^' start, '0' digit or prefix, '_' underscore, '!' anything else.
-    let mut saw = b'^';
-    let mut hex = false;
-    if let [b'0', p, rest @ ..] = s
-        && matches!(p.to_ascii_lowercase(), b'b' | b'o' | b'x')
-    {
-        saw = b'0';
-        hex = p.eq_ignore_ascii_case(&b'x');
-        s = rest;
-    }
-    for &c in s {
-        if c.is_ascii_digit() || (hex && c.is_ascii_hexdigit()) {
-            saw = b'0';
-        } else if c == b'_' {
-            if saw != b'0' {
-                return false;
-            }
-            saw = b'_';
-        } else {
-            if saw == b'_' {
-                return false;
-            }
-            saw = b'!';
-        }
-    }
-    saw != b'_'
-}
-
-/// `strconv.ParseInt(s, 0, 64)` where it succeeds.
-pub fn parse_go_int(s: &str) -> Option<i64> {
-    parse_int(s, 0).ok()
-}
-
-/// `strconv.ParseFloat(s, 64)` where it succeeds (cast treats every error, including overflow
-/// to ±Inf, as a failure): decimal and hexadecimal (`p` exponent required) floats, underscores
-/// as Go's syntax allows, `inf`/`infinity`/`nan` in any case (signs only on infinities).
-pub fn parse_go_float(s: &str) -> Option<f64> {
-    if let Some(v) = parse_special(s) {
-        return Some(v);
-    }
-    let f = read_float(s)?;
-    if f.is_infinite() { None } else { Some(f) }
-}
-
-/// Go's `special`: the whole string must be an infinity or NaN spelling.
-fn parse_special(s: &str) -> Option<f64> {
-    let lower = s.to_ascii_lowercase();
-    let (neg, body) = match lower.as_bytes().first() {
-        Some(b'+') => (false, &lower[1..]),
-        Some(b'-') => (true, &lower[1..]),
-        _ => (false, lower.as_str()),
-    };
-    match body {
-        "inf" | "infinity" => Some(if neg {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        }),
-        "nan" if body.len() == lower.len() => Some(f64::NAN),
-        _ => None,
-    }
-}
-
-/// Go's `readFloat` syntax, then the value: decimal through Rust's correctly rounded parser
-/// (the same result as Go's), hexadecimal by exact binary scaling.
-fn read_float(s: &str) -> Option<f64> {
-    let b = s.as_bytes();
-    let mut i = 0;
-    let mut neg = false;
-    match b.first() {
-        Some(b'+') => i = 1,
-        Some(b'-') => {
-            neg = true;
-            i = 1;
-        }
-        _ => {}
-    }
-    let hex = i + 2 < b.len() && b[i] == b'0' && b[i + 1].eq_ignore_ascii_case(&b'x');
-    if hex {
-        i += 2;
-    }
-    let mant_start = i;
-    let mut saw_dot = false;
-    let mut saw_digits = false;
-    let mut underscores = false;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'_' {
-            underscores = true;
-        } else if c == b'.' {
-            if saw_dot {
-                break;
-            }
-            saw_dot = true;
-        } else if c.is_ascii_digit() || (hex && c.is_ascii_hexdigit()) {
-            saw_digits = true;
-        } else {
-            break;
-        }
-        i += 1;
-    }
-    if !saw_digits {
-        return None;
-    }
-    let mant_end = i;
-    let exp_char = if hex { b'p' } else { b'e' };
-    let mut exp: i64 = 0;
-    if i < b.len() && b[i].to_ascii_lowercase() == exp_char {
-        i += 1;
-        let mut esign = 1;
-        match b.get(i) {
-            Some(b'+') => i += 1,
-            Some(b'-') => {
-                esign = -1;
-                i += 1;
-            }
-            _ => {}
-        }
-        if !b.get(i).is_some_and(u8::is_ascii_digit) {
-            return None;
-        }
-        while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'_') {
-            if b[i] == b'_' {
-                underscores = true;
-            } else if exp < 100_000 {
-                exp = exp * 10 + i64::from(b[i] - b'0');
-            }
-            i += 1;
-        }
-        exp *= esign;
-    } else if hex {
-        // A hexadecimal mantissa needs a 'p' exponent.
-        return None;
-    }
-    if i != b.len() || (underscores && !underscore_ok(&s[..i])) {
-        return None;
-    }
-    let mantissa: String = s[mant_start..mant_end]
-        .chars()
-        .filter(|c| *c != '_')
-        .collect();
-    let v = if hex {
-        hex_float(&mantissa, exp)?
-    } else {
-        format!("{mantissa}e{exp}").parse::<f64>().ok()?
-    };
-    Some(if neg { -v } else { v })
-}
-
-/// The value of hexadecimal mantissa digits (with an optional '.') times 2^exp, rounded to
-/// nearest even like Go's `atofHex`.
-fn hex_float(mantissa: &str, exp: i64) -> Option<f64> {
-    // Keep up to 16 significant hex digits (64 bits) and remember whether anything nonzero was
-    // dropped (the sticky bit for rounding).
-    let mut m: u64 = 0;
-    let mut e2 = exp;
-    let mut sticky = false;
-    let mut after_dot = false;
-    let mut sig_digits = 0;
-    for c in mantissa.chars() {
-        if c == '.' {
-            after_dot = true;
-            continue;
-        }
-        let d = u64::from(c.to_digit(16)?);
-        if sig_digits < 16 {
-            if m != 0 || d != 0 {
-                sig_digits += 1;
-            }
-            m = m * 16 + d;
-            if after_dot {
-                e2 -= 4;
-            }
-        } else {
-            sticky |= d != 0;
-            if !after_dot {
-                e2 += 4;
-            }
-        }
-    }
-    if m == 0 {
-        return Some(0.0);
-    }
-    // Normalize so that the top bit is bit 63, then round to the 53 bits a double holds (fewer
-    // for subnormals).
-    let shift = m.leading_zeros();
-    m <<= shift;
-    e2 -= i64::from(shift);
-    // Value is m * 2^e2 with m in [2^63, 2^64): its binary exponent is e2 + 63.
-    let top_exp = e2 + 63;
-    if top_exp > 1023 {
-        return Some(f64::INFINITY);
-    }
-    let keep = if top_exp >= -1022 {
-        53
-    } else {
-        53 - (-1022 - top_exp)
-    };
-    if keep <= 0 {
-        // Below half the smallest subnormal, or exactly half with nothing else: round to 0 or
-        // to the smallest subnormal.
-        let half_min = keep == 0 && (m > 1 << 63 || sticky);
-        return Some(if half_min { f64::from_bits(1) } else { 0.0 });
-    }
-    let drop = 64 - keep as u32;
-    let kept = m >> drop;
-    let rem = m & ((1u64 << drop) - 1);
-    let half = 1u64 << (drop - 1);
-    let round_up = rem > half || (rem == half && (sticky || kept & 1 == 1));
-    let kept = kept + u64::from(round_up);
-    // kept * 2^(e2 + drop); multiply in two steps so intermediate powers stay in range.
-    let scale = e2 + i64::from(drop);
-    let v = (kept as f64) * pow2(scale / 2) * pow2(scale - scale / 2);
-    Some(v)
-}
-
-fn pow2(e: i64) -> f64 {
-    let e = e.clamp(-1100, 1100) as i32;
-    2f64.powi(e)
 }
 
 /// The `string` argument `i` (the executor has converted it already).
@@ -529,24 +229,6 @@ mod tests {
         assert_eq!(to_int64(&Value::str("-9223372036854775808")), i64::MIN);
         assert_eq!(to_int64(&Value::str("9223372036854775807")), i64::MAX);
         assert_eq!(to_int64(&Value::str("9223372036854775808")), 0);
-    }
-
-    #[test]
-    fn parse_int_errors_like_strconv() {
-        assert_eq!(
-            parse_int("99999999999999999999x", 10),
-            Err(NumError::Range(i64::MAX))
-        );
-        assert_eq!(
-            parse_int("-99999999999999999999", 10),
-            Err(NumError::Range(i64::MIN))
-        );
-        assert_eq!(parse_int("1_0", 10), Err(NumError::Syntax));
-        assert_eq!(parse_int("-", 10), Err(NumError::Syntax));
-        assert_eq!(parse_int("", 10), Err(NumError::Syntax));
-        assert_eq!(parse_int("0777", 8), Ok(511));
-        assert_eq!(parse_int("-17", 8), Ok(-15));
-        assert_eq!(parse_int("8", 8), Err(NumError::Syntax));
     }
 
     #[test]

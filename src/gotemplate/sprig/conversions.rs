@@ -6,9 +6,9 @@ them their Go signatures and result types (`atoi` and `int` return `int`, `int64
 */
 
 use super::cast::{
-    MAX_STRING_BYTES, NumError, arg_any, arg_str, parse_int, strslice, strval, to_float64, to_int,
-    to_int64, too_large,
+    MAX_STRING_BYTES, arg_any, arg_str, strslice, strval, to_float64, to_int, to_int64, too_large,
 };
+use crate::go::strconv;
 use crate::gotemplate::func::{Func, Param};
 use crate::gotemplate::print::sprint_value;
 use crate::gotemplate::value::Value;
@@ -41,10 +41,7 @@ fn to_strings(args: &[Value]) -> Result<Value, String> {
 /// `strconv.Atoi` with the error dropped: a syntax error gives 0, an out-of-range number the
 /// nearest `int`.
 fn atoi(args: &[Value]) -> Result<Value, String> {
-    let n = match parse_int(arg_str(args, 0)?, 10) {
-        Ok(n) | Err(NumError::Range(n)) => n,
-        Err(NumError::Syntax) => 0,
-    };
+    let (n, _) = strconv::atoi(arg_str(args, 0)?);
     Ok(Value::Int(n))
 }
 
@@ -66,7 +63,7 @@ fn to_decimal(args: &[Value]) -> Result<Value, String> {
         Value::String(s) => s.to_string(),
         other => sprint_value(other),
     };
-    Ok(Value::Int64(parse_int(&text, 8).unwrap_or(0)))
+    Ok(Value::Int64(strconv::parse_int(&text, 8, 64).unwrap_or(0)))
 }
 
 /// Sprig's `seq`, like the shell's: `seq END` counts from 1, `seq START END` by ±1,

@@ -17,8 +17,10 @@ key id = SHA-1 of the public key, authority key id from the CA).
 Keys are RSA (4096 bits from `genPrivateKey`, 2048 for generated certificates), ECDSA P-256,
 Ed25519 and DSA (L2048N256; Go cannot sign with DSA, and neither do we). Keys read from
 templates are limited to those kinds (EC keys to P-256) and RSA keys to 16384 bits, which
-bounds the signing work a template can ask for. DER is written and read here by hand: the
-subset needed is small, and it keeps X.509 dependencies out.
+bounds the signing work a template can ask for. Certificates are assembled from `x509-cert`'s
+types (names, extensions, serial numbers, public key infos) and written and read with `der`; the
+two places where Go's bytes cannot come from those types say why (validity times before 1970,
+and reading a CA certificate leniently, as Go does).
 
 `sha512sum` arrived in Sprig 3.3.0 (what Cluster API links); the 3.2.3 oracle lacks it.
 */
@@ -30,6 +32,26 @@ use aes::cipher::{Array, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
 use hmac::{Hmac, Mac};
 use sha1::Sha1;
 use sha2::{Digest, Sha256, Sha512};
+use std::time::Duration;
+
+use der::asn1::{Any, AnyRef, BitString, BitStringRef, Ia5String, Null, OctetString, Uint};
+use der::oid::AssociatedOid;
+use der::oid::db::{rfc4519, rfc5280, rfc5912, rfc8410};
+use der::{DateTime, Decode, Encode, Reader, Sequence, SliceReader, Tag, Tagged};
+use x509_cert::Version;
+use x509_cert::attr::AttributeTypeAndValue;
+use x509_cert::ext::Extension;
+use x509_cert::ext::pkix::name::GeneralName;
+use x509_cert::ext::pkix::{
+    AuthorityKeyIdentifier, BasicConstraints, ExtendedKeyUsage, KeyUsage, KeyUsages,
+    SubjectAltName, SubjectKeyIdentifier,
+};
+use x509_cert::name::{RdnSequence, RelativeDistinguishedName};
+use x509_cert::serial_number::SerialNumber;
+use x509_cert::spki::{
+    AlgorithmIdentifierOwned, AlgorithmIdentifierRef, SubjectPublicKeyInfoOwned,
+};
+use x509_cert::time::Time;
 
 use crate::go::base64;
 use crate::gotemplate::func::{Func, Param};
@@ -393,129 +415,33 @@ pub fn certificate_of(v: &Value) -> Result<(String, String), String> {
 // DER
 // ---------------------------------------------------------------------------------------------
 
-/// One DER element: tag, definite length, content.
-fn der(tag: u8, content: &[u8]) -> Vec<u8> {
-    let mut out = vec![tag];
-    let len = content.len();
-    if len < 0x80 {
-        out.push(len as u8);
+/// The elements of the SEQUENCE at the front of `der`. Bytes after it are left alone, as Go's
+/// `asn1.Unmarshal` leaves them to its caller.
+fn sequence_items(der: &[u8]) -> Option<Vec<AnyRef<'_>>> {
+    let mut reader = SliceReader::new(der).ok()?;
+    let sequence: AnyRef<'_> = reader.decode().ok()?;
+    sequence.decode_as::<Vec<AnyRef<'_>>>().ok()
+}
+
+/// The element at the front of `der`, whatever follows it.
+fn first_element(der: &[u8]) -> Option<AnyRef<'_>> {
+    SliceReader::new(der).ok()?.decode().ok()
+}
+
+/// A `der` failure as an error text (only over-long values get here, which nothing that
+/// passes the input bounds produces).
+fn der_error(e: der::Error) -> String {
+    e.to_string()
+}
+
+/// A non-negative INTEGER from big-endian magnitude bytes (an empty slice is zero).
+fn uint(magnitude: &[u8]) -> Result<Uint, String> {
+    Uint::new(if magnitude.is_empty() {
+        &[0]
     } else {
-        let bytes = len.to_be_bytes();
-        let skip = bytes.iter().take_while(|&&b| b == 0).count();
-        out.push(0x80 | (bytes.len() - skip) as u8);
-        out.extend_from_slice(&bytes[skip..]);
-    }
-    out.extend_from_slice(content);
-    out
-}
-
-fn der_seq(parts: &[Vec<u8>]) -> Vec<u8> {
-    der(0x30, &parts.concat())
-}
-
-/// A non-negative INTEGER from big-endian magnitude bytes.
-fn der_uint(magnitude: &[u8]) -> Vec<u8> {
-    let trimmed: &[u8] = {
-        let skip = magnitude.iter().take_while(|&&b| b == 0).count();
-        &magnitude[skip..]
-    };
-    let mut content = Vec::with_capacity(trimmed.len() + 1);
-    if trimmed.first().is_none_or(|&b| b & 0x80 != 0) {
-        content.push(0);
-    }
-    content.extend_from_slice(trimmed);
-    der(0x02, &content)
-}
-
-fn der_oid(arcs: &[u64]) -> Vec<u8> {
-    let mut content = Vec::new();
-    let first = arcs.first().copied().unwrap_or(0) * 40 + arcs.get(1).copied().unwrap_or(0);
-    for arc in std::iter::once(first).chain(arcs.iter().skip(2).copied()) {
-        let mut chunk = vec![(arc & 0x7f) as u8];
-        let mut rest = arc >> 7;
-        while rest > 0 {
-            chunk.push(0x80 | (rest & 0x7f) as u8);
-            rest >>= 7;
-        }
-        chunk.reverse();
-        content.extend(chunk);
-    }
-    der(0x06, &content)
-}
-
-fn der_bit_string(bytes: &[u8]) -> Vec<u8> {
-    let mut content = vec![0u8];
-    content.extend_from_slice(bytes);
-    der(0x03, &content)
-}
-
-const OID_RSA: &[u64] = &[1, 2, 840, 113_549, 1, 1, 1];
-const OID_SHA256_RSA: &[u64] = &[1, 2, 840, 113_549, 1, 1, 11];
-const OID_EC_PUBLIC_KEY: &[u64] = &[1, 2, 840, 10_045, 2, 1];
-const OID_P256: &[u64] = &[1, 2, 840, 10_045, 3, 1, 7];
-const OID_ECDSA_SHA256: &[u64] = &[1, 2, 840, 10_045, 4, 3, 2];
-const OID_ED25519: &[u64] = &[1, 3, 101, 112];
-const OID_COMMON_NAME: &[u64] = &[2, 5, 4, 3];
-const OID_KEY_USAGE: &[u64] = &[2, 5, 29, 15];
-const OID_EXT_KEY_USAGE: &[u64] = &[2, 5, 29, 37];
-const OID_BASIC_CONSTRAINTS: &[u64] = &[2, 5, 29, 19];
-const OID_SUBJECT_KEY_ID: &[u64] = &[2, 5, 29, 14];
-const OID_AUTHORITY_KEY_ID: &[u64] = &[2, 5, 29, 35];
-const OID_SUBJECT_ALT_NAME: &[u64] = &[2, 5, 29, 17];
-const OID_SERVER_AUTH: &[u64] = &[1, 3, 6, 1, 5, 5, 7, 3, 1];
-const OID_CLIENT_AUTH: &[u64] = &[1, 3, 6, 1, 5, 5, 7, 3, 2];
-
-/// A parsed DER element.
-#[derive(Debug, Clone, Copy)]
-struct Tlv<'a> {
-    tag: u8,
-    /// The whole element, header included.
-    full: &'a [u8],
-    content: &'a [u8],
-}
-
-/// Read one element from the front of `data`; the rest follows it.
-fn read_tlv(data: &[u8]) -> Option<(Tlv<'_>, &[u8])> {
-    let tag = *data.first()?;
-    let first = *data.get(1)?;
-    let (len, header) = if first < 0x80 {
-        (usize::from(first), 2)
-    } else {
-        let n = usize::from(first & 0x7f);
-        if n == 0 || n > 4 {
-            return None;
-        }
-        let mut len = 0usize;
-        for i in 0..n {
-            len = (len << 8) | usize::from(*data.get(2 + i)?);
-        }
-        (len, 2 + n)
-    };
-    let end = header.checked_add(len)?;
-    let full = data.get(..end)?;
-    Some((
-        Tlv {
-            tag,
-            full,
-            content: &full[header..],
-        },
-        &data[end..],
-    ))
-}
-
-/// The elements inside a constructed element's content.
-fn read_all(mut content: &[u8]) -> Option<Vec<Tlv<'_>>> {
-    let mut out = Vec::new();
-    while !content.is_empty() {
-        let (t, rest) = read_tlv(content)?;
-        out.push(t);
-        content = rest;
-    }
-    Some(out)
-}
-
-fn oid_is(t: &Tlv<'_>, arcs: &[u64]) -> bool {
-    t.tag == 0x06 && t.full == der_oid(arcs).as_slice()
+        magnitude
+    })
+    .map_err(der_error)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -662,26 +588,57 @@ fn key_pem(key: &PrivateKey) -> Result<String, String> {
             pem_encode("EC PRIVATE KEY", &der)
         }
         PrivateKey::Dsa(k) => {
-            let der = der_seq(&[
-                der_uint(&[]),
-                der_uint(&k.p),
-                der_uint(&k.q),
-                der_uint(&k.g),
-                der_uint(&k.y),
-                der_uint(&k.x),
-            ]);
+            let der = DsaKeyFormat {
+                version: 0,
+                p: uint(&k.p)?,
+                q: uint(&k.q)?,
+                g: uint(&k.g)?,
+                y: uint(&k.y)?,
+                x: uint(&k.x)?,
+            }
+            .to_der()
+            .map_err(der_error)?;
             pem_encode("DSA PRIVATE KEY", &der)
         }
-        PrivateKey::Ed25519(seed) => pem_encode("PRIVATE KEY", &ed25519_pkcs8(seed)),
+        PrivateKey::Ed25519(seed) => pem_encode("PRIVATE KEY", &ed25519_pkcs8(seed)?),
     })
 }
 
-fn ed25519_pkcs8(seed: &[u8; 32]) -> Vec<u8> {
-    der_seq(&[
-        der_uint(&[]),
-        der_seq(&[der_oid(OID_ED25519)]),
-        der(0x04, &der(0x04, seed)),
-    ])
+/// Sprig's `DSAKeyFormat`.
+#[derive(Sequence)]
+struct DsaKeyFormat {
+    version: u8,
+    p: Uint,
+    q: Uint,
+    g: Uint,
+    y: Uint,
+    x: Uint,
+}
+
+/// PKCS#8 `PrivateKeyInfo` as Go's `MarshalPKCS8PrivateKey` writes it: version 0, no
+/// attributes.
+#[derive(Sequence)]
+struct PrivateKeyInfo {
+    version: u8,
+    algorithm: AlgorithmIdentifierOwned,
+    private_key: OctetString,
+}
+
+/// An Ed25519 key in PKCS#8: the private key is the 32-byte seed in an OCTET STRING of its own.
+fn ed25519_pkcs8(seed: &[u8; 32]) -> Result<Vec<u8>, String> {
+    let curve_private_key = OctetString::new(seed.as_slice())
+        .and_then(|o| o.to_der())
+        .map_err(der_error)?;
+    PrivateKeyInfo {
+        version: 0,
+        algorithm: AlgorithmIdentifierOwned {
+            oid: rfc8410::ID_ED_25519,
+            parameters: None,
+        },
+        private_key: OctetString::new(curve_private_key).map_err(der_error)?,
+    }
+    .to_der()
+    .map_err(der_error)
 }
 
 /// Sprig's `parsePrivateKeyPEM`, with its error texts (the inner parser messages are Go's
@@ -713,9 +670,8 @@ fn parse_private_key_pem(text: &str) -> Result<PrivateKey, String> {
 /// Whether a PKCS#1 RSAPrivateKey's modulus is over [`MAX_RSA_BITS`], checked before any
 /// big-number work is done on it.
 fn rsa_modulus_too_big(pkcs1: &[u8]) -> bool {
-    read_tlv(pkcs1)
-        .and_then(|(seq, _)| read_all(seq.content))
-        .and_then(|items| items.get(1).map(|m| m.content.len()))
+    sequence_items(pkcs1)
+        .and_then(|items| items.get(1).map(|m| m.value().len()))
         .is_some_and(|len| len > MAX_RSA_BITS / 8 + 1)
 }
 
@@ -735,32 +691,35 @@ fn parse_rsa_pkcs1(der: &[u8]) -> Result<PrivateKey, String> {
 
 fn parse_pkcs8(der: &[u8]) -> Result<PrivateKey, String> {
     let malformed = || "x509: failed to parse private key".to_string();
-    let (outer, _) = read_tlv(der).ok_or_else(malformed)?;
-    let fields = read_all(outer.content).ok_or_else(malformed)?;
+    let fields = sequence_items(der).ok_or_else(malformed)?;
     let (Some(algorithm), Some(private)) = (fields.get(1), fields.get(2)) else {
         return Err(malformed());
     };
-    let algo = read_all(algorithm.content).ok_or_else(malformed)?;
-    let oid = algo.first().ok_or_else(malformed)?;
-    if oid_is(oid, OID_RSA) {
-        if rsa_modulus_too_big(private.content) {
+    let algorithm: AlgorithmIdentifierRef<'_> = algorithm.decode_as().map_err(|_| malformed())?;
+    if private.tag() != Tag::OctetString {
+        return Err(malformed());
+    }
+    if algorithm.oid == rfc5912::RSA_ENCRYPTION {
+        if rsa_modulus_too_big(private.value()) {
             return Err(rsa_too_big_error());
         }
         let key = <rsa::RsaPrivateKey as rsa::pkcs8::DecodePrivateKey>::from_pkcs8_der(der)
             .map_err(|_| "x509: failed to parse RSA private key embedded in PKCS#8".to_string())?;
         return Ok(PrivateKey::Rsa(Box::new(key)));
     }
-    if oid_is(oid, OID_EC_PUBLIC_KEY) {
+    if algorithm.oid == rfc5912::ID_EC_PUBLIC_KEY {
         return <p256::SecretKey as p256::pkcs8::DecodePrivateKey>::from_pkcs8_der(der)
             .map(|k| PrivateKey::Ec(Box::new(k)))
             .map_err(|_| "x509: failed to parse EC private key embedded in PKCS#8".to_string());
     }
-    if oid_is(oid, OID_ED25519) {
-        let (inner, _) = read_tlv(private.content).ok_or_else(malformed)?;
-        let seed: [u8; 32] = inner.content.try_into().map_err(|_| {
+    if algorithm.oid == rfc8410::ID_ED_25519 {
+        let inner = first_element(private.value())
+            .filter(|e| e.tag() == Tag::OctetString)
+            .ok_or_else(malformed)?;
+        let seed: [u8; 32] = inner.value().try_into().map_err(|_| {
             format!(
                 "x509: invalid Ed25519 private key length: {}",
-                inner.content.len()
+                inner.value().len()
             )
         })?;
         return Ok(PrivateKey::Ed25519(seed));
@@ -769,12 +728,11 @@ fn parse_pkcs8(der: &[u8]) -> Result<PrivateKey, String> {
 }
 
 fn parse_dsa(der: &[u8]) -> Option<PrivateKey> {
-    let (outer, _) = read_tlv(der)?;
-    let ints = read_all(outer.content)?;
-    if ints.len() < 6 || ints.iter().any(|t| t.tag != 0x02) {
+    let ints = sequence_items(der)?;
+    if ints.len() < 6 || ints.iter().any(|t| t.tag() != Tag::Integer) {
         return None;
     }
-    let num = |i: usize| ints.get(i).map(|t| t.content.to_vec()).unwrap_or_default();
+    let num = |i: usize| ints.get(i).map(|t| t.value().to_vec()).unwrap_or_default();
     Some(PrivateKey::Dsa(Box::new(DsaKey {
         p: num(1),
         q: num(2),
@@ -784,15 +742,15 @@ fn parse_dsa(der: &[u8]) -> Option<PrivateKey> {
     })))
 }
 
-/// A public key as it appears in a certificate: the SubjectPublicKeyInfo DER and the bytes
-/// of its BIT STRING (hashed for the subject key identifier).
+/// A public key as it appears in a certificate: the SubjectPublicKeyInfo and the bytes of its
+/// BIT STRING (hashed for the subject key identifier).
 struct PublicKeyInfo {
-    spki: Vec<u8>,
+    spki: SubjectPublicKeyInfoOwned,
     key_bits: Vec<u8>,
 }
 
 fn public_key_info(key: &PrivateKey) -> Result<PublicKeyInfo, String> {
-    let (algorithm, key_bits) = match key {
+    let (oid, parameters, key_bits) = match key {
         PrivateKey::Rsa(k) => {
             use rsa::pkcs1::EncodeRsaPublicKey;
             let der = k
@@ -800,16 +758,19 @@ fn public_key_info(key: &PrivateKey) -> Result<PublicKeyInfo, String> {
                 .to_pkcs1_der()
                 .map_err(|e| e.to_string())?;
             (
-                der_seq(&[der_oid(OID_RSA), vec![0x05, 0x00]]),
+                rfc5912::RSA_ENCRYPTION,
+                Some(Any::from(Null)),
                 der.as_bytes().to_vec(),
             )
         }
         PrivateKey::Ec(k) => (
-            der_seq(&[der_oid(OID_EC_PUBLIC_KEY), der_oid(OID_P256)]),
+            rfc5912::ID_EC_PUBLIC_KEY,
+            Some(Any::encode_from(&rfc5912::SECP_256_R_1).map_err(der_error)?),
             k.public_key().to_sec1_bytes().to_vec(),
         ),
         PrivateKey::Ed25519(seed) => (
-            der_seq(&[der_oid(OID_ED25519)]),
+            rfc8410::ID_ED_25519,
+            None,
             ed25519_dalek::SigningKey::from_bytes(seed)
                 .verifying_key()
                 .to_bytes()
@@ -820,21 +781,27 @@ fn public_key_info(key: &PrivateKey) -> Result<PublicKeyInfo, String> {
         }
     };
     Ok(PublicKeyInfo {
-        spki: der_seq(&[algorithm, der_bit_string(&key_bits)]),
+        spki: SubjectPublicKeyInfoOwned {
+            algorithm: AlgorithmIdentifierOwned { oid, parameters },
+            subject_public_key: BitString::from_bytes(&key_bits).map_err(der_error)?,
+        },
         key_bits,
     })
 }
 
 /// The signature AlgorithmIdentifier Go picks for a signing key, or Go's refusal.
-fn signature_algorithm(key: &PrivateKey) -> Result<Vec<u8>, String> {
-    match key {
-        PrivateKey::Rsa(_) => Ok(der_seq(&[der_oid(OID_SHA256_RSA), vec![0x05, 0x00]])),
-        PrivateKey::Ec(_) => Ok(der_seq(&[der_oid(OID_ECDSA_SHA256)])),
-        PrivateKey::Ed25519(_) => Ok(der_seq(&[der_oid(OID_ED25519)])),
+fn signature_algorithm(key: &PrivateKey) -> Result<AlgorithmIdentifierOwned, String> {
+    let (oid, parameters) = match key {
+        PrivateKey::Rsa(_) => (rfc5912::SHA_256_WITH_RSA_ENCRYPTION, Some(Any::from(Null))),
+        PrivateKey::Ec(_) => (rfc5912::ECDSA_WITH_SHA_256, None),
+        PrivateKey::Ed25519(_) => (rfc8410::ID_ED_25519, None),
         PrivateKey::Dsa(_) => {
-            Err("x509: certificate private key does not implement crypto.Signer".to_string())
+            return Err(
+                "x509: certificate private key does not implement crypto.Signer".to_string(),
+            );
         }
-    }
+    };
+    Ok(AlgorithmIdentifierOwned { oid, parameters })
 }
 
 fn sign(key: &PrivateKey, message: &[u8]) -> Result<Vec<u8>, String> {
@@ -870,68 +837,74 @@ fn sign(key: &PrivateKey, message: &[u8]) -> Result<Vec<u8>, String> {
 
 /// What `genSignedCert` needs from the CA certificate.
 struct Issuer {
-    /// The DER of its subject Name (our issuer).
-    subject: Vec<u8>,
+    /// Its subject Name, as it is encoded there (our issuer).
+    subject: Any,
     /// Its subject key identifier, if any.
     key_id: Option<Vec<u8>>,
-    /// Its SubjectPublicKeyInfo DER, to check the CA key against.
-    spki: Vec<u8>,
+    /// Its SubjectPublicKeyInfo, to check the CA key against.
+    spki: SubjectPublicKeyInfoOwned,
+}
+
+/// A certificate as `genSignedCert` reads it: the parts it uses decoded, the rest only
+/// delimited. Not `x509_cert::Certificate`, which is stricter than Go's `x509.ParseCertificate`
+/// in ways a template can meet: its times start in 1970 (a CA made here with a negative day
+/// count expires earlier) and its names must have their SET OF members in DER order.
+#[derive(Sequence)]
+struct CertificateView<'a> {
+    tbs_certificate: TbsCertificateView<'a>,
+    _signature_algorithm: AnyRef<'a>,
+    _signature: BitStringRef<'a>,
+}
+
+#[derive(Sequence)]
+struct TbsCertificateView<'a> {
+    #[asn1(context_specific = "0", optional = "true")]
+    _version: Option<AnyRef<'a>>,
+    _serial_number: AnyRef<'a>,
+    _signature: AnyRef<'a>,
+    _issuer: AnyRef<'a>,
+    _validity: AnyRef<'a>,
+    subject: AnyRef<'a>,
+    subject_public_key_info: SubjectPublicKeyInfoOwned,
+    #[asn1(context_specific = "1", tag_mode = "IMPLICIT", optional = "true")]
+    _issuer_unique_id: Option<BitStringRef<'a>>,
+    #[asn1(context_specific = "2", tag_mode = "IMPLICIT", optional = "true")]
+    _subject_unique_id: Option<BitStringRef<'a>>,
+    #[asn1(context_specific = "3", optional = "true")]
+    extensions: Option<Vec<Extension>>,
 }
 
 /// Enough of `x509.ParseCertificate` to find the fields Sprig uses and to refuse what is not
 /// a certificate.
 fn parse_certificate(der: &[u8]) -> Result<Issuer, String> {
     let malformed = || "x509: malformed certificate".to_string();
-    let (cert, rest) = read_tlv(der).ok_or_else(malformed)?;
-    if cert.tag != 0x30 || !rest.is_empty() {
-        return Err(malformed());
-    }
-    let parts = read_all(cert.content).ok_or_else(malformed)?;
-    let (Some(tbs), Some(_), Some(sig)) = (parts.first(), parts.get(1), parts.get(2)) else {
-        return Err(malformed());
-    };
-    if tbs.tag != 0x30 || sig.tag != 0x03 {
-        return Err(malformed());
-    }
-    let mut fields = read_all(tbs.content)
-        .ok_or_else(malformed)?
-        .into_iter()
-        .peekable();
-    if fields.peek().is_some_and(|t| t.tag == 0xa0) {
-        fields.next();
-    }
-    let fields: Vec<Tlv<'_>> = fields.collect();
-    // serial, signature, issuer, validity, subject, spki, [extensions]
-    let (Some(subject), Some(spki)) = (fields.get(4), fields.get(5)) else {
-        return Err(malformed());
-    };
-    if subject.tag != 0x30 || spki.tag != 0x30 {
+    let cert = CertificateView::from_der(der).map_err(|_| malformed())?;
+    let tbs = cert.tbs_certificate;
+    if tbs.subject.tag() != Tag::Sequence {
         return Err(malformed());
     }
     let mut key_id = None;
-    if let Some(ext) = fields.iter().find(|t| t.tag == 0xa3) {
-        let (list, _) = read_tlv(ext.content).ok_or_else(malformed)?;
-        for e in read_all(list.content).ok_or_else(malformed)? {
-            let items = read_all(e.content).ok_or_else(malformed)?;
-            if items.first().is_some_and(|o| oid_is(o, OID_SUBJECT_KEY_ID)) {
-                let value = items.last().ok_or_else(malformed)?;
-                let (inner, _) = read_tlv(value.content).ok_or_else(malformed)?;
-                key_id = Some(inner.content.to_vec());
-            }
+    for e in tbs.extensions.iter().flatten() {
+        if e.extn_id == SubjectKeyIdentifier::OID {
+            let ski =
+                SubjectKeyIdentifier::from_der(e.extn_value.as_bytes()).map_err(|_| malformed())?;
+            key_id = Some(ski.0.as_bytes().to_vec());
         }
     }
     Ok(Issuer {
-        subject: subject.full.to_vec(),
+        subject: tbs.subject.into(),
         key_id,
-        spki: spki.full.to_vec(),
+        spki: tbs.subject_public_key_info,
     })
 }
 
-/// `pkix.Name{CommonName: cn}` as DER: PrintableString when Go's `encoding/asn1` allows it
-/// (with `*`), UTF8String otherwise; no RDN at all for an empty name.
-fn name_der(cn: &str) -> Vec<u8> {
+/// `pkix.Name{CommonName: cn}`: PrintableString when Go's `encoding/asn1` allows it (with
+/// `*`), UTF8String otherwise; no RDN at all for an empty name. The value is written as a raw
+/// element because `der`'s PrintableString refuses the `*` that Go's accepts.
+fn common_name(cn: &str) -> Result<RdnSequence, String> {
+    let mut name = RdnSequence::default();
     if cn.is_empty() {
-        return der_seq(&[]);
+        return Ok(name);
     }
     let printable = cn.bytes().all(|b| {
         b.is_ascii_alphanumeric()
@@ -951,12 +924,35 @@ fn name_der(cn: &str) -> Vec<u8> {
                     | b'*'
             )
     });
-    let value = der(if printable { 0x13 } else { 0x0c }, cn.as_bytes());
-    der_seq(&[der(0x31, &der_seq(&[der_oid(OID_COMMON_NAME), value]))])
+    let tag = if printable {
+        Tag::PrintableString
+    } else {
+        Tag::Utf8String
+    };
+    let mut rdn = RelativeDistinguishedName::default();
+    rdn.insert(AttributeTypeAndValue {
+        oid: rfc4519::CN,
+        value: Any::new(tag, cn.as_bytes()).map_err(der_error)?,
+    })
+    .map_err(der_error)?;
+    name.push(rdn);
+    Ok(name)
 }
 
-/// UTCTime for 1950–2049, GeneralizedTime otherwise (RFC 5280), as Go writes them.
-fn time_der(unix: i64) -> Result<Vec<u8>, String> {
+fn generalized_time_error() -> String {
+    "asn1: structure error: cannot represent time as GeneralizedTime".to_string()
+}
+
+/// A validity time as Go writes it: UTCTime for 1950–2049, GeneralizedTime otherwise
+/// (RFC 5280). From 1970 on that is `x509-cert`'s `Time`; `der`'s dates start in 1970, and Go's
+/// day count (negative, or wrapped around) reaches back to the 18th century, so earlier times
+/// are written here.
+fn validity_time(unix: i64) -> Result<Any, String> {
+    if let Ok(secs) = u64::try_from(unix) {
+        let date = DateTime::from_unix_duration(Duration::from_secs(secs))
+            .map_err(|_| generalized_time_error())?;
+        return Any::encode_from(&Time::from(date)).map_err(der_error);
+    }
     let days = unix.div_euclid(86_400);
     let secs = unix.rem_euclid(86_400);
     let (y, m, d) = crate::go::time::civil_date(days);
@@ -966,13 +962,14 @@ fn time_der(unix: i64) -> Result<Vec<u8>, String> {
         secs % 3600 / 60,
         secs % 60
     );
-    if (1950..2050).contains(&y) {
-        Ok(der(0x17, format!("{:02}{clock}", y % 100).as_bytes()))
+    let (tag, text) = if (1950..2050).contains(&y) {
+        (Tag::UtcTime, format!("{:02}{clock}", y % 100))
     } else if (0..=9999).contains(&y) {
-        Ok(der(0x18, format!("{y:04}{clock}").as_bytes()))
+        (Tag::GeneralizedTime, format!("{y:04}{clock}"))
     } else {
-        Err("asn1: structure error: cannot represent time as GeneralizedTime".to_string())
-    }
+        return Err(generalized_time_error());
+    };
+    Any::new(tag, text.into_bytes()).map_err(der_error)
 }
 
 /// Go's `net.ParseIP`, in the form the certificate gets: x509's `marshalSANs` writes every
@@ -1073,59 +1070,114 @@ fn create_certificate(
     Ok(certificate_value(pem_encode("CERTIFICATE", &created), key))
 }
 
+/// RFC 5280's TBSCertificate with Go's field types. `x509-cert`'s own can only be built by its
+/// certificate builder, whose validity cannot hold the times before 1970 that Go writes.
+#[derive(Sequence)]
+struct TbsCertificate {
+    #[asn1(context_specific = "0", default = "Default::default")]
+    version: Version,
+    serial_number: SerialNumber,
+    signature: AlgorithmIdentifierOwned,
+    /// The issuer's subject as the issuer's certificate encodes it (Go copies `RawSubject`).
+    issuer: Any,
+    validity: Validity,
+    subject: RdnSequence,
+    subject_public_key_info: SubjectPublicKeyInfoOwned,
+    #[asn1(context_specific = "3", optional = "true")]
+    extensions: Option<Vec<Extension>>,
+}
+
+/// Not before and not after, each from [`validity_time`].
+#[derive(Sequence)]
+struct Validity {
+    not_before: Any,
+    not_after: Any,
+}
+
+#[derive(Sequence)]
+struct Certificate {
+    tbs_certificate: TbsCertificate,
+    signature_algorithm: AlgorithmIdentifierOwned,
+    signature: BitString,
+}
+
 fn build_certificate(
     req: &CertRequest,
     subject_key: &PrivateKey,
     issuer: Option<(&Issuer, &PrivateKey)>,
 ) -> Result<Vec<u8>, String> {
+    // A random positive serial below 2^128.
+    let mut serial = [0u8; 16];
+    random_bytes(&mut serial)?;
+    build_certificate_at(req, subject_key, issuer, &serial, GoTimeNow::get())
+}
+
+/// The certificate for a given serial (big-endian magnitude) and clock reading; the signature
+/// is the only other input, and it is deterministic for every key kind we sign with.
+fn build_certificate_at(
+    req: &CertRequest,
+    subject_key: &PrivateKey,
+    issuer: Option<(&Issuer, &PrivateKey)>,
+    serial: &[u8],
+    now: GoTimeNow,
+) -> Result<Vec<u8>, String> {
     let signing_key = issuer.map_or(subject_key, |(_, k)| k);
     let sig_alg = signature_algorithm(signing_key)?;
     let public = public_key_info(subject_key)?;
-    let subject = name_der(&req.cn);
-    let issuer_name = issuer.map_or_else(|| subject.clone(), |(i, _)| i.subject.clone());
+    let subject = common_name(&req.cn)?;
+    let subject_der = Any::encode_from(&subject).map_err(der_error)?;
+    let issuer_name = issuer.map_or_else(|| subject_der.clone(), |(i, _)| i.subject.clone());
     if let Some((i, k)) = issuer {
         let signer_public = public_key_info(k)?;
         if signer_public.spki != i.spki {
             return Err("x509: provided PrivateKey doesn't match parent's PublicKey".to_string());
         }
     }
-    // A random positive serial below 2^128.
-    let mut serial = [0u8; 16];
-    random_bytes(&mut serial)?;
-    let now = GoTimeNow::get();
     let not_after = now.wrapping_add_days(req.days);
-    let validity = der_seq(&[time_der(now.unix)?, time_der(not_after)?]);
-
-    let mut extensions = Vec::new();
-    // keyUsage: digitalSignature | keyEncipherment (| keyCertSign for a CA), bits reversed.
-    let usage: u8 = if req.is_ca { 0xa4 } else { 0xa0 };
-    let unused = usage.trailing_zeros() as u8;
-    extensions.push(extension(OID_KEY_USAGE, true, &der(0x03, &[unused, usage])));
-    extensions.push(extension(
-        OID_EXT_KEY_USAGE,
-        false,
-        &der_seq(&[der_oid(OID_SERVER_AUTH), der_oid(OID_CLIENT_AUTH)]),
-    ));
-    let basic = if req.is_ca {
-        der_seq(&[vec![0x01, 0x01, 0xff]])
-    } else {
-        der_seq(&[])
+    let validity = Validity {
+        not_before: validity_time(now.unix)?,
+        not_after: validity_time(not_after)?,
     };
-    extensions.push(extension(OID_BASIC_CONSTRAINTS, true, &basic));
+
+    // Go's order and criticality: key usage, extended key usage, basic constraints, subject
+    // key id (CAs), authority key id (when the issuer is another certificate), alternative
+    // names.
+    let mut usage = KeyUsages::DigitalSignature | KeyUsages::KeyEncipherment;
+    if req.is_ca {
+        usage |= KeyUsages::KeyCertSign;
+    }
+    let mut extensions = vec![
+        extension(&KeyUsage(usage), true)?,
+        extension(
+            &ExtendedKeyUsage(vec![rfc5280::ID_KP_SERVER_AUTH, rfc5280::ID_KP_CLIENT_AUTH]),
+            false,
+        )?,
+        extension(
+            &BasicConstraints {
+                ca: req.is_ca,
+                path_len_constraint: None,
+            },
+            true,
+        )?,
+    ];
     if req.is_ca {
         let ski = Sha1::digest(&public.key_bits);
-        extensions.push(extension(OID_SUBJECT_KEY_ID, false, &der(0x04, &ski)));
+        extensions.push(extension(
+            &SubjectKeyIdentifier(OctetString::new(ski.as_slice()).map_err(der_error)?),
+            false,
+        )?);
     }
     if let Some((i, _)) = issuer
-        && i.subject != subject
+        && i.subject != subject_der
         && let Some(kid) = &i.key_id
         && !kid.is_empty()
     {
-        extensions.push(extension(
-            OID_AUTHORITY_KEY_ID,
-            false,
-            &der_seq(&[der(0x80, kid)]),
-        ));
+        let aki = AuthorityKeyIdentifier {
+            key_identifier: Some(OctetString::new(kid.as_slice()).map_err(der_error)?),
+            authority_cert_issuer: None,
+            authority_cert_serial_number: None,
+        };
+        extensions.push(extension(&aki, false)?);
     }
     if !req.dns.is_empty() || !req.ips.is_empty() {
         let mut names = Vec::new();
@@ -1133,40 +1185,46 @@ fn build_certificate(
             if !name.is_ascii() {
                 return Err(format!("x509: {name:?} cannot be encoded as an IA5String"));
             }
-            names.push(der(0x82, name.as_bytes()));
+            names.push(GeneralName::DnsName(
+                Ia5String::new(name).map_err(der_error)?,
+            ));
         }
         for ip in &req.ips {
-            names.push(der(0x87, ip));
+            names.push(GeneralName::IpAddress(
+                OctetString::new(ip.as_slice()).map_err(der_error)?,
+            ));
         }
         // RFC 5280: critical when the subject is empty.
-        extensions.push(extension(
-            OID_SUBJECT_ALT_NAME,
-            req.cn.is_empty(),
-            &der_seq(&names),
-        ));
+        extensions.push(extension(&SubjectAltName(names), req.cn.is_empty())?);
     }
 
-    let tbs = der_seq(&[
-        der(0xa0, &der_uint(&[2])),
-        der_uint(&serial),
-        sig_alg.clone(),
-        issuer_name,
+    let tbs = TbsCertificate {
+        version: Version::V3,
+        serial_number: SerialNumber::new(serial).map_err(der_error)?,
+        signature: sig_alg.clone(),
+        issuer: issuer_name,
         validity,
         subject,
-        public.spki,
-        der(0xa3, &der_seq(&extensions)),
-    ]);
-    let signature = sign(signing_key, &tbs)?;
-    Ok(der_seq(&[tbs, sig_alg, der_bit_string(&signature)]))
+        subject_public_key_info: public.spki,
+        extensions: Some(extensions),
+    };
+    let signature = sign(signing_key, &tbs.to_der().map_err(der_error)?)?;
+    Certificate {
+        tbs_certificate: tbs,
+        signature_algorithm: sig_alg,
+        signature: BitString::from_bytes(&signature).map_err(der_error)?,
+    }
+    .to_der()
+    .map_err(der_error)
 }
 
-fn extension(oid: &[u64], critical: bool, value: &[u8]) -> Vec<u8> {
-    let mut parts = vec![der_oid(oid)];
-    if critical {
-        parts.push(vec![0x01, 0x01, 0xff]);
-    }
-    parts.push(der(0x04, value));
-    der_seq(&parts)
+/// An extension holding `value`'s DER.
+fn extension<T: Encode + AssociatedOid>(value: &T, critical: bool) -> Result<Extension, String> {
+    Ok(Extension {
+        extn_id: T::OID,
+        critical,
+        extn_value: OctetString::new(value.to_der().map_err(der_error)?).map_err(der_error)?,
+    })
 }
 
 /// The clock, for validity periods.
@@ -1569,10 +1627,10 @@ mod cert_tests {
     use super::*;
 
     /// An ECDSA CA made by Go Sprig (`genCAWithKey "go-ec-ca" 36500 (genPrivateKey "ecdsa")`).
-    const GO_CA_CERT: &str = "-----BEGIN CERTIFICATE-----\nMIIBiDCCAS2gAwIBAgIQTPk8TowcyLWRRsgUjdQeUjAKBggqhkjOPQQDAjATMREw\nDwYDVQQDEwhnby1lYy1jYTAgFw0yNjExMjEyMTA2MjVaGA8yMTI2MTAyODIxMDYy\nNVowEzERMA8GA1UEAxMIZ28tZWMtY2EwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNC\nAAS//0wgIUsZ8K1r5Gpa4OMwKyE6QLO9Ok0sCzRwjj/MoxzpXZkez84OL/izCrpu\nb1egKvVHMf/Nr5dJljPfVge1o2EwXzAOBgNVHQ8BAf8EBAMCAqQwHQYDVR0lBBYw\nFAYIKwYBBQUHAwEGCCsGAQUFBwMCMA8GA1UdEwEB/wQFMAMBAf8wHQYDVR0OBBYE\nFGrohM9Lev65Hn24//98k8wLpofrMAoGCCqGSM49BAMCA0kAMEYCIQCL1v7PzYF9\ncXFx2LhmD+ruA5FwtNXisLk1eQQVYcN3qwIhAJVVuz8Lp8Y/5XAIK0nnzyUCCGll\nVdfLVBA4QY2NrSgp\n-----END CERTIFICATE-----\n";
-    const GO_CA_KEY: &str = "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIKmHlfNhhE52NmLPYyxL6SW4DJjSR2R2Kr3sWxNKdpZzoAoGCCqGSM49\nAwEHoUQDQgAEv/9MICFLGfCta+RqWuDjMCshOkCzvTpNLAs0cI4/zKMc6V2ZHs/O\nDi/4swq6bm9XoCr1RzH/za+XSZYz31YHtQ==\n-----END EC PRIVATE KEY-----\n";
+    pub(super) const GO_CA_CERT: &str = "-----BEGIN CERTIFICATE-----\nMIIBiDCCAS2gAwIBAgIQTPk8TowcyLWRRsgUjdQeUjAKBggqhkjOPQQDAjATMREw\nDwYDVQQDEwhnby1lYy1jYTAgFw0yNjExMjEyMTA2MjVaGA8yMTI2MTAyODIxMDYy\nNVowEzERMA8GA1UEAxMIZ28tZWMtY2EwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNC\nAAS//0wgIUsZ8K1r5Gpa4OMwKyE6QLO9Ok0sCzRwjj/MoxzpXZkez84OL/izCrpu\nb1egKvVHMf/Nr5dJljPfVge1o2EwXzAOBgNVHQ8BAf8EBAMCAqQwHQYDVR0lBBYw\nFAYIKwYBBQUHAwEGCCsGAQUFBwMCMA8GA1UdEwEB/wQFMAMBAf8wHQYDVR0OBBYE\nFGrohM9Lev65Hn24//98k8wLpofrMAoGCCqGSM49BAMCA0kAMEYCIQCL1v7PzYF9\ncXFx2LhmD+ruA5FwtNXisLk1eQQVYcN3qwIhAJVVuz8Lp8Y/5XAIK0nnzyUCCGll\nVdfLVBA4QY2NrSgp\n-----END CERTIFICATE-----\n";
+    pub(super) const GO_CA_KEY: &str = "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIKmHlfNhhE52NmLPYyxL6SW4DJjSR2R2Kr3sWxNKdpZzoAoGCCqGSM49\nAwEHoUQDQgAEv/9MICFLGfCta+RqWuDjMCshOkCzvTpNLAs0cI4/zKMc6V2ZHs/O\nDi/4swq6bm9XoCr1RzH/za+XSZYz31YHtQ==\n-----END EC PRIVATE KEY-----\n";
     /// `genPrivateKey "ed25519"` from Go Sprig.
-    const GO_ED25519_KEY: &str = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEINFORiaMDda3kEMhJsdTzkFsHU6z4edLfKdgoZ92+um6\n-----END PRIVATE KEY-----\n";
+    pub(super) const GO_ED25519_KEY: &str = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEINFORiaMDda3kEMhJsdTzkFsHU6z4edLfKdgoZ92+um6\n-----END PRIVATE KEY-----\n";
 
     fn s(v: &str) -> Value {
         Value::str(v)
@@ -1590,17 +1648,20 @@ mod cert_tests {
         }
     }
 
-    fn cert_der(pem: &str) -> Vec<u8> {
+    pub(super) fn cert_der(pem: &str) -> Vec<u8> {
         let (kind, der) = pem_decode(pem).expect("pem");
         assert_eq!(kind, "CERTIFICATE");
         der
     }
 
     /// The TBS bytes and signature bytes of a certificate.
-    fn tbs_and_signature(der: &[u8]) -> (Vec<u8>, Vec<u8>) {
-        let (cert, _) = read_tlv(der).expect("cert");
-        let parts = read_all(cert.content).expect("parts");
-        (parts[0].full.to_vec(), parts[2].content[1..].to_vec())
+    pub(super) fn tbs_and_signature(der: &[u8]) -> (Vec<u8>, Vec<u8>) {
+        let parts = sequence_items(der).expect("certificate");
+        let signature: BitStringRef<'_> = parts[2].decode_as().expect("signature");
+        (
+            parts[0].to_der().expect("tbs"),
+            signature.raw_bytes().to_vec(),
+        )
     }
 
     fn go_ca() -> Value {
@@ -1693,7 +1754,8 @@ mod cert_tests {
         assert_eq!(leaf_info.key_id, None);
         // Issuer is the CA's subject; the authority key id is the CA's subject key id.
         let kid = ca.key_id.clone().expect("go CA has a key id");
-        assert!(der.windows(ca.subject.len()).any(|w| w == ca.subject));
+        let subject = ca.subject.to_der().expect("subject");
+        assert!(der.windows(subject.len()).any(|w| w == subject));
         assert!(der.windows(kid.len()).any(|w| w == kid.as_slice()));
         // The ECDSA signature verifies with the CA's public key.
         let PrivateKey::Ec(ca_key) = parse_private_key_pem(GO_CA_KEY).expect("key") else {
@@ -1824,25 +1886,208 @@ mod cert_tests {
         );
     }
 
+    /// What a generated CA and leaf hold, as `x509-cert` decodes them.
+    #[test]
+    fn generated_certificates_decode_with_x509_cert() {
+        use x509_cert::Certificate as X509;
+        let decode = |v: &Value| X509::from_der(&cert_der(&field(v, "Cert"))).expect("decodes");
+        let cn = |name: &x509_cert::name::Name| {
+            name.common_name()
+                .expect("name")
+                .map(|d| d.value().into_owned())
+        };
+        let days = |c: &X509| {
+            let v = c.tbs_certificate().validity();
+            (v.not_after.to_unix_duration() - v.not_before.to_unix_duration()).as_secs() / 86_400
+        };
+        let now = GoTimeNow::get().unix.unsigned_abs();
+
+        let ca = gen_ca_with_key(&[s("test-ca"), Value::Int(365), s(GO_CA_KEY)]).expect("ca");
+        let ca_cert = decode(&ca);
+        let tbs = ca_cert.tbs_certificate();
+        assert_eq!(tbs.version(), x509_cert::Version::V3);
+        assert_eq!(cn(tbs.subject()).as_deref(), Some("test-ca"));
+        assert_eq!(tbs.issuer(), tbs.subject());
+        assert_eq!(days(&ca_cert), 365);
+        let not_before = tbs.validity().not_before.to_unix_duration().as_secs();
+        assert!(now.abs_diff(not_before) < 60, "{not_before} vs {now}");
+        assert_eq!(
+            ca_cert.signature_algorithm().oid,
+            rfc5912::ECDSA_WITH_SHA_256
+        );
+        let (critical, basic) = tbs
+            .get_extension::<BasicConstraints>()
+            .expect("decodes")
+            .expect("basic constraints");
+        assert!(critical && basic.ca && basic.path_len_constraint.is_none());
+        let (critical, usage) = tbs
+            .get_extension::<KeyUsage>()
+            .expect("decodes")
+            .expect("key usage");
+        assert!(
+            critical
+                && usage.digital_signature()
+                && usage.key_encipherment()
+                && usage.key_cert_sign()
+        );
+        assert!(!usage.crl_sign());
+        let (critical, eku) = tbs
+            .get_extension::<ExtendedKeyUsage>()
+            .expect("decodes")
+            .expect("extended key usage");
+        assert!(!critical);
+        assert_eq!(
+            eku.0,
+            [rfc5280::ID_KP_SERVER_AUTH, rfc5280::ID_KP_CLIENT_AUTH]
+        );
+        let (_, ski) = tbs
+            .get_extension::<SubjectKeyIdentifier>()
+            .expect("decodes")
+            .expect("subject key id");
+        let spki_bits = tbs.subject_public_key_info().subject_public_key.raw_bytes();
+        assert_eq!(ski.0.as_bytes(), Sha1::digest(spki_bits).as_slice());
+        assert_eq!(
+            tbs.get_extension::<SubjectAltName>().expect("decodes"),
+            None
+        );
+
+        let leaf = gen_signed_with_key(&[
+            s("leaf.example"),
+            Value::list(vec![s("10.0.0.1"), s("::1")]),
+            Value::list(vec![s("a.example.com"), s("b.example.com")]),
+            Value::Int(30),
+            ca,
+            s(GO_ED25519_KEY),
+        ])
+        .expect("leaf");
+        let leaf_cert = decode(&leaf);
+        let tbs = leaf_cert.tbs_certificate();
+        assert_eq!(cn(tbs.subject()).as_deref(), Some("leaf.example"));
+        assert_eq!(tbs.issuer(), ca_cert.tbs_certificate().subject());
+        assert_eq!(days(&leaf_cert), 30);
+        assert!(!tbs.serial_number().as_bytes().is_empty());
+        assert!(tbs.serial_number().as_bytes().len() <= 17);
+        assert_eq!(
+            tbs.subject_public_key_info().algorithm.oid,
+            rfc8410::ID_ED_25519
+        );
+        let (critical, basic) = tbs
+            .get_extension::<BasicConstraints>()
+            .expect("decodes")
+            .expect("basic constraints");
+        assert!(critical && !basic.ca);
+        let (_, usage) = tbs
+            .get_extension::<KeyUsage>()
+            .expect("decodes")
+            .expect("key usage");
+        assert!(usage.digital_signature() && usage.key_encipherment() && !usage.key_cert_sign());
+        let (_, aki) = tbs
+            .get_extension::<AuthorityKeyIdentifier>()
+            .expect("decodes")
+            .expect("authority key id");
+        assert_eq!(aki.key_identifier, Some(ski.0));
+        assert_eq!(
+            tbs.get_extension::<SubjectKeyIdentifier>()
+                .expect("decodes"),
+            None
+        );
+        let (critical, san) = tbs
+            .get_extension::<SubjectAltName>()
+            .expect("decodes")
+            .expect("alternative names");
+        assert!(!critical);
+        let names: Vec<String> = san
+            .0
+            .iter()
+            .map(|n| match n {
+                GeneralName::DnsName(d) => d.to_string(),
+                GeneralName::IpAddress(ip) => format!("{:?}", ip.as_bytes()),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        let mut v6 = [0u8; 16];
+        v6[15] = 1;
+        assert_eq!(
+            names,
+            [
+                "a.example.com".to_string(),
+                "b.example.com".to_string(),
+                format!("{:?}", [10u8, 0, 0, 1]),
+                format!("{v6:?}"),
+            ]
+        );
+        // Extensions in Go's order.
+        let oids: Vec<_> = tbs
+            .extensions()
+            .expect("extensions")
+            .iter()
+            .map(|e| e.extn_id)
+            .collect();
+        assert_eq!(
+            oids,
+            [
+                KeyUsage::OID,
+                ExtendedKeyUsage::OID,
+                BasicConstraints::OID,
+                AuthorityKeyIdentifier::OID,
+                SubjectAltName::OID
+            ]
+        );
+    }
+
+    /// A CA that expired before 1970 (Go writes it; `x509-cert`'s times cannot hold it) still
+    /// signs, as it does in Go.
+    #[test]
+    fn pre_1970_ca_signs() {
+        let old = gen_ca_with_key(&[s("old"), Value::Int(-25_000), s(GO_CA_KEY)]).expect("ca");
+        let leaf = gen_signed_with_key(&[
+            s("x"),
+            Value::Nil,
+            Value::Nil,
+            Value::Int(1),
+            old,
+            s(GO_ED25519_KEY),
+        ]);
+        assert!(leaf.is_ok(), "{leaf:?}");
+    }
+
     #[test]
     fn der_details() {
-        assert_eq!(name_der(""), vec![0x30, 0]);
-        assert_eq!(name_der("a*b")[11], 0x13);
-        assert_eq!(name_der("a&b")[11], 0x0c);
-        assert_eq!(name_der("ü")[11], 0x0c);
-        assert_eq!(time_der(0).expect("1970"), der(0x17, b"700101000000Z"));
+        let name = |cn: &str| {
+            common_name(cn)
+                .and_then(|n| n.to_der().map_err(der_error))
+                .expect("name")
+        };
+        assert_eq!(name(""), vec![0x30, 0]);
+        assert_eq!(name("a*b")[11], 0x13);
+        assert_eq!(name("a&b")[11], 0x0c);
+        assert_eq!(name("ü")[11], 0x0c);
+        let time = |unix: i64| {
+            validity_time(unix)
+                .and_then(|t| t.to_der().map_err(der_error))
+                .expect("time")
+        };
+        let element = |tag: u8, text: &[u8]| [&[tag, text.len() as u8], text].concat();
+        assert_eq!(time(0), element(0x17, b"700101000000Z"));
+        assert_eq!(time(4_102_444_800), element(0x18, b"21000101000000Z"));
+        // Before 1970, written by hand: UTCTime back to 1950, GeneralizedTime before.
+        assert_eq!(time(-1), element(0x17, b"691231235959Z"));
+        assert_eq!(time(-631_152_000), element(0x17, b"500101000000Z"));
+        assert_eq!(time(-631_152_001), element(0x18, b"19491231235959Z"));
+        assert!(validity_time(400_000_000_000).is_err());
+        assert!(validity_time(-100_000_000_000).is_err());
         assert_eq!(
-            time_der(4_102_444_800).expect("2100"),
-            der(0x18, b"21000101000000Z")
+            uint(&[0, 0, 0x7f]).and_then(|u| u.to_der().map_err(der_error)),
+            Ok(vec![2, 1, 0x7f])
         );
-        assert!(time_der(400_000_000_000).is_err());
-        assert_eq!(der_uint(&[0, 0, 0x7f]), vec![2, 1, 0x7f]);
-        assert_eq!(der_uint(&[0x80]), vec![2, 2, 0, 0x80]);
         assert_eq!(
-            der_oid(OID_SHA256_RSA)[2..],
-            [42, 134, 72, 134, 247, 13, 1, 1, 11]
+            uint(&[0x80]).and_then(|u| u.to_der().map_err(der_error)),
+            Ok(vec![2, 2, 0, 0x80])
         );
-        assert_eq!(der(4, &[0; 200])[..3], [4, 0x81, 200]);
+        assert_eq!(
+            uint(&[]).and_then(|u| u.to_der().map_err(der_error)),
+            Ok(vec![2, 1, 0])
+        );
         assert_eq!(parse_ip("1.2.3.4"), Some(vec![1, 2, 3, 4]));
         assert_eq!(parse_ip("01.2.3.4"), None);
         // x509 writes IPv4-mapped addresses in their 4-byte form (`To4`).
@@ -1874,6 +2119,147 @@ mod cert_tests {
     }
 }
 
+/// Certificates built with fixed serials and clocks, pinned byte for byte: the layout Go's
+/// `x509.CreateCertificate` writes for Sprig's templates (the Go-made CA's to-be-signed part is
+/// reproduced exactly), for every key kind, name string type and time encoding.
+#[cfg(test)]
+mod layout_tests {
+    use super::*;
+
+    /// A 1024-bit RSA key (small, to keep the test fast; the layout does not depend on size).
+    const RSA_KEY: &str = "-----BEGIN RSA PRIVATE KEY-----\nMIICXQIBAAKBgQDvjJvc1ZMJnW1fVN+OHOjg2AWlatN0KixPv1g22RARKR9pcVRI\n7fmkxDo3keOIVgsf1ky2Y70Nm6vJxZoG3TlFInB6bkgxMF5UmJ1WHaDOB8Q3gzv1\nOjHUuDbfQ1cNeimfjthmScOHCXS3SpK1HbmnuYyj88gV1H0hcPjUGUXZewIDAQAB\nAoGBAMrM1GtaGLhsIdsyZGzQxssLt4P6c3gF+Cuvh4Qvse2FTgWbn0p6xf2a7tp6\n1RFoHtTePWWv/K6XmxEgDC1BfqgIhZ2swQx2wPHqPcgRFPtdcRODy57WMuQU3LuB\nADSAPIwq96LYSi2I+DvAzz2fbNrSRCx/KCUXK8cdk8CnRB2ZAkEA/HaKTWID66c/\n6iEcKaV2hjJYrPo7iRUSiOaE+P/PuuSGE4G9wA8XQu9fXuj0O55xBMqW13Y1PMd8\nPn1rbOwbzQJBAPLnwNLlS2dN++miRIGGq2RL4DnyXtQjf5LBl9HVP3iDe+H7qCMH\nX+JTeMIlaEgY3l64ZSiXFij1rpqCsFHbUmcCQF7rMpRlhZPUDfO4/x2pWCacRzrB\n2iBwC8fs45G6nB9oTACJhw3unpBL709/xlOj/loO0SexCdMQLWZRQVJycwECQQCB\n6ZdEdCQW9St1Mjcne0oxUy9yboFvPikd6XJ0ZHQU1WWtYHX1fh03I+OjGnSiksJj\nsIVR5zSP5Y5jzt/Ud9OjAkBpKdTiqCv+q/cV6FXhhuhajmra6keo/SywRvEA+t1z\nH99RGfwXkZIESD5iIWzCm/OI/GEQN4ndsMhTHpmY4WZo\n-----END RSA PRIVATE KEY-----\n";
+
+    fn req(cn: &str, ips: &[&str], dns: &[&str], days: i64, is_ca: bool) -> CertRequest {
+        let list = |items: &[&str]| Value::list(items.iter().map(|s| Value::str(*s)).collect());
+        cert_request(
+            cn,
+            Some(&list(ips)),
+            Some(&list(dns)),
+            Some(&Value::Int(days)),
+            is_ca,
+        )
+        .expect("request")
+    }
+
+    fn key(pem: &str) -> PrivateKey {
+        parse_private_key_pem(pem).expect("key")
+    }
+
+    fn at(unix: i64) -> GoTimeNow {
+        GoTimeNow { unix }
+    }
+
+    fn digest(der: &[u8]) -> String {
+        hex(&Sha256::digest(der))
+    }
+
+    #[test]
+    fn go_ca_to_be_signed_is_reproduced() {
+        use super::cert_tests::{GO_CA_CERT, GO_CA_KEY, cert_der, tbs_and_signature};
+        let go = cert_der(GO_CA_CERT);
+        let serial = [
+            0x4c, 0xf9, 0x3c, 0x4e, 0x8c, 0x1c, 0xc8, 0xb5, 0x91, 0x46, 0xc8, 0x14, 0x8d, 0xd4,
+            0x1e, 0x52,
+        ];
+        // Not before 2026-11-21T21:06:25Z, 36500 days of validity.
+        let ours = build_certificate_at(
+            &req("go-ec-ca", &[], &[], 36_500, true),
+            &key(GO_CA_KEY),
+            None,
+            &serial,
+            at(1_795_295_185),
+        )
+        .expect("certificate");
+        assert_eq!(tbs_and_signature(&ours).0, tbs_and_signature(&go).0);
+    }
+
+    #[test]
+    fn pinned_layouts() {
+        use super::cert_tests::{GO_CA_CERT, GO_CA_KEY, GO_ED25519_KEY, cert_der};
+        let go_ca = parse_certificate(&cert_der(GO_CA_CERT)).expect("go ca");
+        let ed = key(GO_ED25519_KEY);
+        let ec = key(GO_CA_KEY);
+        let rsa = key(RSA_KEY);
+        let high = [0x80u8; 16];
+        let short = [0u8, 0, 1];
+        let build = |req: CertRequest,
+                     key: &PrivateKey,
+                     issuer: Option<(&Issuer, &PrivateKey)>,
+                     serial: &[u8],
+                     unix: i64| {
+            build_certificate_at(&req, key, issuer, serial, at(unix)).expect("certificate")
+        };
+        let (ips, dns) = (
+            ["10.0.0.1", "::1", "::ffff:1.2.3.4"],
+            ["a.example.com", "*.b"],
+        );
+        let leaf = build(
+            req("leaf", &ips, &dns, 30, false),
+            &ed,
+            Some((&go_ca, &ec)),
+            &high,
+            1_700_000_000,
+        );
+        // Expires in 1955.
+        let nameless = build(
+            req("", &[], &["x.example"], -25_000, false),
+            &ed,
+            None,
+            &short,
+            1_700_000_000,
+        );
+        // Expires in 2275.
+        let rsa_ca = build(
+            req("ü CA & co", &[], &[], 100_000, true),
+            &rsa,
+            None,
+            &high,
+            1_000_000_000,
+        );
+        let rsa_issuer = parse_certificate(&rsa_ca).expect("ours");
+        let rsa_leaf = build(
+            req("a*b", &["192.168.0.1"], &[], 1, false),
+            &ec,
+            Some((&rsa_issuer, &rsa)),
+            &[0x7f; 16],
+            1_000_000_000,
+        );
+        // Expires in 1914.
+        let old_ca = build(
+            req("old", &[], &[], -40_000, true),
+            &ec,
+            None,
+            &short,
+            1_700_000_000,
+        );
+        // The day count wraps around (Go's Duration arithmetic) to 1839.
+        let wrapped = build(
+            req("w", &[], &[], 1_000_000, false),
+            &ec,
+            None,
+            &short,
+            1_700_000_000,
+        );
+        let got: Vec<String> = [leaf, nameless, rsa_ca, rsa_leaf, old_ca, wrapped]
+            .iter()
+            .map(|d| digest(d))
+            .collect();
+        // SHA-256 of each DER (the signatures are deterministic: Ed25519, RFC 6979 ECDSA,
+        // PKCS#1 v1.5).
+        assert_eq!(
+            got,
+            [
+                "33d2c357a593571b5ca5e3a7ce1cc75a497d2116c127d00099196145ab1840b5",
+                "e6fc5fdd0e344801af29d8e3b848b96288b408a2504d5dc0faead85d7304ef00",
+                "35ee3934df46854b9d30f31561f28fd2e7138dfe1e4858217ae24cf8dc3b03f8",
+                "853b2d08caa7595310cec1288840c242262743a70a0a2e2b42bab0ebbf20ef18",
+                "fc22cfcb2ebba83643893843e28058fe8d484f20278f2719595d85db48df5d09",
+                "b098d5c8b40e4b6ed1e8d188c8c6271215c8187e4ccef1c6cb3b6925b89c2284",
+            ]
+        );
+    }
+}
+
 #[cfg(test)]
 mod bound_tests {
     use super::*;
@@ -1882,7 +2268,13 @@ mod bound_tests {
     fn huge_rsa_keys_are_refused_before_any_math() {
         // A PKCS#1 sequence whose modulus claims 32768 bits (content is never inspected).
         let modulus = vec![0x7fu8; 4096];
-        let der = der_seq(&[der_uint(&[]), der(0x02, &modulus), der_uint(&[3])]);
+        let der = vec![
+            Any::new(Tag::Integer, vec![0]).expect("version"),
+            Any::new(Tag::Integer, modulus).expect("modulus"),
+            Any::new(Tag::Integer, vec![3]).expect("exponent"),
+        ]
+        .to_der()
+        .expect("sequence");
         let pem = pem_encode("RSA PRIVATE KEY", &der);
         assert_eq!(
             parse_private_key_pem(&pem).err().as_deref(),

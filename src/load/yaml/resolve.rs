@@ -1,7 +1,8 @@
 /*!
 YAML 1.1 scalar resolution exactly as gopkg.in/yaml.v2 (v2.4.0, `resolve.go` + `decode.go`)
-does it when decoding into `interface{}`, plus the Go number parsing and formatting that
-sigs.k8s.io/yaml's `YAMLToJSON` relies on.
+does it when decoding into `interface{}`, plus the Go number formatting that sigs.k8s.io/yaml's
+`YAMLToJSON` relies on. The numbers themselves are parsed by `go::strconv`, as yaml.v2 calls
+Go's `strconv`.
 
 This is a port, not a re-interpretation: every rule here cites the Go behaviour it copies, because
 kubectl applies exactly these rules to the files topoplan reads, and any difference would make a
@@ -9,6 +10,8 @@ plan disagree with what the cluster receives.
 */
 
 use serde_json::{Number, Value};
+
+use crate::go::strconv;
 
 /// Long forms of the core tags yaml.v2 knows (libyaml expands `!!x` to these).
 pub(super) const STR_TAG: &str = "tag:yaml.org,2002:str";
@@ -162,7 +165,7 @@ fn resolve(tag: &str, input: &str) -> (Kind, Resolved) {
     }
     match hint {
         b'.' => {
-            if let Some(f) = go_parse_float_dot(input) {
+            if let Ok(f) = strconv::parse_float(input) {
                 return (Kind::Float, Resolved::Float(f));
             }
         }
@@ -173,15 +176,15 @@ fn resolve(tag: &str, input: &str) -> (Kind, Resolved) {
                 return (Kind::Timestamp, Resolved::Str(input.to_string()));
             }
             let plain: String = input.chars().filter(|&c| c != '_').collect();
-            if let Ok(i) = go_parse_int(&plain) {
+            if let Ok(i) = strconv::parse_int(&plain, 0, 64) {
                 return (Kind::Int, Resolved::Int(i));
             }
-            if let Ok(u) = go_parse_uint(&plain) {
+            if let Ok(u) = strconv::parse_uint(&plain, 0, 64) {
                 return (Kind::Int, Resolved::Uint(u));
             }
             if yaml_style_float(&plain) {
                 // Go's ParseFloat fails with ErrRange on overflow; the text then stays a string.
-                if let Some(f) = parse_finite_f64(&plain) {
+                if let Ok(f) = strconv::parse_float(&plain) {
                     return (Kind::Float, Resolved::Float(f));
                 }
             }
@@ -231,128 +234,6 @@ fn yaml_style_float(s: &str) -> bool {
         }
     }
     i == b.len()
-}
-
-/// Rust's float parser is correctly rounded like Go's; Go reports overflow as an error.
-fn parse_finite_f64(s: &str) -> Option<f64> {
-    s.parse::<f64>().ok().filter(|f| f.is_finite())
-}
-
-/// `strconv.ParseFloat` for text starting with `.` (the only shapes Go accepts there: a decimal
-/// fraction with optional exponent, underscores allowed between digits).
-fn go_parse_float_dot(s: &str) -> Option<f64> {
-    let cleaned: String = if s.contains('_') {
-        if !go_underscore_ok(s) {
-            return None;
-        }
-        s.chars().filter(|&c| c != '_').collect()
-    } else {
-        s.to_string()
-    };
-    if !cleaned.starts_with('.') || !yaml_style_float(&cleaned) {
-        return None;
-    }
-    parse_finite_f64(&format!("0{cleaned}"))
-}
-
-/// Go's `strconv.underscoreOK`: underscores only between digits (or after a base prefix).
-fn go_underscore_ok(s: &str) -> bool {
-    let mut b = match s.as_bytes() {
-        [b'+' | b'-', rest @ ..] => rest,
-        all => all,
-    };
-    let mut saw = b'^';
-    let mut hex = false;
-    if let [b'0', prefix, rest @ ..] = b
-        && matches!(prefix.to_ascii_lowercase(), b'b' | b'o' | b'x')
-    {
-        hex = prefix.eq_ignore_ascii_case(&b'x');
-        saw = b'0';
-        b = rest;
-    }
-    for &c in b {
-        if c.is_ascii_digit() || (hex && c.is_ascii_hexdigit()) {
-            saw = b'0';
-            continue;
-        }
-        if c == b'_' {
-            if saw != b'0' {
-                return false;
-            }
-            saw = b'_';
-            continue;
-        }
-        if saw == b'_' {
-            return false;
-        }
-        saw = b'!';
-    }
-    saw != b'_'
-}
-
-#[derive(Debug, PartialEq, Eq)]
-enum NumError {
-    Syntax,
-    Range,
-}
-
-/// `strconv.ParseUint(s, 0, 64)` on text without underscores.
-fn go_parse_uint(s: &str) -> Result<u64, NumError> {
-    let (base, digits): (u64, &[u8]) = match s.as_bytes() {
-        [] => return Err(NumError::Syntax),
-        // A prefix needs at least one character after it ("0x" alone is octal "x": an error).
-        [b'0', p, rest @ ..] if !rest.is_empty() && p.eq_ignore_ascii_case(&b'b') => (2, rest),
-        [b'0', p, rest @ ..] if !rest.is_empty() && p.eq_ignore_ascii_case(&b'o') => (8, rest),
-        [b'0', p, rest @ ..] if !rest.is_empty() && p.eq_ignore_ascii_case(&b'x') => (16, rest),
-        // A bare leading zero means octal; "0" itself leaves no digits and parses as 0.
-        [b'0', rest @ ..] => (8, rest),
-        all => (10, all),
-    };
-    let mut n: u64 = 0;
-    for &c in digits {
-        let d = match c {
-            b'0'..=b'9' => u64::from(c - b'0'),
-            b'a'..=b'z' => u64::from(c - b'a') + 10,
-            b'A'..=b'Z' => u64::from(c - b'A') + 10,
-            _ => return Err(NumError::Syntax),
-        };
-        if d >= base {
-            return Err(NumError::Syntax);
-        }
-        // Go returns the range error as soon as it overflows, before looking at later digits.
-        n = n
-            .checked_mul(base)
-            .and_then(|n| n.checked_add(d))
-            .ok_or(NumError::Range)?;
-    }
-    Ok(n)
-}
-
-/// `strconv.ParseInt(s, 0, 64)` on text without underscores.
-fn go_parse_int(s: &str) -> Result<i64, NumError> {
-    let (neg, rest) = match (s.strip_prefix('+'), s.strip_prefix('-')) {
-        (Some(rest), _) => (false, rest),
-        (_, Some(rest)) => (true, rest),
-        _ => (false, s),
-    };
-    let un = match go_parse_uint(rest) {
-        Ok(u) => u,
-        Err(NumError::Range) => u64::MAX,
-        Err(e) => return Err(e),
-    };
-    const CUTOFF: u64 = 1 << 63;
-    if !neg && un >= CUTOFF {
-        return Err(NumError::Range);
-    }
-    if neg && un > CUTOFF {
-        return Err(NumError::Range);
-    }
-    if neg {
-        // un <= 2^63 here, so the negation fits (i64::MIN for exactly 2^63).
-        Ok((un as i64).wrapping_neg())
-    } else {
-        Ok(un as i64)
-    }
 }
 
 /// yaml.v2's `parseTimestamp`: `YYYY-` followed by one of the layouts
