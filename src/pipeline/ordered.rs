@@ -21,6 +21,16 @@ where
     E: FnMut(usize, T) -> bool,
 {
     let threads = threads.clamp(1, n.max(1));
+    // One item, or one thread: no thread is worth starting (one Cluster plans in a few
+    // milliseconds, and a thread's start and its heap cost a noticeable part of that).
+    if threads == 1 {
+        for i in 0..n {
+            if !emit(i, work(i)) {
+                return;
+            }
+        }
+        return;
+    }
     let window = window.max(threads);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -147,6 +157,26 @@ mod tests {
         );
         assert_eq!(got, (0..10).collect::<Vec<_>>());
         assert!(started.load(Ordering::SeqCst) < 30);
+    }
+
+    #[test]
+    fn one_thread_runs_on_the_caller_in_order_and_stops() {
+        let caller = std::thread::current().id();
+        let mut got = Vec::new();
+        for_each(
+            10,
+            1,
+            4,
+            |i| {
+                assert_eq!(std::thread::current().id(), caller);
+                i
+            },
+            |i, _| {
+                got.push(i);
+                i < 4
+            },
+        );
+        assert_eq!(got, [0, 1, 2, 3, 4]);
     }
 
     #[test]
