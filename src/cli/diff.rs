@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::input::{AdmissionArgs, ExtensionArgs, InputArgs};
 use super::plan::Format;
-use super::{Failure, report, stdout_color};
+use super::{Failure, report, stdout_color, stdout_failure};
 use crate::diag::Diagnostic;
 use crate::output;
 use crate::pipeline::{self, Step};
@@ -138,7 +138,7 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
 
 /// Run `diff`.
 pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
-    use output::stream::{HOLD_BYTES, Held, Syntax};
+    use output::stream::Syntax;
     let opts = resolve(&args)?;
     let bar = output::progress::Progress::new(0, "planning");
     let progress = |s: Step| match s {
@@ -163,10 +163,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
         }
     };
     let stdout = std::io::stdout();
-    let mut held = Held::new(
-        std::io::BufWriter::with_capacity(1 << 16, stdout.lock()),
-        HOLD_BYTES,
-    );
+    let mut held = super::held_stdout(&stdout);
     let mut emitted = 0usize;
     let mut stdout_error: Option<std::io::Error> = None;
     let emit = |chunk: Vec<u8>| -> Result<(), Diagnostic> {
@@ -196,13 +193,6 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
     };
     let result = pipeline::diff::diff(&opts, begin, render, emit, &progress);
     bar.finish();
-    let stdout_failure = |e: std::io::Error| -> Failure {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            Failure::BrokenPipe
-        } else {
-            Diagnostic::error(format!("cannot write to standard output: {e}")).into()
-        }
-    };
     let r = match result {
         Ok(r) => r,
         Err(f) => {

@@ -156,6 +156,33 @@ pub fn write_stdout_with(
     }
 }
 
+/// stdout for a streamed result: buffered, and holding its first bytes back (see
+/// [`crate::output::stream::Held`]). Test-only: `TOPOPLAN_TEST_HOLD_BYTES` lowers how much is
+/// held, so the tests can reach the point where output flows with a small plan; it cannot raise
+/// it.
+pub fn held_stdout(
+    stdout: &std::io::Stdout,
+) -> crate::output::stream::Held<std::io::BufWriter<std::io::StdoutLock<'_>>> {
+    let hold = crate::output::stream::HOLD_BYTES;
+    let hold = std::env::var("TOPOPLAN_TEST_HOLD_BYTES")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .map_or(hold, |n| n.min(hold));
+    crate::output::stream::Held::new(
+        std::io::BufWriter::with_capacity(1 << 16, stdout.lock()),
+        hold,
+    )
+}
+
+/// A failed write to stdout: a closed pipe (`| head`) is not an error.
+pub fn stdout_failure(e: std::io::Error) -> Failure {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        Failure::BrokenPipe
+    } else {
+        Diagnostic::error(format!("cannot write to standard output: {e}")).into()
+    }
+}
+
 /// Whether stderr gets colours: a terminal and no `NO_COLOR`.
 pub fn stderr_color() -> bool {
     use std::io::IsTerminal;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use super::input::{AdmissionArgs, ExtensionArgs, InputArgs};
-use super::{Failure, report, stdout_color};
+use super::{Failure, report, stdout_color, stdout_failure};
 use crate::diag::Diagnostic;
 use crate::output;
 use crate::pipeline::{self, Step};
@@ -202,7 +202,7 @@ struct Chunk {
 /// Run `plan`.
 pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     use output::replace::{Staging, WriteError};
-    use output::stream::{HOLD_BYTES, Held, Syntax};
+    use output::stream::Syntax;
     let (opts, out) = resolve(args)?;
     let bar = output::progress::Progress::new(0, "planning");
     let progress = |s: Step| match s {
@@ -234,10 +234,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
         plan_key: (c.namespace.clone(), c.name.clone(), c.source.clone()),
     };
     let stdout = std::io::stdout();
-    let mut held = Held::new(
-        std::io::BufWriter::with_capacity(1 << 16, stdout.lock()),
-        HOLD_BYTES,
-    );
+    let mut held = super::held_stdout(&stdout);
     let mut explained = String::new();
     let mut staging: Option<Staging<'_>> = None;
     let mut layout = output::files::Layout::default();
@@ -284,13 +281,6 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     };
     let result = pipeline::plan(&opts, render, emit, &progress);
     bar.finish();
-    let stdout_failure = |e: std::io::Error| -> Failure {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            Failure::BrokenPipe
-        } else {
-            Diagnostic::error(format!("cannot write to standard output: {e}")).into()
-        }
-    };
     let outcome = match result {
         Ok(o) => o,
         Err(f) => {

@@ -120,21 +120,73 @@ where
         .chain(current.iter().flat_map(|c| &c.warnings))
         .cloned()
         .collect();
-    let run = Run { opts };
-    let result = run.plan(
-        inputs,
-        current.as_ref().map(|c| c.objects.as_slice()),
-        render,
-        emit,
-        progress,
-    );
+    let current = current.as_ref().map(|c| c.objects.as_slice());
+    let planned = (|| -> Result<Outcome, Failed> {
+        let side = Side::admit(opts, inputs, current).map_err(|d| Failed {
+            diagnostics: d,
+            emitted: false,
+        })?;
+        let fail = |mut d: Vec<Diagnostic>, emitted: bool| {
+            d.extend(side.ignored());
+            Failed {
+                diagnostics: d,
+                emitted,
+            }
+        };
+        let index = current.map(current::Index::new);
+        let state = State {
+            index: index.as_ref(),
+            lists: &side.lists,
+            sole_owner: false,
+        };
+        let catalog = Catalog::new(&side.objects);
+        let fleet = Fleet::prepare(
+            &side.objects,
+            &side.classes,
+            &catalog,
+            &opts.clusters,
+            side.extensions(),
+            state,
+        )
+        .map_err(|d| fail(d.0, false))?;
+        let streamed = stream(
+            fleet.len(),
+            side.threads(),
+            progress,
+            |i| {
+                fleet
+                    .plan(i)
+                    .map(|(p, warnings)| (render(i, &p), Summary::of(&p), warnings))
+            },
+            emit,
+        );
+        let (warnings, summary) = streamed.finish(&side, &fleet)?;
+        let clusters = fleet.len();
+        drop(fleet);
+        drop(catalog);
+        Ok(Outcome {
+            warnings,
+            clusters,
+            changes: summary.changes,
+            inputs: side.objects,
+        })
+    })();
+    told_first(skipped, planned, |o| &mut o.warnings)
+}
+
+/// `told` (what the loader skipped) goes first among a run's warnings, or its errors.
+pub(crate) fn told_first<T>(
+    told: Vec<Diagnostic>,
+    result: Result<T, Failed>,
+    warnings: impl FnOnce(&mut T) -> &mut Vec<Diagnostic>,
+) -> Result<T, Failed> {
     match result {
-        Ok(mut outcome) => {
-            outcome.warnings.splice(0..0, skipped);
-            Ok(outcome)
+        Ok(mut t) => {
+            warnings(&mut t).splice(0..0, told);
+            Ok(t)
         }
         Err(mut f) => {
-            f.diagnostics.splice(0..0, skipped);
+            f.diagnostics.splice(0..0, told);
             Err(f)
         }
     }
@@ -262,11 +314,6 @@ impl Side {
     }
 }
 
-/// One planning run over loaded inputs.
-struct Run<'o> {
-    opts: &'o PlanOptions,
-}
-
 /// Plan `n` items with `work` on `threads` threads, handing each rendered result to `emit` in
 /// order; after a failed item nothing more is emitted, but every item is still planned so that
 /// all errors are told. Returns (the rendered items' warnings and summaries in order, errors,
@@ -327,82 +374,35 @@ pub(crate) struct Streamed {
     pub(crate) stopped: Option<Diagnostic>,
 }
 
-impl Run<'_> {
-    fn plan<C, R, E>(
-        &self,
-        inputs: load::Inputs,
-        current: Option<&[Object]>,
-        render: R,
-        emit: E,
-        progress: Progress<'_>,
-    ) -> Result<Outcome, Failed>
-    where
-        C: Send,
-        R: Fn(usize, &ClusterPlan) -> C + Sync,
-        E: FnMut(C) -> Result<(), Diagnostic>,
-    {
-        let opts = self.opts;
-        let side = Side::admit(opts, inputs, current).map_err(|d| Failed {
-            diagnostics: d,
-            emitted: false,
-        })?;
-        let fail = |mut d: Vec<Diagnostic>, emitted: bool| {
-            d.extend(side.ignored());
-            Failed {
-                diagnostics: d,
-                emitted,
-            }
-        };
-        let index = current.map(current::Index::new);
-        let state = State {
-            index: index.as_ref(),
-            lists: &side.lists,
-            sole_owner: false,
-        };
-        let catalog = Catalog::new(&side.objects);
-        let fleet = Fleet::prepare(
-            &side.objects,
-            &side.classes,
-            &catalog,
-            &opts.clusters,
-            side.extensions(),
-            state,
-        )
-        .map_err(|d| fail(d.0, false))?;
-        let streamed = stream(
-            fleet.len(),
-            side.threads(),
-            progress,
-            |i| {
-                fleet
-                    .plan(i)
-                    .map(|(p, warnings)| (render(i, &p), Summary::of(&p), warnings))
-            },
-            emit,
-        );
-        if let Some(e) = streamed.stopped {
+impl Streamed {
+    /// The end of a run over `fleet` of `side`: the error `emit` stopped with; the Clusters'
+    /// errors (with the extensions' forgiven failures, as a whole-input run tells them); or
+    /// every warning in that order and the summary.
+    pub(crate) fn finish(
+        self,
+        side: &Side,
+        fleet: &Fleet<'_>,
+    ) -> Result<(Vec<Diagnostic>, Summary), Failed> {
+        if let Some(e) = self.stopped {
             return Err(Failed {
                 diagnostics: vec![e],
-                emitted: streamed.emitted,
+                emitted: self.emitted,
             });
         }
-        if !streamed.errors.is_empty() {
-            return Err(fail(streamed.errors, streamed.emitted));
+        if !self.errors.is_empty() {
+            let mut d = self.errors;
+            d.extend(side.ignored());
+            return Err(Failed {
+                diagnostics: d,
+                emitted: self.emitted,
+            });
         }
         let mut warnings = side.warnings();
         warnings.extend(fleet.warnings().iter().cloned());
-        warnings.extend(streamed.warnings);
+        warnings.extend(self.warnings);
         warnings.extend(fleet.closing_warnings().iter().cloned());
-        warnings.extend(streamed.summary.inexact_warning());
-        let clusters = fleet.len();
-        drop(fleet);
-        drop(catalog);
-        Ok(Outcome {
-            warnings,
-            clusters,
-            changes: streamed.summary.changes,
-            inputs: side.objects,
-        })
+        warnings.extend(self.summary.inexact_warning());
+        Ok((warnings, self.summary))
     }
 }
 
