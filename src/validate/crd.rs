@@ -25,11 +25,15 @@ use crate::schema::{RUNTIME_CEL_COST_BUDGET, cel, value};
 
 /// The `openAPIV3Schema` of `spec` for objects of `kind` in `api_version`, from a Cluster API
 /// CRD among `objects`; `None` when the input holds no such CRD (or it has no such version).
-pub fn spec_schema<'a>(objects: &'a [Object], kind: &str, api_version: &str) -> Option<&'a Value> {
+pub fn spec_schema<'a>(
+    objects: impl IntoIterator<Item = &'a Object>,
+    kind: &str,
+    api_version: &str,
+) -> Option<&'a Value> {
     let (group, version) = api_version.split_once('/')?;
     objects
-        .iter()
-        .filter(|o| o.kind == "CustomResourceDefinition" && o.group() == "apiextensions.k8s.io")
+        .into_iter()
+        .filter(|o| is_crd(o))
         .filter(|o| {
             o.value.pointer("/spec/group").and_then(Value::as_str) == Some(group)
                 && o.value.pointer("/spec/names/kind").and_then(Value::as_str) == Some(kind)
@@ -42,6 +46,11 @@ pub fn spec_schema<'a>(objects: &'a [Object], kind: &str, api_version: &str) -> 
                 .find(|v| v.get("name").and_then(Value::as_str) == Some(version))?
                 .pointer("/schema/openAPIV3Schema/properties/spec")
         })
+}
+
+/// Whether `o` is a CustomResourceDefinition.
+pub fn is_crd(o: &Object) -> bool {
+    o.kind == "CustomResourceDefinition" && o.group() == "apiextensions.k8s.io"
 }
 
 /// Validate the `spec` of `object` against `schema` (the CRD's schema of `spec`): OpenAPI value

@@ -210,6 +210,9 @@ pub fn admit(
         Vec::new()
     };
 
+    // The CRDs of the input, found once (a fleet holds thousands of objects and a few CRDs).
+    let crds: Vec<&Object> = objects_ro.iter().filter(|o| crd::is_crd(o)).collect();
+
     // ClusterClasses first: a Cluster's variables are only checked against a class the API
     // server would have accepted.
     let mut class_ok: BTreeMap<(String, String), bool> = BTreeMap::new();
@@ -217,9 +220,11 @@ pub fn admit(
     for (k, class) in &classes {
         let old_class = old_classes.get(k);
         // The CRD's own schema first: the API server rejects there before any webhook runs.
-        if let Some(schema) =
-            crd::spec_schema(objects_ro, "ClusterClass", &class.object.api_version)
-        {
+        if let Some(schema) = crd::spec_schema(
+            crds.iter().copied(),
+            "ClusterClass",
+            &class.object.api_version,
+        ) {
             let old_spec = old_class.and_then(|o| o.object.value.get("spec"));
             let errs = crd::validate(schema, &class.object, old_spec);
             if !errs.is_empty() {
@@ -286,7 +291,7 @@ pub fn admit(
     for &i in &cluster_at {
         let v = objects_ro[i].api_version.as_str();
         if !cluster_schemas.contains_key(v) {
-            let schema = crd::spec_schema(objects_ro, "Cluster", v).cloned();
+            let schema = crd::spec_schema(crds.iter().copied(), "Cluster", v).cloned();
             cluster_schemas.insert(v.to_string(), schema);
         }
     }
