@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 
 use super::explain::{ItemTrace, Outcome, PatchTrace};
 use super::external::{self, ExternalGenerator, VariableOrder};
-use super::generator::{PatchGenerator, PatchType, ResponseItem};
+use super::generator::{Answer, Failure, PatchGenerator, PatchType, ResponseItem};
 use super::inline::{InlineGenerator, get_variable_value};
 use super::jsonpatch;
 use super::request::{self, Request};
@@ -252,64 +252,10 @@ pub fn apply(
                 order: &order,
             })
         };
-        let generated = generator.generate(&req).map_err(|f| {
-            let msg = format!(
-                "failed to generate patches for patch {name:?}: {}",
-                f.message
-            );
-            let Some((pointer, uid)) = f.at else {
-                return err(msg);
-            };
-            // Point at the operation (or enabledIf) that failed, and name the template.
-            let mut d = Diagnostic::error(format!(
-                "Cluster {}: ClusterClass {}: {msg}",
-                cluster.object.key(),
-                class.key()
-            ))
-            .at(
-                &class.object.origin,
-                &format!("/spec/patches/{index}{pointer}"),
-                format!("patch {name:?}"),
-            );
-            if let Some(item) = req.items.iter().find(|i| i.uid == uid) {
-                d = d.with_help(format!(
-                    "while generating the patch for {}",
-                    describe_item(item)
-                ));
-            }
-            vec![d]
-        })?;
-        // `applyPatchesToRequest`, item by item: an undecodable item fails where Cluster API
-        // fails, after the items before it applied.
-        let mut response = Vec::with_capacity(generated.len());
-        for g in &generated {
-            let Some(target) = req.items.iter().find(|i| i.uid == g.uid()) else {
-                return Err(apply_error(
-                    class,
-                    cluster,
-                    index,
-                    name,
-                    "unable to find corresponding request item for patch".into(),
-                    Some(format!(
-                        "the extension answered an item with uid {:?}, and the request has no item of that uid",
-                        g.uid()
-                    )),
-                ));
-            };
-            let template = Some(targets(target));
-            match g.decode() {
-                Ok(Some(r)) => {
-                    apply_response(&mut req, std::slice::from_ref(&r)).map_err(
-                        |(e, template)| {
-                            apply_error(class, cluster, index, name, e, template.map(targets_text))
-                        },
-                    )?;
-                    response.push(r);
-                }
-                Ok(None) => {}
-                Err(e) => return Err(apply_error(class, cluster, index, name, e, template)),
-            }
-        }
+        let generated = generator
+            .generate(&req)
+            .map_err(|f| generation_error(f, &req, class, cluster, index, name))?;
+        let response = apply_generated(&mut req, &generated, class, cluster, index, name)?;
         traces.push(trace(
             index,
             name,
@@ -319,7 +265,105 @@ pub fn apply(
             generator.nothing_generated(),
         ));
     }
-    // Validation of the patched templates by the external patches that ask for it.
+    validate_topology(list, &req, &order, ctx, class, cluster)?;
+    update_desired_state(&req, cluster.api, desired);
+    // Name each traced template by the object it generates, as the plan's table does.
+    for t in &mut traces {
+        for (i, item) in t.items.iter_mut().zip(&req.items) {
+            if let Some(o) = desired.objects.iter().find(|o| o.role == item.role) {
+                i.name = crate::json::metadata_str(&o.value, "name").to_string();
+            }
+        }
+    }
+    Ok(traces)
+}
+
+/// A generator's failure as a diagnostic: at the operation (or `enabledIf`) that failed and
+/// naming the template, when the generator knows where; else at the patch.
+fn generation_error(
+    f: Failure,
+    req: &Request,
+    class: &ClusterClass,
+    cluster: &Cluster,
+    index: usize,
+    name: &str,
+) -> Vec<Diagnostic> {
+    let msg = format!(
+        "failed to generate patches for patch {name:?}: {}",
+        f.message
+    );
+    let Some((pointer, uid)) = f.at else {
+        return vec![patch_error(class, cluster, index, name, msg)];
+    };
+    let mut d = Diagnostic::error(format!(
+        "Cluster {}: ClusterClass {}: {msg}",
+        cluster.object.key(),
+        class.key()
+    ))
+    .at(
+        &class.object.origin,
+        &format!("/spec/patches/{index}{pointer}"),
+        format!("patch {name:?}"),
+    );
+    if let Some(item) = req.items.iter().find(|i| i.uid == uid) {
+        d = d.with_help(format!(
+            "while generating the patch for {}",
+            describe_item(item)
+        ));
+    }
+    vec![d]
+}
+
+/// `applyPatchesToRequest`, item by item: an undecodable item fails where Cluster API fails,
+/// after the items before it applied. Returns the patches applied.
+fn apply_generated(
+    req: &mut Request,
+    generated: &[Box<dyn Answer>],
+    class: &ClusterClass,
+    cluster: &Cluster,
+    index: usize,
+    name: &str,
+) -> Result<Vec<ResponseItem>, Vec<Diagnostic>> {
+    let mut response = Vec::with_capacity(generated.len());
+    for g in generated {
+        let Some(target) = req.items.iter().find(|i| i.uid == g.uid()) else {
+            return Err(apply_error(
+                class,
+                cluster,
+                index,
+                name,
+                "unable to find corresponding request item for patch".into(),
+                Some(format!(
+                    "the extension answered an item with uid {:?}, and the request has no item of that uid",
+                    g.uid()
+                )),
+            ));
+        };
+        let template = Some(targets(target));
+        match g.decode() {
+            Ok(Some(r)) => {
+                apply_response(req, std::slice::from_ref(&r)).map_err(|(e, template)| {
+                    apply_error(class, cluster, index, name, e, template.map(targets_text))
+                })?;
+                response.push(r);
+            }
+            Ok(None) => {}
+            Err(e) => return Err(apply_error(class, cluster, index, name, e, template)),
+        }
+    }
+    Ok(response)
+}
+
+/// Validation of the patched templates by the external patches that ask for it
+/// (`externalValidator`), in spec order.
+fn validate_topology(
+    list: &[Value],
+    req: &Request,
+    order: &VariableOrder<'_>,
+    ctx: PatchContext<'_>,
+    class: &ClusterClass,
+    cluster: &Cluster,
+) -> Result<(), Vec<Diagnostic>> {
     for (index, patch) in list.iter().enumerate() {
         let Some(handler) = external_handler(patch, "validateTopologyExtension") else {
             continue;
@@ -334,7 +378,7 @@ pub fn apply(
                 handler,
             )]);
         };
-        external::validate(registry, handler, patch, &req, &order).map_err(|e| {
+        external::validate(registry, handler, patch, req, order).map_err(|e| {
             vec![patch_error(
                 class,
                 cluster,
@@ -344,16 +388,7 @@ pub fn apply(
             )]
         })?;
     }
-    update_desired_state(&req, cluster.api, desired);
-    // Name each traced template by the object it generates, as the plan's table does.
-    for t in &mut traces {
-        for (i, item) in t.items.iter_mut().zip(&req.items) {
-            if let Some(o) = desired.objects.iter().find(|o| o.role == item.role) {
-                i.name = crate::json::metadata_str(&o.value, "name").to_string();
-            }
-        }
-    }
-    Ok(traces)
+    Ok(())
 }
 
 /// A patch-application error, with a help line (usually the template it targets).
