@@ -282,6 +282,17 @@ fn check_object(doc: &Value, e: &Expect) {
     if e.action == "modified" {
         assert!(!diff.is_empty(), "{what}: a modified object has a diff");
     }
+    // A template created by rotation shows the change that rotated it.
+    if e.rotated_from.is_some() {
+        assert!(!diff.is_empty(), "{what}: a rotated template has a diff");
+        assert!(
+            !diff
+                .lines()
+                .any(|l| l.starts_with("-  name:") || l.starts_with("+  name:")),
+            "{what}: the rename is not part of the diff:
+{diff}"
+        );
+    }
 }
 
 /// Check a plan document against a row.
@@ -645,10 +656,17 @@ const TEMPLATE_SPEC: Scenario = Scenario {
         ),
     ],
     objects: &[
-        obj("created", "DockerMachineTemplate", "dev-md-0-*").rotated_from(MD0_DMT),
+        obj("created", "DockerMachineTemplate", "dev-md-0-*")
+            .rotated_from(MD0_DMT)
+            .diff(&[
+                "-      customImage: kindest/node:v1.34.1",
+                "+      customImage: kindest/node:v1.34.1-custom",
+            ]),
         obj("deleted", "DockerMachineTemplate", MD0_DMT).note("MachineSet"),
         obj("modified", "MachineDeployment", MD0).diff(&["-        name: dev-md-0-2vxkw"]),
-        obj("created", "DockerMachineTemplate", "dev-*").rotated_from(CP_DMT),
+        obj("created", "DockerMachineTemplate", "dev-*")
+            .rotated_from(CP_DMT)
+            .diff(&["+      - containerPath: /var/lib/extra"]),
         obj("deleted", "DockerMachineTemplate", CP_DMT).note("after the control plane is patched"),
         obj("modified", "KubeadmControlPlane", KCP).diff(&["-        name: dev-zdjdz"]),
     ],

@@ -22,7 +22,8 @@ clusters:
     object: {...}              # the full object (after the plan; as it is when unchanged or deleted)
     note: ...                  # why, when it needs saying (held, rotated, topology entry removed)
     rotatedFrom: ...           # a template created by rotation: the name it replaces
-    diff: ...                  # modified objects with --current: unified diff of the managed fields
+    diff: ...                  # modified objects with --current: unified diff of the managed fields;
+                               # a template created by rotation: its diff from the one it replaces
   rollouts:                    # machines replaced; only when there are any
   - {role: MachineDeployment/md-0, kind: MachineDeployment, name: ..., when: now,  # or deferred
      reasons: ["Version v1.30.0, v1.31.0 required"]}

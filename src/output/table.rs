@@ -123,14 +123,32 @@ pub fn cluster(i: usize, c: &ClusterPlan, color: bool) -> String {
     out
 }
 
-/// The diff of a modified object: its managed fields now and after the plan.
+/// The diff of a modified object (its managed fields now and after the plan), or of a template
+/// created by rotation against the template it replaces (the change that made the rotation).
 pub fn object_diff(o: &crate::plan::PlannedObject, color: bool) -> Option<String> {
-    if o.action != Action::Modified {
-        return None;
-    }
     let before = o.current.as_ref()?;
-    let label = format!("{}/{}/{}", o.kind(), o.namespace(), o.name());
-    let (before, after) = crate::plan::ssa::display_pair(before, &o.object);
+    let (label, before) = match (o.action, &o.rotated_from) {
+        (Action::Modified, _) => (
+            format!("{}/{}/{}", o.kind(), o.namespace(), o.name()),
+            std::borrow::Cow::Borrowed(before),
+        ),
+        (Action::Created, Some(old)) => {
+            // Compared under the new name: the rename is the rotation, not the change.
+            let mut b = before.clone();
+            crate::json::set_path(&mut b, &["metadata", "name"], o.name().into());
+            (
+                format!(
+                    "{}/{}/{} (replaces {old})",
+                    o.kind(),
+                    o.namespace(),
+                    o.name()
+                ),
+                std::borrow::Cow::Owned(b),
+            )
+        }
+        _ => return None,
+    };
+    let (before, after) = crate::plan::ssa::display_pair(&before, &o.object);
     let d = crate::output::diff::unified(&before, &after, &label, color);
     (!d.is_empty()).then_some(d)
 }

@@ -84,7 +84,8 @@ pub struct PlannedObject {
     pub role: Role,
     /// The object as it would be after the change (or as it is, when unchanged or deleted).
     pub object: Value,
-    /// The object as it is now, when it exists.
+    /// The object as it is now, when it exists; for a template created by rotation, the
+    /// template it replaces (what a reviewer compares it with).
     pub current: Option<Value>,
     /// Why, when the verdict needs explaining: held by the upgrade sequencing, rotated,
     /// deleted because its topology entry is gone.

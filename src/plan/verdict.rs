@@ -385,6 +385,9 @@ pub fn judge(
                 p.object = created;
                 p.note = Some(format!("replaces {}: its spec changed", current.name));
                 p.rotated_from = Some(current.name.clone());
+                // The change itself lives in this copy: a reviewer sees it as its diff from
+                // the template it replaces.
+                p.current = Some(current.value.clone());
                 results[i] = Some(p);
                 let when = match holder {
                     Role::ControlPlane => "after the control plane is patched",
