@@ -121,3 +121,23 @@ fn the_output_directory_is_untouched_when_a_cluster_fails() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+#[test]
+fn several_clusters_end_with_the_fleet_totals_one_does_not() {
+    let out = fleet(false).args(["plan", "-f", "."]).run();
+    let last = out.stdout.lines().last().unwrap_or("");
+    assert!(
+        last.starts_with("Plan: 3 Clusters, 3 changing: ") && last.contains(" to create, "),
+        "{}",
+        out.stdout
+    );
+    // The per-Cluster lines add up to the totals.
+    let created: usize = out
+        .stdout
+        .lines()
+        .filter_map(|l| l.split(" to create,").next()?.parse::<usize>().ok())
+        .sum();
+    assert!(last.contains(&format!(": {created} to create")), "{last}");
+    let one = Plan::new().plan_test(&[]).run();
+    assert!(!one.stdout.contains("Plan: "), "{}", one.stdout);
+}

@@ -324,6 +324,10 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
                 frame.tail.as_bytes()
             })?;
         }
+        // Several Clusters: the fleet summed up, as `diff` ends.
+        if out.format == Format::Table && outcome.summary.clusters > 1 {
+            held.write(format!("\n{}", output::table::totals(&outcome.summary)).as_bytes())?;
+        }
         // With a plan document, the explanation is part of it.
         if out.explain && out.format == Format::Table {
             held.write(format!("\n{explained}").as_bytes())?;

@@ -123,6 +123,22 @@ pub fn cluster(i: usize, c: &ClusterPlan, color: bool) -> String {
     out
 }
 
+/// The fleet's totals, after the per-Cluster tables of a plan with more than one Cluster.
+pub fn totals(t: &crate::plan::Totals) -> String {
+    let n = |v: usize, one: &str, many: &str| format!("{v} {}", if v == 1 { one } else { many });
+    format!(
+        "Plan: {}, {} changing: {} to create, {} to modify, {} to delete; {} in {}, {} deferred.\n",
+        n(t.clusters, "Cluster", "Clusters"),
+        t.changed,
+        t.created,
+        t.modified,
+        t.deleted,
+        n(t.rollouts, "rollout", "rollouts"),
+        n(t.clusters_rolling_out, "Cluster", "Clusters"),
+        t.deferred_rollouts
+    )
+}
+
 /// The diff of a modified object (its managed fields now and after the plan), or of a template
 /// created by rotation against the template it replaces (the change that made the rotation).
 pub fn object_diff(o: &crate::plan::PlannedObject, color: bool) -> Option<String> {

@@ -11,7 +11,7 @@ Cluster twice costs time; holding every settled object of a fleet cost gigabytes
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{Failed, Progress, Side, Summary, stream};
+use super::{Failed, Progress, Side, Totals, stream};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::load::{self, Object};
 use crate::plan::fleet::Fleet;
@@ -107,7 +107,7 @@ where
                     let cluster = review::converged(&p)
                         .into_iter()
                         .find(|o| o.kind == "Cluster");
-                    (cluster, Summary::default(), Vec::new())
+                    (cluster, Totals::default(), Vec::new())
                 })
             },
             |c| {
@@ -211,7 +211,7 @@ where
             }
             Ok(objects)
         };
-        let work = |k: usize| -> Result<(C, Summary, Vec<Diagnostic>), Vec<Diagnostic>> {
+        let work = |k: usize| -> Result<(C, Totals, Vec<Diagnostic>), Vec<Diagnostic>> {
             let (ns, name, _, item) = items[k];
             let (p, warnings) = match item {
                 Item::Removed(i) => (review::removed_cluster(old_fleet.plan(i)?.0), Vec::new()),
@@ -238,7 +238,7 @@ where
                     (p, warnings)
                 }
             };
-            Ok((render(k, &p), Summary::of(&p), warnings))
+            Ok((render(k, &p), Totals::of(&p), warnings))
         };
         let streamed = stream(items.len(), new_side.threads(), progress, work, emit);
         let (warnings, s) = streamed.finish(&new_side, &new_fleet)?;

@@ -20,7 +20,7 @@ use crate::api;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::load::{self, LoadOptions, Object};
 use crate::plan::fleet::{self, Fleet};
-use crate::plan::{ClusterPlan, Extensions, PlanOptions, State, current, extensions, ssa};
+use crate::plan::{ClusterPlan, Extensions, PlanOptions, State, Totals, current, extensions, ssa};
 use crate::topology::Catalog;
 use crate::validate::run::{Mode, Settings, admit};
 
@@ -63,6 +63,8 @@ pub struct Outcome {
     pub clusters: usize,
     /// Whether any Cluster's plan changes anything.
     pub changes: bool,
+    /// The fleet's totals.
+    pub summary: Totals,
     /// The admitted inputs, handed back so a caller about to exit can skip freeing them (a
     /// fleet's worth of JSON trees takes a noticeable time to free).
     pub inputs: Vec<Object>,
@@ -158,7 +160,7 @@ where
             |i| {
                 fleet
                     .plan(i)
-                    .map(|(p, warnings)| (render(i, &p), Summary::of(&p), warnings))
+                    .map(|(p, warnings)| (render(i, &p), Totals::of(&p), warnings))
             },
             emit,
         );
@@ -170,6 +172,7 @@ where
             warnings,
             clusters,
             changes: summary.changes,
+            summary,
             inputs: side.objects,
         })
     })();
@@ -329,7 +332,7 @@ pub(crate) fn stream<C, W, E>(
 ) -> Streamed
 where
     C: Send,
-    W: Fn(usize) -> Result<(C, Summary, Vec<Diagnostic>), Vec<Diagnostic>> + Sync,
+    W: Fn(usize) -> Result<(C, Totals, Vec<Diagnostic>), Vec<Diagnostic>> + Sync,
     E: FnMut(C) -> Result<(), Diagnostic>,
 {
     let mut out = Streamed::default();
@@ -370,7 +373,7 @@ where
 #[derive(Debug, Default)]
 pub(crate) struct Streamed {
     pub(crate) warnings: Vec<Diagnostic>,
-    pub(crate) summary: Summary,
+    pub(crate) summary: Totals,
     pub(crate) errors: Vec<Diagnostic>,
     pub(crate) emitted: bool,
     pub(crate) stopped: Option<Diagnostic>,
@@ -384,7 +387,7 @@ impl Streamed {
         self,
         side: &Side,
         fleet: &Fleet<'_>,
-    ) -> Result<(Vec<Diagnostic>, Summary), Failed> {
+    ) -> Result<(Vec<Diagnostic>, Totals), Failed> {
         if let Some(e) = self.stopped {
             return Err(Failed {
                 diagnostics: vec![e],
@@ -405,59 +408,5 @@ impl Streamed {
         warnings.extend(fleet.closing_warnings().iter().cloned());
         warnings.extend(self.summary.inexact_warning());
         Ok((warnings, self.summary))
-    }
-}
-
-/// What the end of a run needs of the Clusters it emitted.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Summary {
-    pub(crate) clusters: usize,
-    pub(crate) changes: bool,
-    /// Clusters that change anything.
-    pub(crate) changed: usize,
-    pub(crate) inexact: usize,
-    pub(crate) inexact_clusters: usize,
-    /// Rollouts now, and the Clusters that have any.
-    pub(crate) rollouts: usize,
-    pub(crate) clusters_rolling_out: usize,
-    /// Rollouts the upgrade sequencing holds back.
-    pub(crate) deferred_rollouts: usize,
-}
-
-impl Summary {
-    pub(crate) fn of(p: &ClusterPlan) -> Summary {
-        let now = p.rollouts.iter().filter(|r| !r.deferred).count();
-        Summary {
-            clusters: 1,
-            changes: p.has_changes(),
-            changed: usize::from(p.has_changes()),
-            inexact: p.inexact,
-            inexact_clusters: usize::from(p.inexact > 0),
-            rollouts: now,
-            clusters_rolling_out: usize::from(now > 0),
-            deferred_rollouts: p.rollouts.len() - now,
-        }
-    }
-
-    pub(crate) fn add(&mut self, s: &Summary) {
-        self.clusters += s.clusters;
-        self.changes |= s.changes;
-        self.changed += s.changed;
-        self.inexact += s.inexact;
-        self.inexact_clusters += s.inexact_clusters;
-        self.rollouts += s.rollouts;
-        self.clusters_rolling_out += s.clusters_rolling_out;
-        self.deferred_rollouts += s.deferred_rollouts;
-    }
-
-    /// The warning for current objects compared without managedFields, if any were.
-    pub(crate) fn inexact_warning(&self) -> Option<Diagnostic> {
-        (self.inexact > 0).then(|| {
-            Diagnostic::warning(format!(
-                "{} current object(s) in {} Cluster(s) have no managedFields entry of capi-topology: a field removed from a template is not detected as removed from them",
-                self.inexact, self.inexact_clusters
-            ))
-            .with_help("export the current objects with their managedFields: kubectl get … -o yaml --show-managed-fields")
-        })
     }
 }

@@ -23,6 +23,7 @@ pub mod fleet;
 pub mod review;
 pub mod rollout;
 pub mod ssa;
+pub mod totals;
 pub mod upgrade;
 pub mod verdict;
 
@@ -40,6 +41,8 @@ pub struct PlanOptions {
     /// Where to read the current objects (`--current`); `None` plans every Cluster as new.
     pub current: Option<LoadOptions>,
 }
+
+pub use totals::Totals;
 
 /// Kinds whose objects may be defined once per input file rather than once per input: a
 /// Cluster defined in several files is a set of alternative flavors (clusterctl's
