@@ -67,6 +67,11 @@ pub struct DiffArgs {
     /// Exit with 2 when the change does anything (0 when nothing, 1 on error).
     #[arg(long = "detailed-exitcode")]
     pub detailed_exitcode: bool,
+
+    /// Exit with 1 when any warning was reported, after printing everything (as conftest's
+    /// flag does): a CI gate that treats warnings as errors.
+    #[arg(long = "fail-on-warn")]
+    pub fail_on_warn: bool,
 }
 
 /// Resolve the flags.
@@ -221,8 +226,11 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
     tail.map_err(stdout_failure)?;
     // The process exits next: freeing a fleet's worth of JSON trees would only cost time.
     let changed = r.counts.changed > 0;
+    let warned = !r.warnings.is_empty();
     std::mem::forget(r);
-    Ok(if args.detailed_exitcode && changed {
+    Ok(if args.fail_on_warn && warned {
+        ExitCode::from(1)
+    } else if args.detailed_exitcode && changed {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS

@@ -38,6 +38,11 @@ pub struct PlanArgs {
     #[arg(long = "detailed-exitcode")]
     pub detailed_exitcode: bool,
 
+    /// Exit with 1 when any warning was reported, after printing everything (as conftest's
+    /// flag does): a CI gate that treats warnings as errors.
+    #[arg(long = "fail-on-warn")]
+    pub fail_on_warn: bool,
+
     /// Plan only this Cluster (NAMESPACE/NAME); repeatable.
     #[arg(long = "cluster", value_name = "NAMESPACE/NAME")]
     pub clusters: Vec<String>,
@@ -88,6 +93,8 @@ pub struct OutputOptions {
     pub explain: bool,
     /// Exit 2 on changes.
     pub detailed_exitcode: bool,
+    /// Exit 1 when any warning was reported.
+    pub fail_on_warn: bool,
 }
 
 /// `--cluster NAMESPACE/NAME` values; malformed ones become errors.
@@ -166,6 +173,7 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
             color: stdout_color(),
             explain: args.explain,
             detailed_exitcode: args.detailed_exitcode,
+            fail_on_warn: args.fail_on_warn,
         },
     ))
 }
@@ -296,6 +304,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
         }
     };
     report(&outcome.warnings);
+    let mut warned = !outcome.warnings.is_empty();
     // Files first: if the directory cannot be written, nothing held claims success on stdout.
     if let (Some(dir), Some(cancel)) = (&out.dir, cancel) {
         let finished = match staging.take() {
@@ -305,7 +314,10 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
             }
         };
         match finished {
-            Ok(warnings) => report(&warnings),
+            Ok(warnings) => {
+                report(&warnings);
+                warned |= !warnings.is_empty();
+            }
             Err(e) => {
                 let _ = held.abandon();
                 return Err(match e {
@@ -344,7 +356,9 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     // The process exits next: freeing a fleet's worth of JSON trees would only cost time.
     let changes = outcome.changes;
     std::mem::forget(outcome);
-    Ok(if out.detailed_exitcode && changes {
+    Ok(if out.fail_on_warn && warned {
+        ExitCode::from(1)
+    } else if out.detailed_exitcode && changes {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS

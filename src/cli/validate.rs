@@ -33,6 +33,11 @@ pub struct ValidateArgs {
     /// objects as YAML.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = Format::Text)]
     pub format: Format,
+
+    /// Exit with 1 when any warning was reported, after printing everything (as conftest's
+    /// flag does): a CI gate that treats warnings as errors.
+    #[arg(long = "fail-on-warn")]
+    pub fail_on_warn: bool,
 }
 
 /// Output formats of `validate`.
@@ -71,6 +76,7 @@ pub fn resolve(args: ValidateArgs) -> Result<(ValidateOptions, Format), Failure>
 
 /// Run `validate`.
 pub fn run(args: ValidateArgs) -> Result<ExitCode, Failure> {
+    let fail_on_warn = args.fail_on_warn;
     let (opts, format) = resolve(args)?;
     let validated =
         crate::pipeline::validate::validate(&opts).map_err(|d| Failure::Diagnostics(d.0))?;
@@ -92,7 +98,10 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode, Failure> {
             }
         }
     }
-    Ok(if v.has_errors() {
+    let warned = !validated.skipped.is_empty()
+        || !validated.ignored.is_empty()
+        || v.findings.iter().any(|f| !f.diagnostic.is_error());
+    Ok(if v.has_errors() || fail_on_warn && warned {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
