@@ -34,6 +34,9 @@ _topoplan() {
             topoplan,validate)
                 cmd="topoplan__subcmd__validate"
                 ;;
+            topoplan,version)
+                cmd="topoplan__subcmd__version"
+                ;;
             topoplan__subcmd__help,completions)
                 cmd="topoplan__subcmd__help__subcmd__completions"
                 ;;
@@ -52,6 +55,9 @@ _topoplan() {
             topoplan__subcmd__help,validate)
                 cmd="topoplan__subcmd__help__subcmd__validate"
                 ;;
+            topoplan__subcmd__help,version)
+                cmd="topoplan__subcmd__help__subcmd__version"
+                ;;
             *)
                 ;;
         esac
@@ -59,12 +65,16 @@ _topoplan() {
 
     case "${cmd}" in
         topoplan)
-            opts="-h -V --help --version plan diff validate eval completions help"
+            opts="-h -V --diagnostics-format --help --version plan diff validate eval completions version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --diagnostics-format)
+                    COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -73,12 +83,16 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__completions)
-            opts="-h -V --help --version bash elvish fish powershell zsh"
+            opts="-h -V --diagnostics-format --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --diagnostics-format)
+                    COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -87,7 +101,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__diff)
-            opts="-n -o -h -V --base-ref --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --cluster --output --stat --detailed-exitcode --fail-on-warn --help --version"
+            opts="-n -o -h -V --base-ref --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --cluster --output --stat --detailed-exitcode --fail-on-warn --diagnostics-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -141,6 +155,10 @@ _topoplan() {
                     COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
                     return 0
                     ;;
+                --diagnostics-format)
+                    COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -149,7 +167,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__eval)
-            opts="-h -V --vars --text --jsonl --max-input-bytes --help --version"
+            opts="-h -V --vars --text --jsonl --max-input-bytes --diagnostics-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -163,6 +181,10 @@ _topoplan() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --diagnostics-format)
+                    COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -171,7 +193,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__help)
-            opts="plan diff validate eval completions help"
+            opts="plan diff validate eval completions version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -268,8 +290,22 @@ _topoplan() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        topoplan__subcmd__help__subcmd__version)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         topoplan__subcmd__plan)
-            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --current --detailed-exitcode --fail-on-warn --cluster --output-directory --output-dir --output --explain --help --version"
+            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --current --detailed-exitcode --fail-on-warn --cluster --output-directory --output-dir --output --explain --diagnostics-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -339,6 +375,10 @@ _topoplan() {
                     COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
                     return 0
                     ;;
+                --diagnostics-format)
+                    COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -347,7 +387,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__validate)
-            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --old --output --fail-on-warn --help --version"
+            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --old --output --fail-on-warn --diagnostics-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -403,6 +443,36 @@ _topoplan() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --diagnostics-format)
+                    COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        topoplan__subcmd__version)
+            opts="-o -h -V --output --diagnostics-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --diagnostics-format)
+                    COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -18,6 +18,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
     }
     var completions = [
         &'topoplan'= {
+            cand --diagnostics-format 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -27,6 +28,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand validate 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters'
             cand eval 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
             cand completions 'Print a shell completion script'
+            cand version 'Print topoplan''s version and the Cluster API releases and API versions it emulates'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'topoplan;plan'= {
@@ -46,6 +48,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand --output-directory 'Write one YAML file per object under DIR, creating it and its parents if missing; an earlier plan there is replaced atomically, and only if nothing was added to it'
             cand -o 'What to print on stdout'
             cand --output 'What to print on stdout'
+            cand --diagnostics-format 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true'
             cand --substitute 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
             cand --insecure-skip-tls-verify 'Do not verify the extensions'' TLS certificates'
             cand --detailed-exitcode 'Exit with 2 when the plan changes anything (0 when it changes nothing, 1 on error)'
@@ -69,6 +72,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand --cluster 'Review only this Cluster (NAMESPACE/NAME); repeatable'
             cand -o 'What to print on stdout'
             cand --output 'What to print on stdout'
+            cand --diagnostics-format 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true'
             cand --substitute 'Substitute clusterctl-style ${VAR} variables in both inputs before parsing'
             cand --insecure-skip-tls-verify 'Do not verify the extensions'' TLS certificates'
             cand --stat 'One line per changed Cluster instead of its objects and diffs'
@@ -93,6 +97,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand --old 'The objects as they are now (files or directories): ClusterClasses and Clusters found here are validated as updates, with Cluster API''s update rules; repeatable'
             cand -o 'What to print on stdout: diagnostics only (text), findings as JSON, or the defaulted objects as YAML'
             cand --output 'What to print on stdout: diagnostics only (text), findings as JSON, or the defaulted objects as YAML'
+            cand --diagnostics-format 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true'
             cand --substitute 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
             cand --insecure-skip-tls-verify 'Do not verify the extensions'' TLS certificates'
             cand --fail-on-warn 'Exit with 1 when any warning was reported, after printing everything (as conftest''s flag does): a CI gate that treats warnings as errors'
@@ -104,16 +109,27 @@ set edit:completion:arg-completer[topoplan] = {|@words|
         &'topoplan;eval'= {
             cand --vars 'YAML or JSON file with the variables (a mapping of name to value), e.g. `{builtin: {cluster: {name: c1}}, replicas: 3}`'
             cand --max-input-bytes 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)'
+            cand --diagnostics-format 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true'
             cand --text 'Print the rendered text instead of the JSON value Cluster API would use'
             cand --jsonl 'Read oracle case lines on stdin (`{"template", "data", "funcs", "missingkey", "yamlToJSON"}`) and write one result line per case (`{"ok", "output", "json", "stage", "error"}`), as the Go oracle does'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
         &'topoplan;completions'= {
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand --diagnostics-format 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'topoplan;version'= {
+            cand -o 'What to print: text, or a JSON document for scripts'
+            cand --output 'What to print: text, or a JSON document for scripts'
+            cand --diagnostics-format 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -123,6 +139,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand validate 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters'
             cand eval 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
             cand completions 'Print a shell completion script'
+            cand version 'Print topoplan''s version and the Cluster API releases and API versions it emulates'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'topoplan;help;plan'= {
@@ -134,6 +151,8 @@ set edit:completion:arg-completer[topoplan] = {|@words|
         &'topoplan;help;eval'= {
         }
         &'topoplan;help;completions'= {
+        }
+        &'topoplan;help;version'= {
         }
         &'topoplan;help;help'= {
         }

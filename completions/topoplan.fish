@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_topoplan_global_optspecs
-    string join \n h/help V/version
+    string join \n diagnostics-format= h/help V/version
 end
 
 function __fish_topoplan_needs_command
@@ -24,6 +24,9 @@ function __fish_topoplan_using_subcommand
     contains -- $cmd[1] $argv
 end
 
+complete -c topoplan -n "__fish_topoplan_needs_command" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
+json\t'One JSON object per diagnostic and line'"
 complete -c topoplan -n "__fish_topoplan_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_needs_command" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "plan" -d 'Plan every topology Cluster in the input: what would be created, modified or deleted'
@@ -31,6 +34,7 @@ complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "diff" -d 'Review 
 complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "validate" -d 'Run Cluster API\'s admission rules (defaulting and validation) on ClusterClasses and Clusters'
 complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "eval" -d 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
 complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "version" -d 'Print topoplan\'s version and the Cluster API releases and API versions it emulates'
 complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s f -l filename -d 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s n -l namespace -d 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl\'s target namespace; otherwise "default"]' -r
@@ -46,6 +50,9 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l output-dir -l
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s o -l output -d 'What to print on stdout' -r -f -a "table\t'A table per Cluster'
 json\t'The plan document as JSON'
 yaml\t'The plan document as YAML'"
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
+json\t'One JSON object per diagnostic and line'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l substitute -d 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l detailed-exitcode -d 'Exit with 2 when the plan changes anything (0 when it changes nothing, 1 on error)'
@@ -65,6 +72,9 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l cluster -d 'R
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s o -l output -d 'What to print on stdout' -r -f -a "table\t'A table per Cluster'
 json\t'The plan document as JSON'
 yaml\t'The plan document as YAML'"
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
+json\t'One JSON object per diagnostic and line'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l substitute -d 'Substitute clusterctl-style ${VAR} variables in both inputs before parsing'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l stat -d 'One line per changed Cluster instead of its objects and diffs'
@@ -84,6 +94,9 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l old -d 'T
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s o -l output -d 'What to print on stdout: diagnostics only (text), findings as JSON, or the defaulted objects as YAML' -r -f -a "text\t'Diagnostics on stderr, nothing on stdout'
 json\t'A findings document on stdout'
 yaml\t'The input objects with Cluster API\'s defaults applied, as a server-side dry-run apply would store them'"
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
+json\t'One JSON object per diagnostic and line'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l substitute -d 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l fail-on-warn -d 'Exit with 1 when any warning was reported, after printing everything (as conftest\'s flag does): a CI gate that treats warnings as errors'
@@ -91,15 +104,29 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s h -l help
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l vars -d 'YAML or JSON file with the variables (a mapping of name to value), e.g. `{builtin: {cluster: {name: c1}}, replicas: 3}`' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l max-input-bytes -d 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
+json\t'One JSON object per diagnostic and line'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l text -d 'Print the rendered text instead of the JSON value Cluster API would use'
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l jsonl -d 'Read oracle case lines on stdin (`{"template", "data", "funcs", "missingkey", "yamlToJSON"}`) and write one result line per case (`{"ok", "output", "json", "stage", "error"}`), as the Go oracle does'
-complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -s h -l help -d 'Print help'
+complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -s V -l version -d 'Print version'
-complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
+json\t'One JSON object per diagnostic and line'"
+complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions help" -f -a "plan" -d 'Plan every topology Cluster in the input: what would be created, modified or deleted'
-complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions help" -f -a "diff" -d 'Review a change: plan every Cluster with the OLD inputs, then with the NEW ones against the state the old ones produce; report per Cluster what changes and what rolls out'
-complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions help" -f -a "validate" -d 'Run Cluster API\'s admission rules (defaulting and validation) on ClusterClasses and Clusters'
-complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions help" -f -a "eval" -d 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
-complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand version" -s o -l output -d 'What to print: text, or a JSON document for scripts' -r -f -a "text\t'Lines for people'
+json\t'One JSON document'"
+complete -c topoplan -n "__fish_topoplan_using_subcommand version" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
+json\t'One JSON object per diagnostic and line'"
+complete -c topoplan -n "__fish_topoplan_using_subcommand version" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c topoplan -n "__fish_topoplan_using_subcommand version" -s V -l version -d 'Print version'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions version help" -f -a "plan" -d 'Plan every topology Cluster in the input: what would be created, modified or deleted'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions version help" -f -a "diff" -d 'Review a change: plan every Cluster with the OLD inputs, then with the NEW ones against the state the old ones produce; report per Cluster what changes and what rolls out'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions version help" -f -a "validate" -d 'Run Cluster API\'s admission rules (defaulting and validation) on ClusterClasses and Clusters'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions version help" -f -a "eval" -d 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions version help" -f -a "completions" -d 'Print a shell completion script'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions version help" -f -a "version" -d 'Print topoplan\'s version and the Cluster API releases and API versions it emulates'
+complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions version help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

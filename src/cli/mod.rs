@@ -15,6 +15,7 @@ pub mod input;
 pub mod interrupt;
 pub mod plan;
 pub mod validate;
+pub mod version;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -28,15 +29,47 @@ use crate::diag::Diagnostic;
 #[command(
     name = "topoplan",
     version,
+    long_version = version::long_version(),
     about = "Plan Cluster API managed topologies (ClusterClass) offline",
     long_about = "topoplan computes, without a management cluster, every object Cluster API's topology \
 controller would create for Clusters that use a ClusterClass, and shows it as a plan.",
     propagate_version = true
 )]
 pub struct Cli {
+    /// How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow
+    /// commands, so they appear on the pull request's lines) or json (one object per line).
+    /// Default: text, plus github when GITHUB_ACTIONS=true.
+    #[arg(long = "diagnostics-format", value_enum, global = true)]
+    pub diagnostics_format: Option<DiagnosticsFormat>,
+
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// How diagnostics are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiagnosticsFormat {
+    /// miette's rendering: file:line:col, a snippet, help.
+    Text,
+    /// GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`).
+    Github,
+    /// One JSON object per diagnostic and line.
+    Json,
+}
+
+/// The formats diagnostics are printed in this run (set once, from the flag and the
+/// environment, before anything is reported).
+static DIAGNOSTICS: std::sync::OnceLock<Vec<DiagnosticsFormat>> = std::sync::OnceLock::new();
+
+fn diagnostics_formats() -> &'static [DiagnosticsFormat] {
+    DIAGNOSTICS.get_or_init(|| {
+        let mut f = vec![DiagnosticsFormat::Text];
+        if std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true") {
+            f.push(DiagnosticsFormat::Github);
+        }
+        f
+    })
 }
 
 /// Subcommands.
@@ -53,6 +86,8 @@ pub enum Command {
     Eval(eval::EvalArgs),
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
+    /// Print topoplan's version and the Cluster API releases and API versions it emulates.
+    Version(version::VersionArgs),
 }
 
 /// Run the command line; returns the process exit code.
@@ -69,6 +104,9 @@ pub fn run() -> ExitCode {
             };
         }
     };
+    if let Some(f) = cli.diagnostics_format {
+        let _ = DIAGNOSTICS.set(vec![f]);
+    }
     // One invocation is one run: cap the work and output of all its template executions
     // together. `eval --jsonl` replays independent oracle cases, each its own run.
     if !matches!(&cli.command, Command::Eval(a) if a.jsonl) {
@@ -80,6 +118,7 @@ pub fn run() -> ExitCode {
         Command::Validate(args) => validate::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Completions(args) => completions::run(&args),
+        Command::Version(args) => version::run(&args),
     };
     match result {
         Ok(code) => code,
@@ -195,9 +234,36 @@ pub fn stdout_color() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
-/// Print diagnostics on stderr, rendered by miette.
+/// Print diagnostics on stderr in this run's formats (miette's text by default).
 pub fn report(diags: &[Diagnostic]) {
-    let color = stderr_color();
+    if diags.is_empty() {
+        return;
+    }
     let mut err = std::io::stderr().lock();
-    let _ = err.write_all(crate::diag::render_all(diags, color).as_bytes());
+    // The machine formats are bounded as the text is: hostile input can raise any number.
+    let max = crate::diag::MAX_DIAGNOSTICS;
+    let mut shown: Vec<Diagnostic> = diags.iter().take(max).cloned().collect();
+    if diags.len() > max {
+        let rest = &diags[max..];
+        let errors = rest.iter().filter(|d| d.is_error()).count();
+        shown.push(Diagnostic::warning(format!(
+            "… and {} more not shown ({errors} errors, {} warnings)",
+            rest.len(),
+            rest.len() - errors
+        )));
+    }
+    for f in diagnostics_formats() {
+        let text = match f {
+            DiagnosticsFormat::Text => crate::diag::render_all(diags, stderr_color()),
+            DiagnosticsFormat::Github => shown
+                .iter()
+                .map(crate::output::annotations::workflow_command)
+                .collect(),
+            DiagnosticsFormat::Json => shown
+                .iter()
+                .map(crate::output::annotations::json_line)
+                .collect(),
+        };
+        let _ = err.write_all(text.as_bytes());
+    }
 }

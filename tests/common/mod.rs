@@ -258,7 +258,9 @@ impl Test {
         }
         cmd.current_dir(self.dir.path())
             .args(&self.args)
-            .env("NO_COLOR", "1");
+            .env("NO_COLOR", "1")
+            // Inside a GitHub Actions job every diagnostic would also be a workflow command.
+            .env_remove("GITHUB_ACTIONS");
         for (k, v) in &self.env {
             cmd.env(k, v);
         }
