@@ -101,7 +101,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__diff)
-            opts="-n -o -h -V --base-ref --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --cluster --output --stat --detailed-exitcode --fail-on-warn --diagnostics-format --help --version"
+            opts="-n -o -h -V --base-ref --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --cluster --output --stat --detailed-exitcode --fail-on-warn --no-objects --diagnostics-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -305,7 +305,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__plan)
-            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --current --detailed-exitcode --fail-on-warn --cluster --output-directory --output-dir --output --explain --diagnostics-format --help --version"
+            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --current --detailed-exitcode --fail-on-warn --no-objects --cluster --output-directory --output-dir --output --explain --diagnostics-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

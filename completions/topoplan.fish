@@ -57,6 +57,7 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l substitute -d
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l detailed-exitcode -d 'Exit with 2 when the plan changes anything (0 when it changes nothing, 1 on error)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l fail-on-warn -d 'Exit with 1 when any warning was reported, after printing everything (as conftest\'s flag does): a CI gate that treats warnings as errors'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l no-objects -d 'Leave each object out of the JSON/YAML document (verdicts, notes and diffs stay): a fleet\'s document shrinks to what a reviewer reads'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l explain -d 'Also show what each ClusterClass patch did to each template: the operations with their values, or why it was skipped (after the table; in the plan document with -o json/yaml)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s V -l version -d 'Print version'
@@ -80,6 +81,7 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l insecure-skip
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l stat -d 'One line per changed Cluster instead of its objects and diffs'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l detailed-exitcode -d 'Exit with 2 when the change does anything (0 when nothing, 1 on error)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l fail-on-warn -d 'Exit with 1 when any warning was reported, after printing everything (as conftest\'s flag does): a CI gate that treats warnings as errors'
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l no-objects -d 'Leave each object out of the JSON/YAML document (verdicts, notes and diffs stay): a fleet\'s document shrinks to what a reviewer reads'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s f -l filename -d 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin' -r -F

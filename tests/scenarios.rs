@@ -279,3 +279,45 @@ fn extra_files_are_read_too() {
         .collect();
     assert_eq!(names, ["demo", "other"]);
 }
+
+#[test]
+fn no_objects_leaves_the_objects_out_and_keeps_the_verdicts() {
+    let p = Plan::new().machine_deployment("md-0", WORKER_CLASS, 1);
+    let whole = p.plan(&[]);
+    let slim = p.plan(&["--no-objects"]);
+    assert_eq!(whole.objects().len(), slim.objects().len());
+    for (w, s) in whole.objects().iter().zip(slim.objects()) {
+        assert!(w.get("object").is_some());
+        assert!(s.get("object").is_none(), "{s}");
+        for k in ["action", "role", "kind", "name", "namespace"] {
+            assert_eq!(w[k], s[k], "{k}");
+        }
+    }
+    assert!(slim.out.stdout.len() * 3 < whole.out.stdout.len());
+    // YAML too.
+    p.plan_test(&["-o", "yaml", "--no-objects"])
+        .stdout_contains("action: created")
+        .stdout_lacks("object:")
+        .run();
+}
+
+#[test]
+fn diff_no_objects_leaves_the_objects_out() {
+    let old = Plan::new();
+    let new = Plan::new().version("v1.34.1");
+    let out = common::Test::new()
+        .file("old/class.yaml", &old.class_yaml())
+        .file("old/cluster.yaml", &old.cluster_yaml())
+        .file("new/class.yaml", &new.class_yaml())
+        .file("new/cluster.yaml", &new.cluster_yaml())
+        .args(["diff", "old", "new", "-o", "json", "--no-objects"])
+        .run();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("json");
+    let objects = doc["clusters"][0]["objects"].as_array().expect("objects");
+    assert!(!objects.is_empty());
+    assert!(objects.iter().all(|o| o.get("object").is_none()));
+    assert!(
+        objects.iter().any(|o| o.get("diff").is_some()),
+        "diffs stay"
+    );
+}

@@ -72,6 +72,11 @@ pub struct DiffArgs {
     /// flag does): a CI gate that treats warnings as errors.
     #[arg(long = "fail-on-warn")]
     pub fail_on_warn: bool,
+
+    /// Leave each object out of the JSON/YAML document (verdicts, notes and diffs stay): a
+    /// fleet's document shrinks to what a reviewer reads.
+    #[arg(long = "no-objects")]
+    pub no_objects: bool,
 }
 
 /// Resolve the flags.
@@ -156,6 +161,10 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
         Format::Yaml => Some(Syntax::Yaml),
     };
     let color = stdout_color();
+    let show = output::document::Show {
+        explain: false,
+        objects: !args.no_objects,
+    };
     let membership = std::sync::OnceLock::new();
     let render = |i: usize, c: &ClusterPlan| -> Vec<u8> {
         match args.format {
@@ -163,8 +172,8 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
                 let m = membership.get().cloned().unwrap_or_default();
                 output::review::cluster(c, &m, color, args.stat).into_bytes()
             }
-            Format::Json => output::review::json_cluster(i, c),
-            Format::Yaml => output::review::yaml_cluster(c),
+            Format::Json => output::review::json_cluster(i, c, show),
+            Format::Yaml => output::review::yaml_cluster(c, show),
         }
     };
     let stdout = std::io::stdout();

@@ -43,6 +43,11 @@ pub struct PlanArgs {
     #[arg(long = "fail-on-warn")]
     pub fail_on_warn: bool,
 
+    /// Leave each object out of the JSON/YAML document (verdicts, notes and diffs stay): a
+    /// fleet's document shrinks to what a reviewer reads.
+    #[arg(long = "no-objects")]
+    pub no_objects: bool,
+
     /// Plan only this Cluster (NAMESPACE/NAME); repeatable.
     #[arg(long = "cluster", value_name = "NAMESPACE/NAME")]
     pub clusters: Vec<String>,
@@ -95,6 +100,8 @@ pub struct OutputOptions {
     pub detailed_exitcode: bool,
     /// Exit 1 when any warning was reported.
     pub fail_on_warn: bool,
+    /// What the document shows.
+    pub show: output::document::Show,
 }
 
 /// `--cluster NAMESPACE/NAME` values; malformed ones become errors.
@@ -174,6 +181,10 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
             explain: args.explain,
             detailed_exitcode: args.detailed_exitcode,
             fail_on_warn: args.fail_on_warn,
+            show: output::document::Show {
+                explain: args.explain,
+                objects: !args.no_objects,
+            },
         },
     ))
 }
@@ -230,8 +241,8 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     let render = |i: usize, c: &plan::ClusterPlan| Chunk {
         text: match out.format {
             Format::Table => output::table::cluster(i, c, out.color).into_bytes(),
-            Format::Json => output::document::json_cluster(i, c, out.explain),
-            Format::Yaml => output::document::yaml_cluster(c, out.explain),
+            Format::Json => output::document::json_cluster(i, c, out.show),
+            Format::Yaml => output::document::yaml_cluster(c, out.show),
         },
         explain: if out.explain && out.format == Format::Table {
             crate::patches::explain::render(&format!("{}/{}", c.namespace, c.name), &c.patches)

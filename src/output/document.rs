@@ -19,7 +19,8 @@ clusters:
     kind: ...
     namespace: ...
     name: ...
-    object: {...}              # the full object (after the plan; as it is when unchanged or deleted)
+    object: {...}              # the full object (after the plan; as it is when unchanged or
+                               # deleted); left out with --no-objects
     note: ...                  # why, when it needs saying (held, rotated, topology entry removed)
     rotatedFrom: ...           # a template created by rotation: the name it replaces
     diff: ...                  # modified objects with --current: unified diff of the managed fields;
@@ -113,7 +114,8 @@ struct ObjectEntry<'a> {
     kind: &'a str,
     namespace: &'a str,
     name: &'a str,
-    object: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    object: Option<&'a Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -140,8 +142,27 @@ struct DeferredEntry<'a> {
     reason: &'a str,
 }
 
+/// What the document shows of each Cluster besides the verdicts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Show {
+    /// Each Cluster's patch trace (`--explain`).
+    pub explain: bool,
+    /// Each object whole (`--no-objects` leaves them out; diffs stay).
+    pub objects: bool,
+}
+
+impl Default for Show {
+    fn default() -> Show {
+        Show {
+            explain: false,
+            objects: true,
+        }
+    }
+}
+
 /// One Cluster's entry of the document.
-fn entry(c: &ClusterPlan, explain: bool) -> ClusterEntry<'_> {
+fn entry(c: &ClusterPlan, show: Show) -> ClusterEntry<'_> {
+    let explain = show.explain;
     let count = |a: Action| c.objects.iter().filter(|o| o.action == a).count();
     ClusterEntry {
         namespace: &c.namespace,
@@ -167,7 +188,7 @@ fn entry(c: &ClusterPlan, explain: bool) -> ClusterEntry<'_> {
                 kind: o.kind(),
                 namespace: o.namespace(),
                 name: o.name(),
-                object: &o.object,
+                object: show.objects.then_some(&o.object),
                 note: o.note.as_deref(),
                 rotated_from: o.rotated_from.as_deref(),
                 diff: crate::output::table::object_diff(o, false),
@@ -201,24 +222,36 @@ fn document(plan: &Plan, explain: bool) -> Document<Vec<ClusterEntry<'_>>> {
     Document {
         api_version: API_VERSION,
         kind: "Plan",
-        clusters: plan.clusters.iter().map(|c| entry(c, explain)).collect(),
+        clusters: plan
+            .clusters
+            .iter()
+            .map(|c| {
+                entry(
+                    c,
+                    Show {
+                        explain,
+                        ..Show::default()
+                    },
+                )
+            })
+            .collect(),
         warnings: plan.warnings.iter().map(diagnostic).collect(),
     }
 }
 
 /// One Cluster's entry as a JSON value (keys sorted), as [`build`] holds it.
-pub fn entry_value(c: &ClusterPlan, explain: bool) -> Value {
-    serde_json::to_value(entry(c, explain)).unwrap_or(Value::Null)
+pub fn entry_value(c: &ClusterPlan, show: Show) -> Value {
+    serde_json::to_value(entry(c, show)).unwrap_or(Value::Null)
 }
 
 /// The `i`-th Cluster of the JSON document, streamed (see [`super::stream`]).
-pub fn json_cluster(i: usize, c: &ClusterPlan, explain: bool) -> Vec<u8> {
-    stream::cluster_json(i, &entry(c, explain))
+pub fn json_cluster(i: usize, c: &ClusterPlan, show: Show) -> Vec<u8> {
+    stream::cluster_json(i, &entry(c, show))
 }
 
 /// A Cluster of the YAML document, streamed.
-pub fn yaml_cluster(c: &ClusterPlan, explain: bool) -> Vec<u8> {
-    stream::cluster_yaml(entry_value(c, explain))
+pub fn yaml_cluster(c: &ClusterPlan, show: Show) -> Vec<u8> {
+    stream::cluster_yaml(entry_value(c, show))
 }
 
 /// The document around its Clusters, with these warnings.

@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
+use super::document::Show;
 use super::stream::{self, Frame, Syntax};
 use crate::diag::Diagnostic;
 use crate::escape::escape_line as esc;
@@ -119,13 +120,13 @@ pub fn closing(counts: &Counts) -> String {
 }
 
 /// The `i`-th Cluster of the review document as JSON (keys sorted), streamed.
-pub fn json_cluster(i: usize, c: &ClusterPlan) -> Vec<u8> {
-    stream::cluster_json(i, &crate::output::document::entry_value(c, false))
+pub fn json_cluster(i: usize, c: &ClusterPlan, show: Show) -> Vec<u8> {
+    stream::cluster_json(i, &crate::output::document::entry_value(c, show))
 }
 
 /// A Cluster of the review document as YAML, streamed.
-pub fn yaml_cluster(c: &ClusterPlan) -> Vec<u8> {
-    stream::cluster_yaml(crate::output::document::entry_value(c, false))
+pub fn yaml_cluster(c: &ClusterPlan, show: Show) -> Vec<u8> {
+    stream::cluster_yaml(crate::output::document::entry_value(c, show))
 }
 
 /// The review document around its Clusters: the plan document (kind `Review`) plus `summary`,
