@@ -62,15 +62,36 @@ fn clusters_come_in_plan_order_and_the_document_is_whole() {
 }
 
 #[test]
-fn a_failure_before_output_flows_prints_nothing() {
-    for format in ["table", "json", "yaml"] {
-        fleet(true)
-            .args(["plan", "-f", ".", "-o", format])
-            .status(1)
-            .stdout("")
-            .stderr_contains("boom")
-            .run();
-    }
+fn a_failure_before_output_flows_prints_nothing_or_a_failure_document() {
+    fleet(true)
+        .args(["plan", "-f", ".", "-o", "table"])
+        .status(1)
+        .stdout("")
+        .stderr_contains("boom")
+        .run();
+    // With a document format, the document says why: no Clusters, the errors.
+    let out = fleet(true)
+        .args(["plan", "-f", ".", "-o", "json"])
+        .status(1)
+        .stderr_contains("boom")
+        .stdout_json("/kind", "Plan")
+        .stdout_json("/clusters", json!([]))
+        .stdout_json("/errors/0/severity", "error")
+        .run();
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one document");
+    assert!(
+        doc["errors"][0]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("boom")
+    );
+    fleet(true)
+        .args(["plan", "-f", ".", "-o", "yaml"])
+        .status(1)
+        .stdout_contains("clusters: []")
+        .stdout_contains("errors:\n- ")
+        .stdout_contains("boom")
+        .run();
 }
 
 #[test]
@@ -97,7 +118,7 @@ fn the_hold_hook_cannot_raise_the_limit() {
     // A huge value is capped at the built-in limit: small output is still held, so the failure
     // still prints nothing.
     fleet(true)
-        .args(["plan", "-f", ".", "-o", "json"])
+        .args(["plan", "-f", ".", "-o", "table"])
         .env("TOPOPLAN_TEST_HOLD_BYTES", "999999999999")
         .status(1)
         .stdout("")
@@ -140,4 +161,25 @@ fn several_clusters_end_with_the_fleet_totals_one_does_not() {
     assert!(last.contains(&format!(": {created} to create")), "{last}");
     let one = Plan::new().plan_test(&[]).run();
     assert!(!one.stdout.contains("Plan: "), "{}", one.stdout);
+}
+
+#[test]
+fn a_failed_diff_prints_a_review_document_of_its_errors() {
+    let p = Plan::new();
+    let out = Test::new()
+        .file("old/class.yaml", &p.class_yaml())
+        .file("new/class.yaml", &p.class_yaml())
+        .file("new/cluster.yaml", &p.cluster_yaml())
+        .args(["diff", "old", "new", "-o", "json"])
+        .status(1)
+        .stdout_json("/kind", "Review")
+        .stdout_json("/clusters", json!([]))
+        .run();
+    let doc: Value = serde_json::from_str(&out.stdout).expect("one document");
+    let first = doc["errors"][0]["message"].as_str().unwrap_or("");
+    assert!(
+        first.contains("the old inputs do not plan"),
+        "{}",
+        out.stdout
+    );
 }

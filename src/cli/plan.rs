@@ -304,9 +304,20 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
         Ok(o) => o,
         Err(f) => {
             drop(staging);
-            let _ = held.abandon();
             if let Some(e) = stdout_error {
+                let _ = held.abandon();
                 return Err(stdout_failure(e));
+            }
+            // Nothing printed yet: with a document format, a document of the failure takes the
+            // place of the plan (after output began to flow it can only stop short).
+            match syntax.filter(|_| !held.flowing()) {
+                Some(s) => {
+                    let doc = output::document::failed(s, &f.diagnostics);
+                    let _ = held.abandon_for(doc.as_bytes());
+                }
+                None => {
+                    let _ = held.abandon();
+                }
             }
             if let Some(WriteError::Interrupted(d)) = dir_error {
                 return Err(Failure::Interrupted(d));

@@ -47,6 +47,8 @@ warnings:
   file: ...                    # present when the warning has a location
   line: 1
   column: 1
+errors:                        # only when the run failed before any Cluster was printed
+- {severity: error, message: ..., file: ..., line: 1, column: 1}
 ```
 Fields are only ever added within a version; a change that removes or renames one bumps it.
 */
@@ -71,6 +73,8 @@ struct Document<C> {
     kind: &'static str,
     clusters: C,
     warnings: Vec<Value>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    errors: Vec<Value>,
 }
 
 #[derive(Serialize)]
@@ -236,6 +240,7 @@ fn document(plan: &Plan, explain: bool) -> Document<Vec<ClusterEntry<'_>>> {
             })
             .collect(),
         warnings: plan.warnings.iter().map(diagnostic).collect(),
+        errors: Vec::new(),
     }
 }
 
@@ -262,7 +267,23 @@ pub fn frame(syntax: Syntax, warnings: &[Diagnostic]) -> Frame {
         kind: "Plan",
         clusters,
         warnings: warnings.clone(),
+        errors: Vec::new(),
     })
+}
+
+/// The document of a run that failed before any Cluster was printed: no Clusters, its
+/// warnings, and its `errors` (a CI job reading stdout learns why, not only that).
+pub fn failed(syntax: Syntax, diagnostics: &[Diagnostic]) -> String {
+    let (errors, warnings): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
+        diagnostics.iter().partition(|d| d.is_error());
+    let doc = Document {
+        api_version: API_VERSION,
+        kind: "Plan",
+        clusters: Vec::<Value>::new(),
+        warnings: warnings.into_iter().map(diagnostic).collect(),
+        errors: errors.into_iter().map(diagnostic).collect(),
+    };
+    stream::render(syntax, &doc)
 }
 
 /// The plan document as a JSON value (keys sorted); `explain` adds each Cluster's patches.

@@ -129,6 +129,28 @@ pub fn yaml_cluster(c: &ClusterPlan, show: Show) -> Vec<u8> {
     stream::cluster_yaml(crate::output::document::entry_value(c, show))
 }
 
+/// The review document of a run that failed before any Cluster was printed: no Clusters, its
+/// warnings and its `errors`.
+pub fn failed(syntax: Syntax, diagnostics: &[Diagnostic]) -> String {
+    let (errors, warnings): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
+        diagnostics.iter().partition(|d| d.is_error());
+    let list = |ds: Vec<&Diagnostic>| -> Vec<Value> {
+        ds.into_iter()
+            .map(crate::output::document::diagnostic)
+            .collect()
+    };
+    stream::render(
+        syntax,
+        &json!({
+            "apiVersion": crate::output::document::API_VERSION,
+            "kind": "Review",
+            "clusters": [],
+            "warnings": list(warnings),
+            "errors": list(errors),
+        }),
+    )
+}
+
 /// The review document around its Clusters: the plan document (kind `Review`) plus `summary`,
 /// `added` and `removed`. Its head needs only the membership; counts and warnings are known at
 /// the end.

@@ -77,7 +77,8 @@ impl Frame {
     }
 }
 
-fn render<D: Serialize>(syntax: Syntax, doc: &D) -> String {
+/// `doc` serialised whole, as the frames are cut from it.
+pub fn render<D: Serialize>(syntax: Syntax, doc: &D) -> String {
     match syntax {
         Syntax::Json => {
             let mut s = serde_json::to_string_pretty(doc).unwrap_or_default();
@@ -167,6 +168,17 @@ impl<W: Write> Held<W> {
     pub fn finish(mut self) -> std::io::Result<()> {
         let held = std::mem::take(&mut self.held);
         self.out.write_all(&held)?;
+        self.out.flush()
+    }
+
+    /// The run failed before anything flowed: drop what is held and write `instead` (a
+    /// document of the failure); after output began to flow, as [`Held::abandon`].
+    pub fn abandon_for(mut self, instead: &[u8]) -> std::io::Result<()> {
+        if self.flowing {
+            return self.abandon();
+        }
+        self.held.clear();
+        self.out.write_all(instead)?;
         self.out.flush()
     }
 
