@@ -131,6 +131,7 @@ impl InputArgs {
             substitute,
             input_limit: limit,
             per_file: crate::plan::flavors(),
+            warn_unsubstituted: !self.substitute,
             ..LoadOptions::default()
         })
     }

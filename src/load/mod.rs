@@ -13,6 +13,7 @@ pub mod envsubst;
 pub mod git;
 pub mod limit;
 pub mod object;
+pub mod unsubstituted;
 pub mod walk;
 pub mod yaml;
 
@@ -53,6 +54,9 @@ pub struct LoadOptions {
     /// alternative flavors of one object, planned side by side. Which kinds those are is the
     /// caller's business (for `plan`, Cluster API's Clusters: [`crate::plan::flavors`]).
     pub per_file: Vec<(String, String)>,
+    /// Warn about `${VAR}` left in values (the input is read without substitution, and is not
+    /// stored state, which may hold them legitimately).
+    pub warn_unsubstituted: bool,
 }
 
 /// Every object of the input, in input order (files sorted within each directory).
@@ -276,7 +280,10 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
         .map(|((opts, work), (mut errors, mut warnings))| {
             let files: Vec<FileOut> = work
                 .into_par_iter()
-                .map(|w| file_objects(w, &opts.default_namespace))
+                .map(|w| {
+                    let scan = opts.warn_unsubstituted && opts.substitute.is_none();
+                    file_objects(w, &opts.default_namespace, scan)
+                })
                 .collect();
             let mut objects = Vec::with_capacity(files.iter().map(|f| f.objects.len()).sum());
             let mut runtime_messages = Vec::new();
@@ -284,6 +291,7 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
                 objects.append(&mut f.objects);
                 runtime_messages.append(&mut f.runtime_messages);
                 errors.append(&mut f.errors);
+                warnings.append(&mut f.warnings);
             }
             check_duplicates(&objects, &opts.per_file, &mut errors);
             if errors.is_empty() {
@@ -324,10 +332,12 @@ struct FileOut {
     objects: Vec<Object>,
     runtime_messages: Vec<(serde_json::Value, Origin)>,
     errors: Vec<Diagnostic>,
+    warnings: Vec<Diagnostic>,
 }
 
 /// The objects and Runtime SDK messages of one file.
-fn file_objects(work: FileWork, default_namespace: &str) -> FileOut {
+/// With `scan`, values holding clusterctl variables are reported (a warning per file).
+fn file_objects(work: FileWork, default_namespace: &str, scan: bool) -> FileOut {
     let mut out = FileOut::default();
     let (file, docs) = match work {
         FileWork::Failed(e) => {
@@ -339,11 +349,15 @@ fn file_objects(work: FileWork, default_namespace: &str) -> FileOut {
     // Other files with the same text may still hold the documents: then copy the values.
     // Either way the values are the same; only the cost differs.
     let docs: Vec<Parsed> = Arc::try_unwrap(docs).unwrap_or_else(|shared| (*shared).clone());
+    let mut variables = unsubstituted::Scan::default();
     for doc in docs {
         let origin = Origin {
             file: Arc::clone(&file),
             spans: doc.spans,
         };
+        if scan {
+            variables.document(&doc.value, &origin);
+        }
         let is_runtime_message = doc
             .value
             .get("apiVersion")
@@ -361,6 +375,7 @@ fn file_objects(work: FileWork, default_namespace: &str) -> FileOut {
             );
         }
     }
+    out.warnings.extend(variables.warning());
     out
 }
 
