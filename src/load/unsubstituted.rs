@@ -45,13 +45,15 @@ pub struct Scan {
 impl Scan {
     /// Look through one document (`origin` says where it is).
     pub fn document(&mut self, value: &Value, origin: &Origin) {
-        // Depth-first with an explicit stack: input depth is bounded by the loader, but this
-        // never recurses either way.
-        let mut stack: Vec<(&Value, String)> = vec![(value, String::new())];
-        while let Some((v, pointer)) = stack.pop() {
+        // Counted without building pointers (most documents hold none); the first one found
+        // is then located with a second walk of that document only.
+        let mut found = false;
+        let mut stack: Vec<&Value> = vec![value];
+        while let Some(v) = stack.pop() {
             match v {
                 Value::String(s) => {
                     if let Some(name) = variable_in(s) {
+                        found = true;
                         self.values += 1;
                         if !self.names.iter().any(|n| n == name) {
                             if self.names.len() < SHOWN {
@@ -60,24 +62,15 @@ impl Scan {
                                 self.more_names = true;
                             }
                         }
-                        if self.first.is_none() {
-                            self.first = Some((origin.clone(), pointer));
-                        }
                     }
                 }
-                Value::Array(a) => {
-                    for (i, item) in a.iter().enumerate().rev() {
-                        stack.push((item, format!("{pointer}/{i}")));
-                    }
-                }
-                Value::Object(m) => {
-                    for (k, item) in m.iter().rev() {
-                        let key = k.replace('~', "~0").replace('/', "~1");
-                        stack.push((item, format!("{pointer}/{key}")));
-                    }
-                }
+                Value::Array(a) => stack.extend(a.iter().rev()),
+                Value::Object(m) => stack.extend(m.values().rev()),
                 _ => {}
             }
+        }
+        if found && self.first.is_none() {
+            self.first = first_pointer(value).map(|p| (origin.clone(), p));
         }
     }
 
@@ -101,6 +94,30 @@ impl Scan {
     }
 }
 
+/// The JSON pointer of the first string (depth first, in key order) holding a variable.
+fn first_pointer(value: &Value) -> Option<String> {
+    // An explicit stack: input depth is bounded by the loader, but this never recurses either way.
+    let mut stack: Vec<(&Value, String)> = vec![(value, String::new())];
+    while let Some((v, pointer)) = stack.pop() {
+        match v {
+            Value::String(s) if variable_in(s).is_some() => return Some(pointer),
+            Value::Array(a) => {
+                for (i, item) in a.iter().enumerate().rev() {
+                    stack.push((item, format!("{pointer}/{i}")));
+                }
+            }
+            Value::Object(m) => {
+                for (k, item) in m.iter().rev() {
+                    let key = k.replace('~', "~0").replace('/', "~1");
+                    stack.push((item, format!("{pointer}/{key}")));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,5 +132,11 @@ mod tests {
         );
         assert_eq!(variable_in("${1} ${} $HOME"), None);
         assert_eq!(variable_in("${ 9 } then ${_x}"), Some("_x"));
+    }
+
+    #[test]
+    fn the_first_value_is_located() {
+        let v = serde_json::json!({"a": {"b/c": ["x", "${Y}"]}, "z": "${W}"});
+        assert_eq!(first_pointer(&v).as_deref(), Some("/a/b~1c/1"));
     }
 }
