@@ -65,7 +65,7 @@ _topoplan() {
 
     case "${cmd}" in
         topoplan)
-            opts="-h -V --diagnostics-format --help --version plan diff validate eval completions version help"
+            opts="-q -h -V --diagnostics-format --color --quiet --help --version plan diff validate eval completions version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -73,6 +73,10 @@ _topoplan() {
             case "${prev}" in
                 --diagnostics-format)
                     COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -83,7 +87,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__completions)
-            opts="-h -V --diagnostics-format --help --version bash elvish fish powershell zsh"
+            opts="-q -h -V --diagnostics-format --color --quiet --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -91,6 +95,10 @@ _topoplan() {
             case "${prev}" in
                 --diagnostics-format)
                     COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -101,7 +109,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__diff)
-            opts="-n -o -h -V --base-ref --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --cluster --output --stat --detailed-exitcode --fail-on-warn --no-objects --diagnostics-format --help --version"
+            opts="-n -o -q -h -V --base-ref --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --cluster --output --stat --detailed-exitcode --fail-on-warn --no-objects --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -159,6 +167,10 @@ _topoplan() {
                     COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -167,7 +179,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__eval)
-            opts="-h -V --vars --text --jsonl --max-input-bytes --diagnostics-format --help --version"
+            opts="-q -h -V --vars --text --jsonl --max-input-bytes --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -183,6 +195,10 @@ _topoplan() {
                     ;;
                 --diagnostics-format)
                     COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -305,7 +321,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__plan)
-            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --current --detailed-exitcode --fail-on-warn --no-objects --cluster --output-directory --output-dir --output --explain --diagnostics-format --help --version"
+            opts="-f -n -o -q -h -V --filename --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --current --detailed-exitcode --fail-on-warn --no-objects --cluster --output-directory --output-dir --output --explain --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -379,6 +395,10 @@ _topoplan() {
                     COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -387,7 +407,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__validate)
-            opts="-f -n -o -h -V --filename --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --old --output --fail-on-warn --diagnostics-format --help --version"
+            opts="-f -n -o -q -h -V --filename --namespace --substitute --env-file --max-input-bytes --feature-gates --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --old --output --fail-on-warn --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -449,6 +469,10 @@ _topoplan() {
                     COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -457,7 +481,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__version)
-            opts="-o -h -V --output --diagnostics-format --help --version"
+            opts="-o -q -h -V --output --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -473,6 +497,10 @@ _topoplan() {
                     ;;
                 --diagnostics-format)
                     COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_topoplan_global_optspecs
-    string join \n diagnostics-format= h/help V/version
+    string join \n diagnostics-format= color= q/quiet h/help V/version
 end
 
 function __fish_topoplan_needs_command
@@ -27,6 +27,10 @@ end
 complete -c topoplan -n "__fish_topoplan_needs_command" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
+complete -c topoplan -n "__fish_topoplan_needs_command" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+always\t'Always (for CI logs that render ANSI colours)'
+never\t'Never'"
+complete -c topoplan -n "__fish_topoplan_needs_command" -s q -l quiet -d 'Print only errors on stderr: no warnings, no progress bar'
 complete -c topoplan -n "__fish_topoplan_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_needs_command" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "plan" -d 'Plan every topology Cluster in the input: what would be created, modified or deleted'
@@ -53,12 +57,16 @@ yaml\t'The plan document as YAML'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+always\t'Always (for CI logs that render ANSI colours)'
+never\t'Never'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l substitute -d 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l detailed-exitcode -d 'Exit with 2 when the plan changes anything (0 when it changes nothing, 1 on error)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l fail-on-warn -d 'Exit with 1 when any warning was reported, after printing everything (as conftest\'s flag does): a CI gate that treats warnings as errors'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l no-objects -d 'Leave each object out of the JSON/YAML document (verdicts, notes and diffs stay): a fleet\'s document shrinks to what a reviewer reads'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l explain -d 'Also show what each ClusterClass patch did to each template: the operations with their values, or why it was skipped (after the table; in the plan document with -o json/yaml)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s q -l quiet -d 'Print only errors on stderr: no warnings, no progress bar'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l base-ref -d 'Read the old inputs from this git revision (e.g. origin/main) of the repository holding the PATHs, the new ones from the working tree' -r
@@ -76,12 +84,16 @@ yaml\t'The plan document as YAML'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+always\t'Always (for CI logs that render ANSI colours)'
+never\t'Never'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l substitute -d 'Substitute clusterctl-style ${VAR} variables in both inputs before parsing'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l stat -d 'One line per changed Cluster instead of its objects and diffs'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l detailed-exitcode -d 'Exit with 2 when the change does anything (0 when nothing, 1 on error)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l fail-on-warn -d 'Exit with 1 when any warning was reported, after printing everything (as conftest\'s flag does): a CI gate that treats warnings as errors'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l no-objects -d 'Leave each object out of the JSON/YAML document (verdicts, notes and diffs stay): a fleet\'s document shrinks to what a reviewer reads'
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s q -l quiet -d 'Print only errors on stderr: no warnings, no progress bar'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s f -l filename -d 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin' -r -F
@@ -99,9 +111,13 @@ yaml\t'The input objects with Cluster API\'s defaults applied, as a server-side 
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+always\t'Always (for CI logs that render ANSI colours)'
+never\t'Never'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l substitute -d 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l fail-on-warn -d 'Exit with 1 when any warning was reported, after printing everything (as conftest\'s flag does): a CI gate that treats warnings as errors'
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s q -l quiet -d 'Print only errors on stderr: no warnings, no progress bar'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l vars -d 'YAML or JSON file with the variables (a mapping of name to value), e.g. `{builtin: {cluster: {name: c1}}, replicas: 3}`' -r -F
@@ -109,13 +125,21 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l max-input-byt
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
+complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+always\t'Always (for CI logs that render ANSI colours)'
+never\t'Never'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l text -d 'Print the rendered text instead of the JSON value Cluster API would use'
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l jsonl -d 'Read oracle case lines on stdin (`{"template", "data", "funcs", "missingkey", "yamlToJSON"}`) and write one result line per case (`{"ok", "output", "json", "stage", "error"}`), as the Go oracle does'
+complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -s q -l quiet -d 'Print only errors on stderr: no warnings, no progress bar'
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
+complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+always\t'Always (for CI logs that render ANSI colours)'
+never\t'Never'"
+complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -s q -l quiet -d 'Print only errors on stderr: no warnings, no progress bar'
 complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand version" -s o -l output -d 'What to print: text, or a JSON document for scripts' -r -f -a "text\t'Lines for people'
@@ -123,6 +147,10 @@ json\t'One JSON document'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand version" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
+complete -c topoplan -n "__fish_topoplan_using_subcommand version" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+always\t'Always (for CI logs that render ANSI colours)'
+never\t'Never'"
+complete -c topoplan -n "__fish_topoplan_using_subcommand version" -s q -l quiet -d 'Print only errors on stderr: no warnings, no progress bar'
 complete -c topoplan -n "__fish_topoplan_using_subcommand version" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand version" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand help; and not __fish_seen_subcommand_from plan diff validate eval completions version help" -f -a "plan" -d 'Plan every topology Cluster in the input: what would be created, modified or deleted'

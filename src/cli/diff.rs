@@ -150,7 +150,7 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
 pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
     use output::stream::Syntax;
     let opts = resolve(&args)?;
-    let bar = output::progress::Progress::new(0, "planning");
+    let bar = super::progress("planning");
     let progress = |s: Step| match s {
         Step::Total(n) => bar.add_total(n),
         Step::Done(n) => bar.inc(n),

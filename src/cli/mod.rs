@@ -42,9 +42,53 @@ pub struct Cli {
     #[arg(long = "diagnostics-format", value_enum, global = true)]
     pub diagnostics_format: Option<DiagnosticsFormat>,
 
+    /// When to colour output: auto (a terminal, and no NO_COLOR), always or never.
+    #[arg(long = "color", value_enum, global = true, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// Print only errors on stderr: no warnings, no progress bar.
+    #[arg(short = 'q', long = "quiet", global = true)]
+    pub quiet: bool,
+
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// When output is coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always (for CI logs that render ANSI colours).
+    Always,
+    /// Never.
+    Never,
+}
+
+/// This run's `--color` and `--quiet` (set once, before anything is printed).
+static LOOK: std::sync::OnceLock<(ColorChoice, bool)> = std::sync::OnceLock::new();
+
+fn look() -> (ColorChoice, bool) {
+    *LOOK.get_or_init(|| (ColorChoice::Auto, false))
+}
+
+/// Whether this run is `--quiet`.
+pub fn quiet() -> bool {
+    look().1
+}
+
+/// How many Clusters a run plans before a progress bar is worth drawing.
+const PROGRESS_FROM: u64 = 20;
+
+/// The progress bar of a run that plans Clusters: drawn on a terminal once there are more than
+/// a handful, never with `--quiet`.
+pub fn progress(label: &str) -> crate::output::progress::Progress {
+    if quiet() {
+        crate::output::progress::Progress::hidden()
+    } else {
+        crate::output::progress::Progress::from_total(PROGRESS_FROM, label)
+    }
 }
 
 /// How diagnostics are printed.
@@ -107,6 +151,7 @@ pub fn run() -> ExitCode {
     if let Some(f) = cli.diagnostics_format {
         let _ = DIAGNOSTICS.set(vec![f]);
     }
+    let _ = LOOK.set((cli.color, cli.quiet));
     // One invocation is one run: cap the work and output of all its template executions
     // together. `eval --jsonl` replays independent oracle cases, each its own run.
     if !matches!(&cli.command, Command::Eval(a) if a.jsonl) {
@@ -225,17 +270,33 @@ pub fn stdout_failure(e: std::io::Error) -> Failure {
 /// Whether stderr gets colours: a terminal and no `NO_COLOR`.
 pub fn stderr_color() -> bool {
     use std::io::IsTerminal;
-    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+    colored(std::io::stderr().is_terminal())
+}
+
+/// `--color` applied to a stream that is (or is not) a terminal.
+fn colored(terminal: bool) -> bool {
+    match look().0 {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    }
 }
 
 /// Whether stdout gets colours.
 pub fn stdout_color() -> bool {
     use std::io::IsTerminal;
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+    colored(std::io::stdout().is_terminal())
 }
 
 /// Print diagnostics on stderr in this run's formats (miette's text by default).
 pub fn report(diags: &[Diagnostic]) {
+    let quieted: Vec<Diagnostic>;
+    let diags = if quiet() {
+        quieted = diags.iter().filter(|d| d.is_error()).cloned().collect();
+        &quieted[..]
+    } else {
+        diags
+    };
     if diags.is_empty() {
         return;
     }

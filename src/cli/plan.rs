@@ -223,7 +223,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     use output::replace::{Staging, WriteError};
     use output::stream::Syntax;
     let (opts, out) = resolve(args)?;
-    let bar = output::progress::Progress::new(0, "planning");
+    let bar = super::progress("planning");
     let progress = |s: Step| match s {
         Step::Total(n) => bar.add_total(n),
         Step::Done(n) => bar.inc(n),

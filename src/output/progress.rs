@@ -23,6 +23,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 pub struct Progress {
     /// `None` when nothing is drawn: the counter is then free.
     bar: Option<ProgressBar>,
+    /// The bar appears once the total reaches this (a run of a handful of Clusters finishes
+    /// before a bar would mean anything); 0 draws from the start.
+    from: u64,
 }
 
 /// What decides whether a bar is drawn; read from the process by [`Terminal::detect`], built
@@ -62,7 +65,19 @@ impl Progress {
 
     /// A counter that never draws.
     pub fn hidden() -> Progress {
-        Progress { bar: None }
+        Progress { bar: None, from: 0 }
+    }
+
+    /// [`Progress::new`], but drawn only once the total reaches `from` steps.
+    pub fn from_total(from: u64, label: &str) -> Progress {
+        let mut p = Progress::new(0, label);
+        if let Some(bar) = &p.bar
+            && from > 0
+        {
+            bar.set_draw_target(ProgressDrawTarget::hidden());
+        }
+        p.from = from;
+        p
     }
 
     /// [`Progress::new`] for an explicit terminal description.
@@ -92,7 +107,10 @@ impl Progress {
         let bar = ProgressBar::with_draw_target(Some(total), target)
             .with_style(style)
             .with_prefix(label.to_string());
-        Progress { bar: Some(bar) }
+        Progress {
+            bar: Some(bar),
+            from: 0,
+        }
     }
 
     /// Whether a bar is being drawn.
@@ -108,7 +126,11 @@ impl Progress {
     /// Add `n` steps to the total (for work whose size is learnt as it goes).
     pub fn add_total(&self, n: u64) {
         if let Some(bar) = &self.bar {
+            let before = bar.length().unwrap_or(0);
             bar.inc_length(n);
+            if reaches(before, n, self.from) {
+                bar.set_draw_target(ProgressDrawTarget::stderr());
+            }
         }
     }
 
@@ -127,6 +149,12 @@ impl Progress {
     }
 }
 
+/// Whether adding `n` steps to a total of `before` makes it reach `from` (a bar hidden until
+/// then appears).
+fn reaches(before: u64, n: u64, from: u64) -> bool {
+    from > 0 && before < from && before.saturating_add(n) >= from
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,6 +170,21 @@ mod tests {
         dumb: false,
         no_color: false,
     };
+
+    #[test]
+    fn a_bar_appears_once_the_total_reaches_its_threshold() {
+        assert!(!reaches(0, 5, 20));
+        assert!(reaches(5, 15, 20));
+        assert!(!reaches(20, 5, 20), "only once");
+        assert!(
+            !reaches(0, 100, 0),
+            "0: drawn from the start, never switched"
+        );
+        let p = Progress::from_total(20, "planning");
+        p.add_total(30);
+        p.inc(3);
+        p.finish();
+    }
 
     #[test]
     fn no_terminal_means_no_bar() {
