@@ -49,7 +49,7 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l extension -d 
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l ca-file -d 'PEM file of the CA(s) that signed the extensions\' serving certificates (instead of the system roots; an ExtensionConfig\'s caBundle still wins for its extension)' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l max-extension-response-bytes -d 'The largest response body read from an extension, in bytes; a larger one fails the call [default: 67108864 (64 MiB)]' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l current -d 'The objects as they are now (files, directories or -), e.g. the output of `kubectl get cluster,machinedeployments,machinepools,machinehealthchecks,machines,<provider kinds> -A -o yaml`: existing objects keep their names and are compared the way the topology controller compares them (server-side apply); repeatable' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l cluster -d 'Plan only this Cluster (NAMESPACE/NAME); repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l cluster -d 'Plan only this Cluster: NAMESPACE/NAME, or NAME (in -n\'s namespace when given, else the one Cluster of that name); repeatable' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l output-dir -l output-directory -d 'Write one YAML file per object under DIR, creating it and its parents if missing; an earlier plan there is replaced atomically, and only if nothing was added to it' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s o -l output -d 'What to print on stdout' -r -f -a "table\t'A table per Cluster'
 json\t'The plan document as JSON'
@@ -77,7 +77,7 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l feature-gates
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l extension -d 'A Runtime extension serving external patches: NAME is the ExtensionConfig name the ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL; repeatable. Overrides the URL of an ExtensionConfig of that name in the input' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l ca-file -d 'PEM file of the CA(s) that signed the extensions\' serving certificates (instead of the system roots; an ExtensionConfig\'s caBundle still wins for its extension)' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l max-extension-response-bytes -d 'The largest response body read from an extension, in bytes; a larger one fails the call [default: 67108864 (64 MiB)]' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l cluster -d 'Review only this Cluster (NAMESPACE/NAME); repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l cluster -d 'Review only this Cluster: NAMESPACE/NAME, or NAME (in -n\'s namespace when given, else the one Cluster of that name); repeatable' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s o -l output -d 'What to print on stdout' -r -f -a "table\t'A table per Cluster'
 json\t'The plan document as JSON'
 yaml\t'The plan document as YAML'"

@@ -245,7 +245,13 @@ fn many_clusters_in_order_and_narrowed() {
         .file("in.yaml", &input)
         .args(["plan", "-f", "in.yaml", "--cluster", "nope"])
         .status(1)
-        .stderr_contains("expected NAMESPACE/NAME")
+        .stderr_contains("--cluster nope: no Cluster with a topology of that name")
+        .run();
+    Test::new()
+        .file("in.yaml", &input)
+        .args(["plan", "-f", "in.yaml", "--cluster", "a/b/c"])
+        .status(1)
+        .stderr_contains("expected NAME or NAMESPACE/NAME")
         .run();
 }
 

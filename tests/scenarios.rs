@@ -321,3 +321,46 @@ fn diff_no_objects_leaves_the_objects_out() {
         "diffs stay"
     );
 }
+
+#[test]
+fn cluster_by_name_alone() {
+    let a = Plan::new().namespace("team-a");
+    let b = Plan::new().namespace("team-b").cluster_name("other");
+    let same_name_b = Plan::new().namespace("team-b");
+    let t = || {
+        common::Test::new()
+            .file("a/class.yaml", &a.class_yaml())
+            .file("a/cluster.yaml", &a.cluster_yaml())
+            .file("b/class.yaml", &b.class_yaml())
+            .file("b/cluster.yaml", &b.cluster_yaml())
+    };
+    // Unique: found in whichever namespace holds it.
+    let out = t()
+        .args(["plan", "-f", ".", "--cluster", "other", "-o", "json"])
+        .stdout_json("/clusters/0/namespace", "team-b")
+        .run();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("json");
+    assert_eq!(doc["clusters"].as_array().map(Vec::len), Some(1));
+    // Several namespaces hold the name: an error naming them, unless -n says which.
+    t().file("c/cluster.yaml", &same_name_b.cluster_yaml())
+        .args(["plan", "-f", ".", "--cluster", "demo"])
+        .status(1)
+        .stderr_contains(
+            "--cluster demo: Clusters of that name are in 2 namespaces (team-a, team-b)",
+        )
+        .run();
+    t().file("c/cluster.yaml", &same_name_b.cluster_yaml())
+        .args([
+            "plan",
+            "-f",
+            ".",
+            "--cluster",
+            "demo",
+            "-n",
+            "team-a",
+            "-o",
+            "json",
+        ])
+        .stdout_json("/clusters/0/namespace", "team-a")
+        .run();
+}

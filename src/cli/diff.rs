@@ -52,8 +52,9 @@ pub struct DiffArgs {
     #[command(flatten)]
     pub extensions: ExtensionArgs,
 
-    /// Review only this Cluster (NAMESPACE/NAME); repeatable.
-    #[arg(long = "cluster", value_name = "NAMESPACE/NAME")]
+    /// Review only this Cluster: NAMESPACE/NAME, or NAME (in -n's namespace when given, else
+    /// the one Cluster of that name); repeatable.
+    #[arg(long = "cluster", value_name = "[NAMESPACE/]NAME")]
     pub clusters: Vec<String>,
 
     /// What to print on stdout.
@@ -114,7 +115,8 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
             ]);
         }
     };
-    let clusters = super::plan::parse_clusters(&args.clusters, &mut errors);
+    let clusters =
+        super::plan::parse_clusters(&args.clusters, args.namespace.as_deref(), &mut errors);
     let gates = args.admission.gates().unwrap_or_else(|e| {
         errors.push(e);
         crate::validate::Gates::default()

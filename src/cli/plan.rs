@@ -48,8 +48,9 @@ pub struct PlanArgs {
     #[arg(long = "no-objects")]
     pub no_objects: bool,
 
-    /// Plan only this Cluster (NAMESPACE/NAME); repeatable.
-    #[arg(long = "cluster", value_name = "NAMESPACE/NAME")]
+    /// Plan only this Cluster: NAMESPACE/NAME, or NAME (in -n's namespace when given, else
+    /// the one Cluster of that name); repeatable.
+    #[arg(long = "cluster", value_name = "[NAMESPACE/]NAME")]
     pub clusters: Vec<String>,
 
     /// Write one YAML file per object under DIR, creating it and its parents if missing; an
@@ -104,17 +105,25 @@ pub struct OutputOptions {
     pub show: output::document::Show,
 }
 
-/// `--cluster NAMESPACE/NAME` values; malformed ones become errors.
-pub fn parse_clusters(values: &[String], errors: &mut Vec<Diagnostic>) -> Vec<(String, String)> {
+/// `--cluster` values: `NAMESPACE/NAME`, or `NAME` (in `-n`'s namespace when given; else in
+/// whichever namespace holds it, an empty namespace here); malformed ones become errors.
+pub fn parse_clusters(
+    values: &[String],
+    namespace: Option<&str>,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<(String, String)> {
     let mut clusters = Vec::new();
     for c in values {
         match c.split_once('/') {
             Some((ns, name)) if !ns.is_empty() && !name.is_empty() && !name.contains('/') => {
                 clusters.push((ns.to_string(), name.to_string()));
             }
+            None if !c.is_empty() => {
+                clusters.push((namespace.unwrap_or("").to_string(), c.clone()));
+            }
             _ => errors.push(
-                Diagnostic::error(format!("--cluster {c:?}: expected NAMESPACE/NAME"))
-                    .with_help("for example --cluster default/my-cluster"),
+                Diagnostic::error(format!("--cluster {c:?}: expected NAME or NAMESPACE/NAME"))
+                    .with_help("for example --cluster my-cluster or --cluster default/my-cluster"),
             ),
         }
     }
@@ -124,7 +133,7 @@ pub fn parse_clusters(values: &[String], errors: &mut Vec<Diagnostic>) -> Vec<(S
 /// Resolve the flags into library options.
 pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagnostic>> {
     let mut errors = Vec::new();
-    let clusters = parse_clusters(&args.clusters, &mut errors);
+    let clusters = parse_clusters(&args.clusters, args.input.namespace.as_deref(), &mut errors);
     let load = match args.input.resolve() {
         Ok(l) => Some(l),
         Err(mut e) => {

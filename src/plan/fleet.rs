@@ -146,22 +146,9 @@ impl<'a> Fleet<'a> {
         }
 
         if !only.is_empty() {
-            let wanted: BTreeSet<(String, String)> = only.iter().cloned().collect();
-            let present: BTreeSet<(String, String)> = clusters
-                .iter()
-                .map(|c| (c.namespace.clone(), c.name.clone()))
-                .collect();
+            let (wanted, mut unknown) = selected(only, &clusters);
+            errors.append(&mut unknown);
             clusters.retain(|c| wanted.contains(&(c.namespace.clone(), c.name.clone())));
-            for (ns, name) in wanted.difference(&present) {
-                errors.push(
-                    Diagnostic::error(format!(
-                        "--cluster {ns}/{name}: no Cluster with a topology of that name in the input"
-                    ))
-                    .with_help(
-                        "--cluster takes NAMESPACE/NAME of a Cluster that has spec.topology",
-                    ),
-                );
-            }
         }
         if clusters.is_empty() && errors.is_empty() {
             errors.push(
@@ -400,6 +387,70 @@ impl<'a> Fleet<'a> {
         p.patches = traces;
         Ok(p)
     }
+}
+
+/// The (namespace, name) of each Cluster `only` selects, and an error for each selection that
+/// names none. A selection with an empty namespace (`--cluster NAME`) takes the Cluster of that
+/// name in whichever namespace holds it, and is an error when several do.
+fn selected(
+    only: &[(String, String)],
+    clusters: &[Entry],
+) -> (BTreeSet<(String, String)>, Vec<Diagnostic>) {
+    let present: BTreeSet<(&str, &str)> = clusters
+        .iter()
+        .map(|c| (c.namespace.as_str(), c.name.as_str()))
+        .collect();
+    let mut wanted = BTreeSet::new();
+    let mut errors = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (ns, name) in only {
+        if !seen.insert((ns, name)) {
+            continue;
+        }
+        if !ns.is_empty() {
+            if present.contains(&(ns.as_str(), name.as_str())) {
+                wanted.insert((ns.clone(), name.clone()));
+            } else {
+                errors.push(
+                    Diagnostic::error(format!(
+                        "--cluster {ns}/{name}: no Cluster with a topology of that name in the input"
+                    ))
+                    .with_help("--cluster takes NAMESPACE/NAME of a Cluster that has spec.topology"),
+                );
+            }
+            continue;
+        }
+        let namespaces: Vec<&str> = present
+            .iter()
+            .filter(|(_, n)| *n == name)
+            .map(|(ns, _)| *ns)
+            .collect();
+        match namespaces.as_slice() {
+            [] => errors.push(
+                Diagnostic::error(format!(
+                    "--cluster {name}: no Cluster with a topology of that name in the input"
+                ))
+                .with_help(
+                    "--cluster takes NAME (or NAMESPACE/NAME) of a Cluster that has spec.topology",
+                ),
+            ),
+            [one] => {
+                wanted.insert(((*one).to_string(), name.clone()));
+            }
+            several => errors.push(
+                Diagnostic::error(format!(
+                    "--cluster {name}: Clusters of that name are in {} namespaces ({})",
+                    several.len(),
+                    several.join(", ")
+                ))
+                .with_help(format!(
+                    "name one as NAMESPACE/NAME (e.g. --cluster {}/{name}), or pass -n",
+                    several[0]
+                )),
+            ),
+        }
+    }
+    (wanted, errors)
 }
 
 /// A Cluster planned as new may not carry the references the topology controller sets.

@@ -32,7 +32,8 @@ pub mod verdict;
 pub struct PlanOptions {
     /// How to read the input.
     pub load: LoadOptions,
-    /// Only these Clusters (namespace, name); empty means all.
+    /// Only these Clusters (namespace, name; an empty namespace: the one Cluster of that name,
+    /// whichever its namespace); empty means all.
     pub clusters: Vec<(String, String)>,
     /// Feature gates for admission.
     pub gates: crate::validate::Gates,
