@@ -156,11 +156,11 @@ _topoplan() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 --diagnostics-format)
@@ -384,11 +384,11 @@ _topoplan() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 --diagnostics-format)

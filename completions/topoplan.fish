@@ -53,7 +53,8 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l cluster -d 'P
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l output-dir -l output-directory -d 'Write one YAML file per object under DIR, creating it and its parents if missing; an earlier plan there is replaced atomically, and only if nothing was added to it' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s o -l output -d 'What to print on stdout' -r -f -a "table\t'A table per Cluster'
 json\t'The plan document as JSON'
-yaml\t'The plan document as YAML'"
+yaml\t'The plan document as YAML'
+markdown\t'A pull-request comment: the fleet summed up, a table of the Clusters that change, and their diffs (identical changes grouped), within GitHub\'s comment size'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
@@ -80,7 +81,8 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l max-extension
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l cluster -d 'Review only this Cluster: NAMESPACE/NAME, or NAME (in -n\'s namespace when given, else the one Cluster of that name); repeatable' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s o -l output -d 'What to print on stdout' -r -f -a "table\t'A table per Cluster'
 json\t'The plan document as JSON'
-yaml\t'The plan document as YAML'"
+yaml\t'The plan document as YAML'
+markdown\t'A pull-request comment: the fleet summed up, a table of the Clusters that change, and their diffs (identical changes grouped), within GitHub\'s comment size'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"

@@ -161,6 +161,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
         Format::Table => None,
         Format::Json => Some(Syntax::Json),
         Format::Yaml => Some(Syntax::Yaml),
+        Format::Markdown => None,
     };
     let color = stdout_color();
     let show = output::document::Show {
@@ -168,42 +169,54 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
         objects: !args.no_objects,
     };
     let membership = std::sync::OnceLock::new();
-    let render = |i: usize, c: &ClusterPlan| -> Vec<u8> {
+    let render = |i: usize, c: &ClusterPlan| -> (Vec<u8>, Option<output::markdown::Piece>) {
         match args.format {
             Format::Table => {
                 let m = membership.get().cloned().unwrap_or_default();
-                output::review::cluster(c, &m, color, args.stat).into_bytes()
+                (
+                    output::review::cluster(c, &m, color, args.stat).into_bytes(),
+                    None,
+                )
             }
-            Format::Json => output::review::json_cluster(i, c, show),
-            Format::Yaml => output::review::yaml_cluster(c, show),
+            Format::Json => (output::review::json_cluster(i, c, show), None),
+            Format::Yaml => (output::review::yaml_cluster(c, show), None),
+            Format::Markdown => (
+                Vec::new(),
+                Some(output::markdown::piece(c, membership.get())),
+            ),
         }
     };
+    let mut comment = output::markdown::Comment::default();
     let stdout = std::io::stdout();
     let mut held = super::held_stdout(&stdout);
     let mut emitted = 0usize;
     let mut stdout_error: Option<std::io::Error> = None;
-    let emit = |chunk: Vec<u8>| -> Result<(), Diagnostic> {
-        let mut w = || -> std::io::Result<()> {
-            if emitted == 0
-                && let (Some(s), Some(m)) = (syntax, membership.get())
-            {
-                let head = output::review::frame(s, m, &Default::default(), &[]).head;
-                held.write(head.as_bytes())?;
+    let emit =
+        |(chunk, piece): (Vec<u8>, Option<output::markdown::Piece>)| -> Result<(), Diagnostic> {
+            if let Some(p) = piece {
+                comment.add(p);
             }
-            held.write(&chunk)
+            let mut w = || -> std::io::Result<()> {
+                if emitted == 0
+                    && let (Some(s), Some(m)) = (syntax, membership.get())
+                {
+                    let head = output::review::frame(s, m, &Default::default(), &[]).head;
+                    held.write(head.as_bytes())?;
+                }
+                held.write(&chunk)
+            };
+            match w() {
+                Ok(()) => {
+                    emitted += 1;
+                    Ok(())
+                }
+                Err(e) => {
+                    let d = Diagnostic::error(format!("cannot write to standard output: {e}"));
+                    stdout_error = Some(e);
+                    Err(d)
+                }
+            }
         };
-        match w() {
-            Ok(()) => {
-                emitted += 1;
-                Ok(())
-            }
-            Err(e) => {
-                let d = Diagnostic::error(format!("cannot write to standard output: {e}"));
-                stdout_error = Some(e);
-                Err(d)
-            }
-        }
-    };
     let begin = |m: &pipeline::diff::Membership| {
         let _ = membership.set(m.clone());
     };
@@ -240,6 +253,10 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
                 } else {
                     frame.tail.as_bytes()
                 })?;
+            }
+            None if args.format == Format::Markdown => {
+                let summary = output::review::closing(&r.counts);
+                held.write(comment.finish("topoplan diff", &summary).as_bytes())?;
             }
             None => held.write(output::review::closing(&r.counts).as_bytes())?,
         }

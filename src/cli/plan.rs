@@ -82,6 +82,9 @@ pub enum Format {
     Json,
     /// The plan document as YAML.
     Yaml,
+    /// A pull-request comment: the fleet summed up, a table of the Clusters that change, and
+    /// their diffs (identical changes grouped), within GitHub's comment size.
+    Markdown,
 }
 
 /// Where and how the plan is shown.
@@ -224,6 +227,8 @@ struct Chunk {
     explain: String,
     /// With `--output-dir`: its files.
     files: Option<Vec<output::files::Piece>>,
+    /// With `-o markdown`: what the comment needs of it.
+    markdown: Option<output::markdown::Piece>,
     plan_key: (String, String, Option<String>),
 }
 
@@ -245,6 +250,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
         Format::Table => None,
         Format::Json => Some(Syntax::Json),
         Format::Yaml => Some(Syntax::Yaml),
+        Format::Markdown => None,
     };
     let head = syntax.map(|s| output::document::frame(s, &[]).head);
     let render = |i: usize, c: &plan::ClusterPlan| Chunk {
@@ -252,7 +258,9 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
             Format::Table => output::table::cluster(i, c, out.color).into_bytes(),
             Format::Json => output::document::json_cluster(i, c, out.show),
             Format::Yaml => output::document::yaml_cluster(c, out.show),
+            Format::Markdown => Vec::new(),
         },
+        markdown: (out.format == Format::Markdown).then(|| output::markdown::piece(c, None)),
         explain: if out.explain && out.format == Format::Table {
             crate::patches::explain::render(&format!("{}/{}", c.namespace, c.name), &c.patches)
         } else {
@@ -264,6 +272,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     let stdout = std::io::stdout();
     let mut held = super::held_stdout(&stdout);
     let mut explained = String::new();
+    let mut comment = output::markdown::Comment::default();
     let mut staging: Option<Staging<'_>> = None;
     let mut layout = output::files::Layout::default();
     let mut stdout_error: Option<std::io::Error> = None;
@@ -289,6 +298,9 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
             };
             dir_error = Some(e);
             return Err(d);
+        }
+        if let Some(p) = chunk.markdown {
+            comment.add(p);
         }
         let mut w = || -> std::io::Result<()> {
             if emitted == 0
@@ -366,6 +378,10 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
             } else {
                 frame.tail.as_bytes()
             })?;
+        }
+        if out.format == Format::Markdown {
+            let summary = output::table::totals(&outcome.summary);
+            held.write(comment.finish("topoplan plan", &summary).as_bytes())?;
         }
         // Several Clusters: the fleet summed up, as `diff` ends.
         if out.format == Format::Table && outcome.summary.clusters > 1 {

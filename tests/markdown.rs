@@ -1,0 +1,61 @@
+//! `--output markdown`: a pull-request comment for `plan` and `diff`.
+
+mod common;
+
+use common::Test;
+use common::scenario::Plan;
+
+/// `n` Clusters of one class, upgraded from v1.34.0 to v1.34.1 between old/ and new/.
+fn upgrade(n: usize) -> Test {
+    let mut t = Test::new()
+        .file("old/class.yaml", &Plan::new().class_yaml())
+        .file("new/class.yaml", &Plan::new().class_yaml());
+    for i in 0..n {
+        let name = format!("c{i:04}");
+        let old = Plan::new().cluster_name(&name).cluster_yaml();
+        let new = Plan::new()
+            .cluster_name(&name)
+            .version("v1.34.1")
+            .cluster_yaml();
+        t = t
+            .file(&format!("old/{name}.yaml"), &old)
+            .file(&format!("new/{name}.yaml"), &new);
+    }
+    t
+}
+
+#[test]
+fn a_fleet_change_reads_as_one_section_under_the_size_cap() {
+    let out = upgrade(1000)
+        .args(["diff", "old", "new", "-o", "markdown"])
+        .stdout_contains("### topoplan diff\n\n**1000 Clusters: 1000 changed")
+        .stdout_contains("| Cluster | ClusterClass | Create | Modify | Delete | Rolls out |")
+        .stdout_contains("… and 950 more changed Cluster(s), not listed.")
+        .stdout_contains("— and the same change in 999 more Clusters</summary>")
+        .stdout_contains("```diff\n")
+        .stdout_contains("+    version: v1.34.1")
+        .run();
+    assert!(out.stdout.len() < 65_536, "{} characters", out.stdout.len());
+    assert_eq!(out.stdout.matches("<details>").count(), 1, "{}", out.stdout);
+    assert_eq!(out.stdout.matches("\n| `default/c").count(), 50);
+}
+
+#[test]
+fn one_cluster_reads_the_same_way() {
+    upgrade(1)
+        .args(["diff", "old", "new", "-o", "markdown"])
+        .stdout_contains("**1 Cluster: 1 changed")
+        .stdout_contains("| `default/c0000` | `default/demo-class` |")
+        .stdout_contains("<details><summary><code>default/c0000</code></summary>")
+        .stdout_lacks("same change")
+        .run();
+}
+
+#[test]
+fn plan_as_markdown_sums_up_and_lists_changing_clusters() {
+    Plan::new()
+        .plan_test(&["-o", "markdown"])
+        .stdout_contains("### topoplan plan\n\n**Plan: 1 Cluster, 1 changing:")
+        .stdout_contains("| `default/demo` | `default/demo-class` |")
+        .run();
+}
