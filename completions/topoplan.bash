@@ -156,11 +156,11 @@ _topoplan() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml markdown junit" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml markdown junit" -- "${cur}"))
                     return 0
                     ;;
                 --diagnostics-format)
@@ -384,11 +384,11 @@ _topoplan() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json yaml markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml markdown junit" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json yaml markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json yaml markdown junit" -- "${cur}"))
                     return 0
                     ;;
                 --diagnostics-format)
@@ -458,11 +458,11 @@ _topoplan() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml junit" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml junit" -- "${cur}"))
                     return 0
                     ;;
                 --diagnostics-format)

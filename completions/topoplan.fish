@@ -54,7 +54,8 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l output-dir -l
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s o -l output -d 'What to print on stdout' -r -f -a "table\t'A table per Cluster'
 json\t'The plan document as JSON'
 yaml\t'The plan document as YAML'
-markdown\t'A pull-request comment: the fleet summed up, a table of the Clusters that change, and their diffs (identical changes grouped), within GitHub\'s comment size'"
+markdown\t'A pull-request comment: the fleet summed up, a table of the Clusters that change, and their diffs (identical changes grouped), within GitHub\'s comment size'
+junit\t'JUnit XML: a test case per Cluster planned; a failing run is one failing case'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
@@ -82,7 +83,8 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l cluster -d 'R
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s o -l output -d 'What to print on stdout' -r -f -a "table\t'A table per Cluster'
 json\t'The plan document as JSON'
 yaml\t'The plan document as YAML'
-markdown\t'A pull-request comment: the fleet summed up, a table of the Clusters that change, and their diffs (identical changes grouped), within GitHub\'s comment size'"
+markdown\t'A pull-request comment: the fleet summed up, a table of the Clusters that change, and their diffs (identical changes grouped), within GitHub\'s comment size'
+junit\t'JUnit XML: a test case per Cluster planned; a failing run is one failing case'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
@@ -109,7 +111,8 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l max-exten
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l old -d 'The objects as they are now (files or directories): ClusterClasses and Clusters found here are validated as updates, with Cluster API\'s update rules; repeatable' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s o -l output -d 'What to print on stdout: diagnostics only (text), findings as JSON, or the defaulted objects as YAML' -r -f -a "text\t'Diagnostics on stderr, nothing on stdout'
 json\t'A findings document on stdout'
-yaml\t'The input objects with Cluster API\'s defaults applied, as a server-side dry-run apply would store them'"
+yaml\t'The input objects with Cluster API\'s defaults applied, as a server-side dry-run apply would store them'
+junit\t'JUnit XML: a test case per ClusterClass and Cluster, a failure per error'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"

@@ -161,7 +161,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
         Format::Table => None,
         Format::Json => Some(Syntax::Json),
         Format::Yaml => Some(Syntax::Yaml),
-        Format::Markdown => None,
+        Format::Markdown | Format::Junit => None,
     };
     let color = stdout_color();
     let show = output::document::Show {
@@ -169,54 +169,57 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
         objects: !args.no_objects,
     };
     let membership = std::sync::OnceLock::new();
-    let render = |i: usize, c: &ClusterPlan| -> (Vec<u8>, Option<output::markdown::Piece>) {
+    type Extra = (Option<output::markdown::Piece>, Option<output::junit::Case>);
+    let render = |i: usize, c: &ClusterPlan| -> (Vec<u8>, Extra) {
         match args.format {
             Format::Table => {
                 let m = membership.get().cloned().unwrap_or_default();
                 (
                     output::review::cluster(c, &m, color, args.stat).into_bytes(),
-                    None,
+                    (None, None),
                 )
             }
-            Format::Json => (output::review::json_cluster(i, c, show), None),
-            Format::Yaml => (output::review::yaml_cluster(c, show), None),
+            Format::Json => (output::review::json_cluster(i, c, show), (None, None)),
+            Format::Yaml => (output::review::yaml_cluster(c, show), (None, None)),
             Format::Markdown => (
                 Vec::new(),
-                Some(output::markdown::piece(c, membership.get())),
+                (Some(output::markdown::piece(c, membership.get())), None),
             ),
+            Format::Junit => (Vec::new(), (None, Some(output::junit::cluster_case(c)))),
         }
     };
     let mut comment = output::markdown::Comment::default();
+    let mut cases: Vec<output::junit::Case> = Vec::new();
     let stdout = std::io::stdout();
     let mut held = super::held_stdout(&stdout);
     let mut emitted = 0usize;
     let mut stdout_error: Option<std::io::Error> = None;
-    let emit =
-        |(chunk, piece): (Vec<u8>, Option<output::markdown::Piece>)| -> Result<(), Diagnostic> {
-            if let Some(p) = piece {
-                comment.add(p);
+    let emit = |(chunk, (piece, case)): (Vec<u8>, Extra)| -> Result<(), Diagnostic> {
+        if let Some(p) = piece {
+            comment.add(p);
+        }
+        cases.extend(case);
+        let mut w = || -> std::io::Result<()> {
+            if emitted == 0
+                && let (Some(s), Some(m)) = (syntax, membership.get())
+            {
+                let head = output::review::frame(s, m, &Default::default(), &[]).head;
+                held.write(head.as_bytes())?;
             }
-            let mut w = || -> std::io::Result<()> {
-                if emitted == 0
-                    && let (Some(s), Some(m)) = (syntax, membership.get())
-                {
-                    let head = output::review::frame(s, m, &Default::default(), &[]).head;
-                    held.write(head.as_bytes())?;
-                }
-                held.write(&chunk)
-            };
-            match w() {
-                Ok(()) => {
-                    emitted += 1;
-                    Ok(())
-                }
-                Err(e) => {
-                    let d = Diagnostic::error(format!("cannot write to standard output: {e}"));
-                    stdout_error = Some(e);
-                    Err(d)
-                }
-            }
+            held.write(&chunk)
         };
+        match w() {
+            Ok(()) => {
+                emitted += 1;
+                Ok(())
+            }
+            Err(e) => {
+                let d = Diagnostic::error(format!("cannot write to standard output: {e}"));
+                stdout_error = Some(e);
+                Err(d)
+            }
+        }
+    };
     let begin = |m: &pipeline::diff::Membership| {
         let _ = membership.set(m.clone());
     };
@@ -236,6 +239,10 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
                     let doc = output::review::failed(s, &f.diagnostics);
                     let _ = held.abandon_for(doc.as_bytes());
                 }
+                None if args.format == Format::Junit && !held.flowing() => {
+                    let report = output::junit::failed("topoplan diff", &f.diagnostics);
+                    let _ = held.abandon_for(report.as_bytes());
+                }
                 None => {
                     let _ = held.abandon();
                 }
@@ -253,6 +260,10 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
                 } else {
                     frame.tail.as_bytes()
                 })?;
+            }
+            None if args.format == Format::Junit => {
+                let report = output::junit::render("topoplan diff", &cases, &r.warnings);
+                held.write(report.as_bytes())?;
             }
             None if args.format == Format::Markdown => {
                 let summary = output::review::closing(&r.counts);

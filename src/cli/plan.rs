@@ -85,6 +85,8 @@ pub enum Format {
     /// A pull-request comment: the fleet summed up, a table of the Clusters that change, and
     /// their diffs (identical changes grouped), within GitHub's comment size.
     Markdown,
+    /// JUnit XML: a test case per Cluster planned; a failing run is one failing case.
+    Junit,
 }
 
 /// Where and how the plan is shown.
@@ -229,6 +231,8 @@ struct Chunk {
     files: Option<Vec<output::files::Piece>>,
     /// With `-o markdown`: what the comment needs of it.
     markdown: Option<output::markdown::Piece>,
+    /// With `-o junit`: its test case.
+    junit: Option<output::junit::Case>,
     plan_key: (String, String, Option<String>),
 }
 
@@ -250,7 +254,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
         Format::Table => None,
         Format::Json => Some(Syntax::Json),
         Format::Yaml => Some(Syntax::Yaml),
-        Format::Markdown => None,
+        Format::Markdown | Format::Junit => None,
     };
     let head = syntax.map(|s| output::document::frame(s, &[]).head);
     let render = |i: usize, c: &plan::ClusterPlan| Chunk {
@@ -258,9 +262,10 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
             Format::Table => output::table::cluster(i, c, out.color).into_bytes(),
             Format::Json => output::document::json_cluster(i, c, out.show),
             Format::Yaml => output::document::yaml_cluster(c, out.show),
-            Format::Markdown => Vec::new(),
+            Format::Markdown | Format::Junit => Vec::new(),
         },
         markdown: (out.format == Format::Markdown).then(|| output::markdown::piece(c, None)),
+        junit: (out.format == Format::Junit).then(|| output::junit::cluster_case(c)),
         explain: if out.explain && out.format == Format::Table {
             crate::patches::explain::render(&format!("{}/{}", c.namespace, c.name), &c.patches)
         } else {
@@ -273,6 +278,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     let mut held = super::held_stdout(&stdout);
     let mut explained = String::new();
     let mut comment = output::markdown::Comment::default();
+    let mut cases: Vec<output::junit::Case> = Vec::new();
     let mut staging: Option<Staging<'_>> = None;
     let mut layout = output::files::Layout::default();
     let mut stdout_error: Option<std::io::Error> = None;
@@ -302,6 +308,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
         if let Some(p) = chunk.markdown {
             comment.add(p);
         }
+        cases.extend(chunk.junit);
         let mut w = || -> std::io::Result<()> {
             if emitted == 0
                 && let Some(h) = &head
@@ -335,6 +342,10 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
                 Some(s) => {
                     let doc = output::document::failed(s, &f.diagnostics);
                     let _ = held.abandon_for(doc.as_bytes());
+                }
+                None if out.format == Format::Junit && !held.flowing() => {
+                    let report = output::junit::failed("topoplan plan", &f.diagnostics);
+                    let _ = held.abandon_for(report.as_bytes());
                 }
                 None => {
                     let _ = held.abandon();
@@ -382,6 +393,10 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
         if out.format == Format::Markdown {
             let summary = output::table::totals(&outcome.summary);
             held.write(comment.finish("topoplan plan", &summary).as_bytes())?;
+        }
+        if out.format == Format::Junit {
+            let report = output::junit::render("topoplan plan", &cases, &outcome.warnings);
+            held.write(report.as_bytes())?;
         }
         // Several Clusters: the fleet summed up, as `diff` ends.
         if out.format == Format::Table && outcome.summary.clusters > 1 {

@@ -50,6 +50,8 @@ pub enum Format {
     /// The input objects with Cluster API's defaults applied, as a server-side dry-run apply
     /// would store them.
     Yaml,
+    /// JUnit XML: a test case per ClusterClass and Cluster, a failure per error.
+    Junit,
 }
 
 /// Resolve the flags.
@@ -90,6 +92,10 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode, Failure> {
                 .map_err(|e| crate::diag::Diagnostic::error(format!("cannot encode JSON: {e}")))?;
             text.push('\n');
             write_stdout(&text)?;
+        }
+        Format::Junit => {
+            report(&v.diagnostics());
+            write_stdout(&crate::output::validation::junit(v, &validated.objects))?;
         }
         Format::Yaml => {
             report(&v.diagnostics());

@@ -12,6 +12,7 @@ pub mod annotations;
 pub mod diff;
 pub mod document;
 pub mod files;
+pub mod junit;
 pub mod markdown;
 pub mod progress;
 pub mod replace;

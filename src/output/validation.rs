@@ -1,6 +1,6 @@
 /*!
-What `topoplan validate` prints: the findings document (`--output json`, kind `Validation`) and
-the defaulted objects (`--output yaml`).
+What `topoplan validate` prints: the findings document (`--output json`, kind `Validation`), the
+defaulted objects (`--output yaml`) and the JUnit report (`--output junit`).
 */
 
 use serde_json::{Value, json};
@@ -47,4 +47,44 @@ pub fn objects_yaml(objects: &[Object]) -> String {
         .map(|o| crate::load::yaml::to_yaml(&o.value))
         .collect();
     docs.join("---\n")
+}
+
+/// The JUnit report: a case per ClusterClass and Cluster of the input (in input order), each
+/// with its findings; findings of no such object in a case named after their file.
+pub fn junit(v: &Validation, objects: &[Object]) -> String {
+    use crate::output::junit::{Case, render};
+    let mut cases: Vec<Case> = objects
+        .iter()
+        .filter(|o| {
+            matches!(o.kind.as_str(), "ClusterClass" | "Cluster") && o.group() == crate::api::GROUP
+        })
+        .map(|o| Case::new(&o.kind, format!("{}/{}", o.namespace, o.name)))
+        .collect();
+    for f in &v.findings {
+        let key = format!("{}/{}", f.namespace, f.name);
+        match cases
+            .iter_mut()
+            .find(|c| !f.kind.is_empty() && c.classname == f.kind && c.name == key)
+        {
+            Some(c) => c.add(&f.diagnostic),
+            None => {
+                let file = f
+                    .diagnostic
+                    .position()
+                    .map_or_else(|| "input".to_string(), |(file, _, _)| file);
+                match cases
+                    .iter_mut()
+                    .find(|c| c.classname == "input" && c.name == file)
+                {
+                    Some(c) => c.add(&f.diagnostic),
+                    None => {
+                        let mut c = Case::new("input", file);
+                        c.add(&f.diagnostic);
+                        cases.push(c);
+                    }
+                }
+            }
+        }
+    }
+    render("topoplan validate", &cases, &[])
 }
