@@ -32,6 +32,7 @@ pub mod func;
 pub mod lex;
 pub(crate) mod node;
 pub mod parse;
+pub mod paths;
 pub mod print;
 pub mod sprig;
 pub mod value;

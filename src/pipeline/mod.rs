@@ -397,6 +397,8 @@ impl Streamed {
         if !self.errors.is_empty() {
             let mut d = self.errors;
             d.extend(side.ignored());
+            // A misspelt template path is the likely cause of a template that failed.
+            d.extend(fleet.lint().iter().cloned());
             return Err(Failed {
                 diagnostics: d,
                 emitted: self.emitted,

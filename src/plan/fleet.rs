@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use super::{
     ClusterPlan, Extensions, State, classify, current, ineffective_operations,
     non_deterministic_templates, normalized_version, orphans, rollout, sort_objects,
-    upgrade_decision, upgrade_step, verdict, versions_of, with_stored,
+    unknown_template_paths, upgrade_decision, upgrade_step, verdict, versions_of, with_stored,
 };
 use crate::api::{self, Cluster, ClusterClass};
 use crate::diag::{Diagnostic, Diagnostics};
@@ -85,6 +85,9 @@ pub struct Fleet<'a> {
     warnings: Vec<Diagnostic>,
     /// Warnings about the fleet as a whole, told after every Cluster's.
     closing: Vec<Diagnostic>,
+    /// Template paths that are no variable (also among `warnings`): told with a failed run's
+    /// errors too, since such a path is the likely cause of a template that fails to render.
+    lint: Vec<Diagnostic>,
 }
 
 impl<'a> Fleet<'a> {
@@ -164,6 +167,7 @@ impl<'a> Fleet<'a> {
         // Resolve each used class once; Clusters of a broken class are not planned.
         let mut blueprints = BTreeMap::new();
         let mut warnings = Vec::new();
+        let mut lint = Vec::new();
         let used: BTreeSet<&(String, String)> = clusters.iter().map(|c| &c.class).collect();
         for key in used {
             let Some(class) = classes.get(key) else {
@@ -173,6 +177,9 @@ impl<'a> Fleet<'a> {
             match Blueprint::resolve(class, catalog) {
                 Ok(bp) => {
                     warnings.extend(non_deterministic_templates(class));
+                    let found = unknown_template_paths(class);
+                    lint.extend(found.iter().cloned());
+                    warnings.extend(found);
                     let (lost, unseen) = ineffective_operations(class);
                     warnings.extend(unseen);
                     if lost.is_empty() {
@@ -221,6 +228,7 @@ impl<'a> Fleet<'a> {
             state,
             warnings,
             closing,
+            lint,
         })
     }
 
@@ -244,6 +252,11 @@ impl<'a> Fleet<'a> {
     /// Warnings of the classes in use, told before any Cluster's.
     pub fn warnings(&self) -> &[Diagnostic] {
         &self.warnings
+    }
+
+    /// The template-path warnings, told with a failed run's errors too.
+    pub fn lint(&self) -> &[Diagnostic] {
+        &self.lint
     }
 
     /// Warnings about the fleet as a whole, told after every Cluster's.

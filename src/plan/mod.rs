@@ -284,6 +284,104 @@ fn with_stored(given: &Object, stored: &Object) -> Result<Object, Diagnostic> {
     Ok(merged)
 }
 
+/// Paths read by the class's templates (`enabledIf`, `valueFrom.template`) that are neither a
+/// variable of the class nor a builtin: Cluster API renders them as `<no value>` (or fails when
+/// they are piped into a function), so each is most likely a typo. A warning per path and
+/// template, with the nearest declared name when one is close.
+fn unknown_template_paths(class: &ClusterClass) -> Vec<Diagnostic> {
+    let declared: Vec<&str> = class
+        .spec
+        .variables
+        .iter()
+        .filter_map(|v| v.get("name").and_then(Value::as_str))
+        .collect();
+    let mut out = Vec::new();
+    let mut check = |template: Option<&Value>, pointer: String, patch: &str| {
+        let Some(t) = template.and_then(Value::as_str) else {
+            return;
+        };
+        let mut seen = BTreeSet::new();
+        for (path, _) in crate::gotemplate::paths::root_paths(t) {
+            let joined = path.join(".");
+            if !seen.insert(joined.clone()) {
+                continue;
+            }
+            let Some(first) = path.first() else { continue };
+            let (known, candidates): (bool, Vec<String>) = if first == "builtin" {
+                (
+                    crate::variables::builtins::is_readable_builtin_path(&joined, class.api),
+                    crate::variables::builtins::builtin_paths(class.api)
+                        .iter()
+                        .map(|p| p.to_string())
+                        .collect(),
+                )
+            } else {
+                (
+                    declared.contains(&first.as_str()),
+                    declared.iter().map(|d| d.to_string()).collect(),
+                )
+            };
+            if known {
+                continue;
+            }
+            let probe = if first == "builtin" {
+                joined.clone()
+            } else {
+                first.clone()
+            };
+            let nearest = candidates
+                .iter()
+                .map(|c| (strsim::levenshtein(&probe, c), c))
+                .filter(|(d, c)| *d > 0 && *d <= 2.max(c.len() / 4))
+                .min();
+            let mut d = Diagnostic::warning(format!(
+                "ClusterClass {}: patch {patch:?} reads .{joined} in a template, which is {}: Cluster API renders it as \"<no value>\" (or fails where it is passed to a function)",
+                class.key(),
+                if first == "builtin" { "no builtin variable" } else { "no variable of the class" }
+            ))
+            .at(&class.object.origin, &pointer, "unknown path");
+            if let Some((_, c)) = nearest {
+                let suggestion = if first == "builtin" {
+                    c.clone()
+                } else {
+                    std::iter::once(c.as_str())
+                        .chain(path.iter().skip(1).map(String::as_str))
+                        .collect::<Vec<_>>()
+                        .join(".")
+                };
+                d = d.with_help(format!("did you mean .{suggestion}?"));
+            }
+            out.push(d);
+        }
+    };
+    let patches = class
+        .object
+        .value
+        .pointer("/spec/patches")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    for (i, p) in patches.iter().enumerate() {
+        // External patches see other variables; only inline ones are checked.
+        if p.get("external").is_some() {
+            continue;
+        }
+        let name = p.get("name").and_then(Value::as_str).unwrap_or("");
+        check(
+            p.get("enabledIf"),
+            format!("/spec/patches/{i}/enabledIf"),
+            name,
+        );
+    }
+    for (_, name, at, op) in inline_operations(class) {
+        check(
+            op.pointer("/valueFrom/template"),
+            format!("{at}/valueFrom/template"),
+            name,
+        );
+    }
+    out
+}
+
 /// Every inline operation of `class` as read: `(patch index, patch name, operation pointer,
 /// operation)`, the pointer being `/spec/patches/i/definitions/j/jsonPatches/k`.
 fn inline_operations(class: &ClusterClass) -> Vec<(usize, &str, String, &Value)> {

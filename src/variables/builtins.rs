@@ -267,6 +267,22 @@ pub fn is_builtin_path(path: &str, api: ApiVersion) -> bool {
     builtin_paths(api).contains(&path)
 }
 
+/// Whether a template may read `path` (`builtin.…`) in `api`'s builtins: a listed path, an
+/// object on the way to one (`builtin.cluster.topology`), or a key inside a listed map
+/// (`builtin.cluster.metadata.labels.team`).
+pub fn is_readable_builtin_path(path: &str, api: ApiVersion) -> bool {
+    let paths = builtin_paths(api);
+    paths.iter().any(|p| {
+        *p == path
+            || p.strip_prefix(path)
+                .is_some_and(|rest| rest.starts_with('.'))
+            || ((p.ends_with(".labels") || p.ends_with(".annotations"))
+                && path
+                    .strip_prefix(*p)
+                    .is_some_and(|rest| rest.starts_with('.')))
+    })
+}
+
 /// Whether the webhook checks `variable` against the builtin list (it starts with `builtin.`)
 /// rather than against the user variables.
 pub fn is_checked_as_builtin(variable: &str) -> bool {
