@@ -59,3 +59,51 @@ fn plan_as_markdown_sums_up_and_lists_changing_clusters() {
         .stdout_contains("| `default/demo` | `default/demo-class` |")
         .run();
 }
+
+#[test]
+fn an_upgrade_comes_with_a_diagram_of_its_sequence() {
+    let old = Plan::new().machine_deployment("md-0", common::scenario::WORKER_CLASS, 1);
+    let new = Plan::new()
+        .machine_deployment("md-0", common::scenario::WORKER_CLASS, 1)
+        .version("v1.34.1");
+    let out = Test::new()
+        .file("old/class.yaml", &old.class_yaml())
+        .file("old/cluster.yaml", &old.cluster_yaml())
+        .file("new/class.yaml", &new.class_yaml())
+        .file("new/cluster.yaml", &new.cluster_yaml())
+        .args(["diff", "old", "new", "-o", "markdown"])
+        .stdout_contains("```mermaid\nflowchart LR\n  s0[\"ControlPlane<br/>KubeadmControlPlane ")
+        .stdout_contains("  s0 --> s1\n")
+        .run();
+    // The control plane rolls out now; the MachineDeployment waits for it.
+    let diagram = out
+        .stdout
+        .split("```mermaid")
+        .nth(1)
+        .and_then(|d| d.split("```").next())
+        .unwrap_or("");
+    assert!(diagram.contains("rolls out now"), "{diagram}");
+    assert!(
+        diagram.contains("MachineDeployment/md-0")
+            && (diagram.contains("later") || diagram.contains("held")),
+        "{diagram}"
+    );
+    // A change that upgrades nothing has no diagram.
+    upgrade_free()
+        .args(["diff", "old", "new", "-o", "markdown"])
+        .stdout_lacks("mermaid")
+        .run();
+}
+
+/// A change of a label only: no rollout, no upgrade.
+fn upgrade_free() -> Test {
+    let p = Plan::new();
+    let labelled =
+        p.cluster_yaml()
+            .replacen("metadata:\n", "metadata:\n  labels:\n    team: a\n", 1);
+    Test::new()
+        .file("old/class.yaml", &p.class_yaml())
+        .file("old/cluster.yaml", &p.cluster_yaml())
+        .file("new/class.yaml", &p.class_yaml())
+        .file("new/cluster.yaml", &labelled)
+}

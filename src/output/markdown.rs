@@ -102,12 +102,65 @@ pub fn piece(c: &ClusterPlan, membership: Option<&Membership>) -> Piece {
             if text.ends_with('\n') { "" } else { "\n" }
         );
     }
+    if let Some(diagram) = upgrade_diagram(c) {
+        body.insert_str(0, &diagram);
+    }
     Piece {
         row: Some(row),
         signature,
         body,
         label,
     }
+}
+
+/// When the plan upgrades (a rollout for a version, or changes the sequencing holds back), a
+/// mermaid flowchart of the order: the control plane first, then each MachineDeployment and
+/// MachinePool, each marked now or later with why. GitHub draws it as a picture.
+fn upgrade_diagram(c: &ClusterPlan) -> Option<String> {
+    let upgrading = !c.deferred.is_empty()
+        || c.rollouts
+            .iter()
+            .any(|r| r.deferred || r.reasons.iter().any(|x| x.starts_with("Version")));
+    if !upgrading {
+        return None;
+    }
+    // (role id, what, when and why), the control plane first.
+    let mut steps: Vec<(String, String, String)> = Vec::new();
+    for r in &c.rollouts {
+        let when = if r.deferred { "later" } else { "now" };
+        steps.push((
+            r.role.id(),
+            format!("{} {}", r.kind, r.name),
+            format!("rolls out {when}: {}", r.reasons.join("; ")),
+        ));
+    }
+    for (role, object, reason) in &c.deferred {
+        if !steps.iter().any(|(id, _, _)| *id == role.id()) {
+            steps.push((role.id(), object.clone(), format!("held: {reason}")));
+        }
+    }
+    steps.sort_by_key(|(id, _, _)| (id != "ControlPlane", id.clone()));
+    let label = |s: &str| {
+        escape_line(s)
+            .replace('"', "#quot;")
+            .replace('<', "#lt;")
+            .replace('>', "#gt;")
+    };
+    let mut out = String::from("```mermaid\nflowchart LR\n");
+    for (i, (id, what, when)) in steps.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  s{i}[\"{}<br/>{}<br/>{}\"]",
+            label(id),
+            label(what),
+            label(when)
+        );
+        if i > 0 {
+            let _ = writeln!(out, "  s{} --> s{i}", i - 1);
+        }
+    }
+    out.push_str("```\n\n");
+    Some(out)
 }
 
 /// `line` with the Cluster's name and generated name suffixes (`-` and five characters of
