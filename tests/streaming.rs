@@ -44,6 +44,21 @@ fn clusters_come_in_plan_order_and_the_document_is_whole() {
         .collect();
     assert_eq!(names, ["aa-one", "mm-two", "zz-broken"]);
     assert_eq!(doc["kind"], "Plan");
+    // The totals follow the Clusters and sum them.
+    let created: u64 = doc["clusters"]
+        .as_array()
+        .expect("clusters")
+        .iter()
+        .map(|c| c["summary"]["created"].as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(doc["summary"]["clusters"], 3);
+    assert_eq!(doc["summary"]["created"], created);
+    assert!(
+        out.stdout
+            .find("\"summary\": {\n    \"clusters\": 3")
+            .unwrap_or(0)
+            > out.stdout.find("zz-broken").unwrap_or(usize::MAX)
+    );
     // The same bytes on one thread and on many: the order never depends on scheduling.
     let one = fleet(false)
         .args(["plan", "-f", ".", "-o", "json"])

@@ -256,7 +256,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
         Format::Yaml => Some(Syntax::Yaml),
         Format::Markdown | Format::Junit => None,
     };
-    let head = syntax.map(|s| output::document::frame(s, &[]).head);
+    let head = syntax.map(|s| output::document::frame(s, &[], None).head);
     let render = |i: usize, c: &plan::ClusterPlan| Chunk {
         text: match out.format {
             Format::Table => output::table::cluster(i, c, out.color).into_bytes(),
@@ -383,7 +383,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     }
     let tail = (|| -> std::io::Result<()> {
         if let Some(s) = syntax {
-            let frame = output::document::frame(s, &outcome.warnings);
+            let frame = output::document::frame(s, &outcome.warnings, Some(&outcome.summary));
             held.write(if emitted == 0 {
                 frame.empty.as_bytes()
             } else {

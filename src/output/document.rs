@@ -42,6 +42,9 @@ clusters:
       kind: DockerClusterTemplate
       applied: false
       reason: no definition selects it
+summary:                       # the fleet's totals (after every Cluster, as they stream)
+  {clusters: 2, changed: 2, unchanged: 0, created: 30, modified: 2, deleted: 0,
+   rollouts: 0, clustersRollingOut: 0, deferredRollouts: 0}
 warnings:
 - message: ...
   file: ...                    # present when the warning has a location
@@ -72,6 +75,8 @@ struct Document<C> {
     api_version: &'static str,
     kind: &'static str,
     clusters: C,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    summary: Option<Totals>,
     warnings: Vec<Value>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     errors: Vec<Value>,
@@ -239,6 +244,7 @@ fn document(plan: &Plan, explain: bool) -> Document<Vec<ClusterEntry<'_>>> {
                 )
             })
             .collect(),
+        summary: None,
         warnings: plan.warnings.iter().map(diagnostic).collect(),
         errors: Vec::new(),
     }
@@ -259,16 +265,54 @@ pub fn yaml_cluster(c: &ClusterPlan, show: Show) -> Vec<u8> {
     stream::cluster_yaml(entry_value(c, show))
 }
 
-/// The document around its Clusters, with these warnings.
-pub fn frame(syntax: Syntax, warnings: &[Diagnostic]) -> Frame {
+/// The document around its Clusters, with these warnings and, once known, the fleet's totals
+/// (they follow the Clusters, so the head never needs them).
+pub fn frame(
+    syntax: Syntax,
+    warnings: &[Diagnostic],
+    totals: Option<&crate::plan::Totals>,
+) -> Frame {
     let warnings: Vec<Value> = warnings.iter().map(diagnostic).collect();
+    let summary = totals.map(Totals::of);
     Frame::cut(syntax, |clusters| Document {
         api_version: API_VERSION,
         kind: "Plan",
         clusters,
+        summary,
         warnings: warnings.clone(),
         errors: Vec::new(),
     })
+}
+
+/// The fleet's totals in the document (`summary`).
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Totals {
+    clusters: usize,
+    changed: usize,
+    unchanged: usize,
+    created: usize,
+    modified: usize,
+    deleted: usize,
+    rollouts: usize,
+    clusters_rolling_out: usize,
+    deferred_rollouts: usize,
+}
+
+impl Totals {
+    fn of(t: &crate::plan::Totals) -> Totals {
+        Totals {
+            clusters: t.clusters,
+            changed: t.changed,
+            unchanged: t.clusters - t.changed,
+            created: t.created,
+            modified: t.modified,
+            deleted: t.deleted,
+            rollouts: t.rollouts,
+            clusters_rolling_out: t.clusters_rolling_out,
+            deferred_rollouts: t.deferred_rollouts,
+        }
+    }
 }
 
 /// The document of a run that failed before any Cluster was printed: no Clusters, its
@@ -280,6 +324,7 @@ pub fn failed(syntax: Syntax, diagnostics: &[Diagnostic]) -> String {
         api_version: API_VERSION,
         kind: "Plan",
         clusters: Vec::<Value>::new(),
+        summary: None,
         warnings: warnings.into_iter().map(diagnostic).collect(),
         errors: errors.into_iter().map(diagnostic).collect(),
     };
