@@ -34,6 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a document topoplan prints (plan, review, validation)')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print topoplan''s version and the Cluster API releases and API versions it emulates')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -153,6 +154,17 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'topoplan;schema' {
+            [CompletionResult]::new('--diagnostics-format', '--diagnostics-format', [CompletionResultType]::ParameterName, 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (a terminal, and no NO_COLOR), always or never')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors on stderr: no warnings, no progress bar')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors on stderr: no warnings, no progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'topoplan;version' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'What to print: text, or a JSON document for scripts')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'What to print: text, or a JSON document for scripts')
@@ -172,6 +184,7 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a document topoplan prints (plan, review, validation)')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print topoplan''s version and the Cluster API releases and API versions it emulates')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -189,6 +202,9 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             break
         }
         'topoplan;help;completions' {
+            break
+        }
+        'topoplan;help;schema' {
             break
         }
         'topoplan;help;version' {

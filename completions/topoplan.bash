@@ -31,6 +31,9 @@ _topoplan() {
             topoplan,plan)
                 cmd="topoplan__subcmd__plan"
                 ;;
+            topoplan,schema)
+                cmd="topoplan__subcmd__schema"
+                ;;
             topoplan,validate)
                 cmd="topoplan__subcmd__validate"
                 ;;
@@ -52,6 +55,9 @@ _topoplan() {
             topoplan__subcmd__help,plan)
                 cmd="topoplan__subcmd__help__subcmd__plan"
                 ;;
+            topoplan__subcmd__help,schema)
+                cmd="topoplan__subcmd__help__subcmd__schema"
+                ;;
             topoplan__subcmd__help,validate)
                 cmd="topoplan__subcmd__help__subcmd__validate"
                 ;;
@@ -65,7 +71,7 @@ _topoplan() {
 
     case "${cmd}" in
         topoplan)
-            opts="-q -h -V --diagnostics-format --color --quiet --help --version plan diff validate eval completions version help"
+            opts="-q -h -V --diagnostics-format --color --quiet --help --version plan diff validate eval completions schema version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -209,7 +215,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__help)
-            opts="plan diff validate eval completions version help"
+            opts="plan diff validate eval completions schema version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -279,6 +285,20 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__help__subcmd__plan)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        topoplan__subcmd__help__subcmd__schema)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -391,6 +411,28 @@ _topoplan() {
                     COMPREPLY=($(compgen -W "table json yaml markdown junit" -- "${cur}"))
                     return 0
                     ;;
+                --diagnostics-format)
+                    COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        topoplan__subcmd__schema)
+            opts="-q -h -V --diagnostics-format --color --quiet --help --version plan review validation"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --diagnostics-format)
                     COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
                     return 0

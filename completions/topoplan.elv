@@ -31,6 +31,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand validate 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters'
             cand eval 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
             cand completions 'Print a shell completion script'
+            cand schema 'Print the JSON Schema of a document topoplan prints (plan, review, validation)'
             cand version 'Print topoplan''s version and the Cluster API releases and API versions it emulates'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -144,6 +145,16 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'topoplan;schema'= {
+            cand --diagnostics-format 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true'
+            cand --color 'When to colour output: auto (a terminal, and no NO_COLOR), always or never'
+            cand -q 'Print only errors on stderr: no warnings, no progress bar'
+            cand --quiet 'Print only errors on stderr: no warnings, no progress bar'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'topoplan;version'= {
             cand -o 'What to print: text, or a JSON document for scripts'
             cand --output 'What to print: text, or a JSON document for scripts'
@@ -162,6 +173,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand validate 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters'
             cand eval 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
             cand completions 'Print a shell completion script'
+            cand schema 'Print the JSON Schema of a document topoplan prints (plan, review, validation)'
             cand version 'Print topoplan''s version and the Cluster API releases and API versions it emulates'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -174,6 +186,8 @@ set edit:completion:arg-completer[topoplan] = {|@words|
         &'topoplan;help;eval'= {
         }
         &'topoplan;help;completions'= {
+        }
+        &'topoplan;help;schema'= {
         }
         &'topoplan;help;version'= {
         }

@@ -14,6 +14,7 @@ pub mod generated;
 pub mod input;
 pub mod interrupt;
 pub mod plan;
+pub mod schema;
 pub mod validate;
 pub mod version;
 
@@ -130,6 +131,8 @@ pub enum Command {
     Eval(eval::EvalArgs),
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
+    /// Print the JSON Schema of a document topoplan prints (plan, review, validation).
+    Schema(schema::SchemaArgs),
     /// Print topoplan's version and the Cluster API releases and API versions it emulates.
     Version(version::VersionArgs),
 }
@@ -163,6 +166,7 @@ pub fn run() -> ExitCode {
         Command::Validate(args) => validate::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Completions(args) => completions::run(&args),
+        Command::Schema(args) => schema::run(&args),
         Command::Version(args) => version::run(&args),
     };
     match result {

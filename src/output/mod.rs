@@ -17,6 +17,7 @@ pub mod markdown;
 pub mod progress;
 pub mod replace;
 pub mod review;
+pub mod schema;
 pub mod stream;
 pub mod table;
 pub mod validation;
