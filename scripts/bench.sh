@@ -26,43 +26,31 @@ flavor="$example/cluster-template-development.yaml"
 [ -f "$flavor" ] || flavor=$(ls "$example"/cluster*.yaml | grep -v clusterclass | head -n1)
 vars="$example/vars.env"
 
-# 1,000 Clusters of that class in one file: the flavor substituted with distinct names.
-{
+# N Clusters of that class in one file: the flavor substituted with distinct names.
+fleet_file() {
   cat "$class"
-  for i in $(seq 1 1000); do
+  for i in $(seq 1 "$1"); do
     echo "---"
     sed -e "s/\${CLUSTER_NAME}/bench-$i/g" "$flavor"
   done
-} > "$work/fleet.yaml"
+}
+# N Clusters as N one-Cluster files in directory $2, beside the class.
+fleet_dir() {
+  mkdir -p "$2"
+  cp "$class" "$2/"
+  for i in $(seq 1 "$1"); do
+    sed -e "s/\${CLUSTER_NAME}/bench-$i/g" "$flavor" > "$2/cluster-$(printf %05d "$i").yaml"
+  done
+}
 
+fleet_file 1000 > "$work/fleet.yaml"
 # 2,000 Clusters: in one file, and as 2,000 one-Cluster files in a directory.
-{
-  cat "$class"
-  for i in $(seq 1 2000); do
-    echo "---"
-    sed -e "s/\${CLUSTER_NAME}/bench-$i/g" "$flavor"
-  done
-} > "$work/fleet2000.yaml"
-mkdir -p "$work/fleet2000"
-cp "$class" "$work/fleet2000/"
-for i in $(seq 1 2000); do
-  sed -e "s/\${CLUSTER_NAME}/bench-$i/g" "$flavor" > "$work/fleet2000/cluster-$(printf %04d "$i").yaml"
-done
-
+fleet_file 2000 > "$work/fleet2000.yaml"
+fleet_dir 2000 "$work/fleet2000"
 # Issue #13's budgets: 10,000 Clusters in one file (plan, --output json to a pipe), and 5,000
 # Clusters in one file each, before and after a worker template change (diff).
-{
-  cat "$class"
-  for i in $(seq 1 10000); do
-    echo "---"
-    sed -e "s/\${CLUSTER_NAME}/bench-$i/g" "$flavor"
-  done
-} > "$work/fleet10000.yaml"
-mkdir -p "$work/fleet5000"
-cp "$class" "$work/fleet5000/"
-for i in $(seq 1 5000); do
-  sed -e "s/\${CLUSTER_NAME}/bench-$i/g" "$flavor" > "$work/fleet5000/cluster-$(printf %05d "$i").yaml"
-done
+fleet_file 10000 > "$work/fleet10000.yaml"
+fleet_dir 5000 "$work/fleet5000"
 
 # A change to review: the same 2,000 Clusters, their class's worker machine template gaining a
 # field (every MachineDeployment rotates its template and rolls out).

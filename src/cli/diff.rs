@@ -233,20 +233,19 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
                 return Err(stdout_failure(e));
             }
             // Nothing printed yet: with a document format, a document of the failure takes the
-            // place of the plan (after output began to flow it can only stop short).
-            match syntax.filter(|_| !held.flowing()) {
-                Some(s) => {
-                    let doc = output::review::failed(s, &f.diagnostics);
-                    let _ = held.abandon_for(doc.as_bytes());
+            // place of the plan.
+            let instead = match (syntax, args.format) {
+                (Some(s), _) => Some(output::review::failed(s, &f.diagnostics)),
+                (None, Format::Junit) => {
+                    Some(output::junit::failed("topoplan diff", &f.diagnostics))
                 }
-                None if args.format == Format::Junit && !held.flowing() => {
-                    let report = output::junit::failed("topoplan diff", &f.diagnostics);
-                    let _ = held.abandon_for(report.as_bytes());
-                }
-                None => {
-                    let _ = held.abandon();
-                }
-            }
+                _ => None,
+            };
+            // (Once output flows, it can only stop short: `abandon_for` writes nothing then.)
+            let _ = match instead {
+                Some(text) => held.abandon_for(text.as_bytes()),
+                None => held.abandon(),
+            };
             return Err(Failure::Diagnostics(f.diagnostics));
         }
     };

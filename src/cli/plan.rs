@@ -233,7 +233,8 @@ struct Chunk {
     markdown: Option<output::markdown::Piece>,
     /// With `-o junit`: its test case.
     junit: Option<output::junit::Case>,
-    plan_key: (String, String, Option<String>),
+    /// With `--output-dir`: the Cluster's (namespace, name, flavor file), placing its files.
+    plan_key: Option<(String, String, Option<String>)>,
 }
 
 /// Run `plan`.
@@ -272,7 +273,10 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
             String::new()
         },
         files: out.dir.as_ref().map(|_| output::files::render(c)),
-        plan_key: (c.namespace.clone(), c.name.clone(), c.source.clone()),
+        plan_key: out
+            .dir
+            .as_ref()
+            .map(|_| (c.namespace.clone(), c.name.clone(), c.source.clone())),
     };
     let stdout = std::io::stdout();
     let mut held = super::held_stdout(&stdout);
@@ -286,11 +290,12 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     let mut emitted = 0usize;
     let emit = |chunk: Chunk| -> Result<(), Diagnostic> {
         let written = (|| {
-            if let (Some(dir), Some(pieces), Some(cancel)) = (&out.dir, chunk.files, cancel) {
+            if let (Some(dir), Some(pieces), Some(cancel), Some((ns, name, source))) =
+                (&out.dir, chunk.files, cancel, chunk.plan_key)
+            {
                 if staging.is_none() {
                     staging = Some(Staging::begin(dir, write_options(&out.inputs, cancel))?);
                 }
-                let (ns, name, source) = chunk.plan_key;
                 let placed = layout.place_at(&ns, &name, source.as_deref(), pieces);
                 if let Some(s) = staging.as_mut() {
                     s.add(placed)?;
@@ -337,20 +342,19 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
                 return Err(stdout_failure(e));
             }
             // Nothing printed yet: with a document format, a document of the failure takes the
-            // place of the plan (after output began to flow it can only stop short).
-            match syntax.filter(|_| !held.flowing()) {
-                Some(s) => {
-                    let doc = output::document::failed(s, &f.diagnostics);
-                    let _ = held.abandon_for(doc.as_bytes());
+            // place of the plan.
+            let instead = match (syntax, out.format) {
+                (Some(s), _) => Some(output::document::failed(s, &f.diagnostics)),
+                (None, Format::Junit) => {
+                    Some(output::junit::failed("topoplan plan", &f.diagnostics))
                 }
-                None if out.format == Format::Junit && !held.flowing() => {
-                    let report = output::junit::failed("topoplan plan", &f.diagnostics);
-                    let _ = held.abandon_for(report.as_bytes());
-                }
-                None => {
-                    let _ = held.abandon();
-                }
-            }
+                _ => None,
+            };
+            // (Once output flows, it can only stop short: `abandon_for` writes nothing then.)
+            let _ = match instead {
+                Some(text) => held.abandon_for(text.as_bytes()),
+                None => held.abandon(),
+            };
             if let Some(WriteError::Interrupted(d)) = dir_error {
                 return Err(Failure::Interrupted(d));
             }
@@ -416,7 +420,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
         )));
     }
     // The process exits next: freeing a fleet's worth of JSON trees would only cost time.
-    let changes = outcome.changes;
+    let changes = outcome.summary.changes;
     std::mem::forget(outcome);
     Ok(if out.fail_on_warn && warned {
         ExitCode::from(1)

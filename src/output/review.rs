@@ -99,23 +99,19 @@ pub fn cluster(c: &ClusterPlan, m: &Membership, color: bool, stat: bool) -> Stri
 }
 
 /// The last line of the human review: the fleet summed up.
-pub fn closing(counts: &Counts) -> String {
-    let s = summary(counts);
-    let n = |k: &str| s.get(k).and_then(Value::as_u64).unwrap_or(0);
-    let plural = |k: &str, one: &str, many: &str| {
-        let v = n(k);
-        format!("{v} {}", if v == 1 { one } else { many })
-    };
+pub fn closing(c: &Counts) -> String {
+    let plural =
+        |v: usize, one: &str, many: &str| format!("{v} {}", if v == 1 { one } else { many });
     format!(
         "{}: {} changed, {} unchanged ({} added, {} removed); {} in {}, {} deferred.\n",
-        plural("clusters", "Cluster", "Clusters"),
-        n("changed"),
-        n("unchanged"),
-        n("added"),
-        n("removed"),
-        plural("rollouts", "rollout", "rollouts"),
-        plural("clustersRollingOut", "Cluster", "Clusters"),
-        n("deferredRollouts")
+        plural(c.clusters, "Cluster", "Clusters"),
+        c.changed,
+        c.clusters - c.changed,
+        c.added,
+        c.removed,
+        plural(c.rollouts, "rollout", "rollouts"),
+        plural(c.clusters_rolling_out, "Cluster", "Clusters"),
+        c.deferred_rollouts
     )
 }
 

@@ -122,7 +122,7 @@ where
         }
         let mut old_by_key: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
         for i in 0..old_fleet.len() {
-            if let Some((ns, name)) = old_fleet.key(i) {
+            if let Some((ns, name, _)) = old_fleet.entry(i) {
                 old_by_key
                     .entry((ns.to_string(), name.to_string()))
                     .or_default()
@@ -144,7 +144,7 @@ where
             .cloned()
             .collect();
         for (i, c) in settled_clusters.into_iter().enumerate() {
-            let removed = old_fleet.key(i).is_some_and(|(ns, n)| {
+            let removed = old_fleet.entry(i).is_some_and(|(ns, n, _)| {
                 membership
                     .removed
                     .contains(&(ns.to_string(), n.to_string()))

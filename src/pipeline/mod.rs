@@ -59,11 +59,7 @@ pub fn no_progress(_: Step) {}
 pub struct Outcome {
     /// Warnings for the user, in the order a whole-input run tells them.
     pub warnings: Vec<Diagnostic>,
-    /// How many Clusters were planned.
-    pub clusters: usize,
-    /// Whether any Cluster's plan changes anything.
-    pub changes: bool,
-    /// The fleet's totals.
+    /// The fleet's totals (Clusters planned, whether anything changes, …).
     pub summary: Totals,
     /// The admitted inputs, handed back so a caller about to exit can skip freeing them (a
     /// fleet's worth of JSON trees takes a noticeable time to free).
@@ -165,13 +161,10 @@ where
             emit,
         );
         let (warnings, summary) = streamed.finish(&side, &fleet)?;
-        let clusters = fleet.len();
         drop(fleet);
         drop(catalog);
         Ok(Outcome {
             warnings,
-            clusters,
-            changes: summary.changes,
             summary,
             inputs: side.objects,
         })

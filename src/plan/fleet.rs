@@ -242,13 +242,6 @@ impl<'a> Fleet<'a> {
         self.clusters.is_empty()
     }
 
-    /// (namespace, name) of the `i`-th Cluster in plan order.
-    pub fn key(&self, i: usize) -> Option<(&str, &str)> {
-        self.clusters
-            .get(i)
-            .map(|e| (e.namespace.as_str(), e.name.as_str()))
-    }
-
     /// Warnings of the classes in use, told before any Cluster's.
     pub fn warnings(&self) -> &[Diagnostic] {
         &self.warnings

@@ -296,10 +296,17 @@ fn unknown_template_paths(class: &ClusterClass) -> Vec<Diagnostic> {
         .filter_map(|v| v.get("name").and_then(Value::as_str))
         .collect();
     let mut out = Vec::new();
-    let mut check = |template: Option<&Value>, pointer: String, patch: &str| {
-        let Some(t) = template.and_then(Value::as_str) else {
-            return;
-        };
+    // External patches see other variables (discovered ones): only inline ones are checked.
+    for ClassTemplate {
+        pointer,
+        patch,
+        text: t,
+        external,
+    } in class_templates(class)
+    {
+        if external {
+            continue;
+        }
         let mut seen = BTreeSet::new();
         for (path, _) in crate::gotemplate::paths::root_paths(t) {
             let joined = path.join(".");
@@ -307,44 +314,42 @@ fn unknown_template_paths(class: &ClusterClass) -> Vec<Diagnostic> {
                 continue;
             }
             let Some(first) = path.first() else { continue };
-            let (known, candidates): (bool, Vec<String>) = if first == "builtin" {
-                (
-                    crate::variables::builtins::is_readable_builtin_path(&joined, class.api),
-                    crate::variables::builtins::builtin_paths(class.api)
-                        .iter()
-                        .map(|p| p.to_string())
-                        .collect(),
-                )
+            let builtin = first == "builtin";
+            let known = if builtin {
+                crate::variables::builtins::is_readable_builtin_path(&joined, class.api)
             } else {
-                (
-                    declared.contains(&first.as_str()),
-                    declared.iter().map(|d| d.to_string()).collect(),
-                )
+                declared.contains(&first.as_str())
             };
             if known {
                 continue;
             }
-            let probe = if first == "builtin" {
-                joined.clone()
+            // Only for a path that is unknown: what it might have meant.
+            let candidates: Vec<&str> = if builtin {
+                crate::variables::builtins::builtin_paths(class.api).to_vec()
             } else {
-                first.clone()
+                declared.clone()
+            };
+            let probe = if builtin {
+                joined.as_str()
+            } else {
+                first.as_str()
             };
             let nearest = candidates
                 .iter()
-                .map(|c| (strsim::levenshtein(&probe, c), c))
+                .map(|c| (strsim::levenshtein(probe, c), *c))
                 .filter(|(d, c)| *d > 0 && *d <= 2.max(c.len() / 4))
                 .min();
             let mut d = Diagnostic::warning(format!(
                 "ClusterClass {}: patch {patch:?} reads .{joined} in a template, which is {}: Cluster API renders it as \"<no value>\" (or fails where it is passed to a function)",
                 class.key(),
-                if first == "builtin" { "no builtin variable" } else { "no variable of the class" }
+                if builtin { "no builtin variable" } else { "no variable of the class" }
             ))
             .at(&class.object.origin, &pointer, "unknown path");
             if let Some((_, c)) = nearest {
-                let suggestion = if first == "builtin" {
-                    c.clone()
+                let suggestion = if builtin {
+                    c.to_string()
                 } else {
-                    std::iter::once(c.as_str())
+                    std::iter::once(c)
                         .chain(path.iter().skip(1).map(String::as_str))
                         .collect::<Vec<_>>()
                         .join(".")
@@ -353,31 +358,6 @@ fn unknown_template_paths(class: &ClusterClass) -> Vec<Diagnostic> {
             }
             out.push(d);
         }
-    };
-    let patches = class
-        .object
-        .value
-        .pointer("/spec/patches")
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice);
-    for (i, p) in patches.iter().enumerate() {
-        // External patches see other variables; only inline ones are checked.
-        if p.get("external").is_some() {
-            continue;
-        }
-        let name = p.get("name").and_then(Value::as_str).unwrap_or("");
-        check(
-            p.get("enabledIf"),
-            format!("/spec/patches/{i}/enabledIf"),
-            name,
-        );
-    }
-    for (_, name, at, op) in inline_operations(class) {
-        check(
-            op.pointer("/valueFrom/template"),
-            format!("{at}/valueFrom/template"),
-            name,
-        );
     }
     out
 }
@@ -454,42 +434,65 @@ fn ineffective_operations(class: &ClusterClass) -> (Vec<Diagnostic>, Vec<Diagnos
 /// Cluster API would render a different value on every reconcile, so no plan can predict it.
 fn non_deterministic_templates(class: &ClusterClass) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    for t in class_templates(class) {
+        let funcs = crate::gotemplate::capi::non_deterministic_functions(t.text);
+        if !funcs.is_empty() {
+            out.push(
+                Diagnostic::warning(format!(
+                    "ClusterClass {}: patch {:?} calls {}, whose result changes on every render: the class cannot be planned deterministically",
+                    class.key(),
+                    t.patch,
+                    funcs.join(", ")
+                ))
+                .at(&class.object.origin, &t.pointer, "not deterministic"),
+            );
+        }
+    }
+    out
+}
+
+/// A Go template of a class's patches: an `enabledIf`, or an inline operation's
+/// `valueFrom.template`.
+struct ClassTemplate<'c> {
+    /// Where it is in the class (`/spec/patches/0/enabledIf`, `…/valueFrom/template`).
+    pointer: String,
+    /// The patch's name.
+    patch: &'c str,
+    /// The template text.
+    text: &'c str,
+    /// The patch is external (its variables are the extension's).
+    external: bool,
+}
+
+/// Every template of `class`: each patch's `enabledIf`, then each inline operation's
+/// `valueFrom.template`, in spec order.
+fn class_templates(class: &ClusterClass) -> Vec<ClassTemplate<'_>> {
     let patches = class
         .object
         .value
         .pointer("/spec/patches")
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice);
-    let mut check = |template: Option<&Value>, pointer: String, patch: &str| {
-        let Some(t) = template.and_then(Value::as_str) else {
-            return;
-        };
-        let funcs = crate::gotemplate::capi::non_deterministic_functions(t);
-        if !funcs.is_empty() {
-            out.push(
-                Diagnostic::warning(format!(
-                    "ClusterClass {}: patch {patch:?} calls {}, whose result changes on every render: the class cannot be planned deterministically",
-                    class.key(),
-                    funcs.join(", ")
-                ))
-                .at(&class.object.origin, &pointer, "not deterministic"),
-            );
-        }
-    };
+    let mut out = Vec::new();
     for (i, p) in patches.iter().enumerate() {
-        let name = p.get("name").and_then(Value::as_str).unwrap_or("");
-        check(
-            p.get("enabledIf"),
-            format!("/spec/patches/{i}/enabledIf"),
-            name,
-        );
+        if let Some(text) = p.get("enabledIf").and_then(Value::as_str) {
+            out.push(ClassTemplate {
+                pointer: format!("/spec/patches/{i}/enabledIf"),
+                patch: p.get("name").and_then(Value::as_str).unwrap_or(""),
+                text,
+                external: p.get("external").is_some(),
+            });
+        }
     }
-    for (_, name, at, op) in inline_operations(class) {
-        check(
-            op.pointer("/valueFrom/template"),
-            format!("{at}/valueFrom/template"),
-            name,
-        );
+    for (_, patch, at, op) in inline_operations(class) {
+        if let Some(text) = op.pointer("/valueFrom/template").and_then(Value::as_str) {
+            out.push(ClassTemplate {
+                pointer: format!("{at}/valueFrom/template"),
+                patch,
+                text,
+                external: false,
+            });
+        }
     }
     out
 }
