@@ -23,7 +23,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::diag::{self, Diagnostic, Severity};
+use crate::diag::{self, Code, Diagnostic, Severity};
 use crate::gotemplate::capi;
 use crate::gotemplate::{MissingKey, sprig};
 use crate::load::{envsubst as subst, yaml};
@@ -183,7 +183,7 @@ pub fn diag_render(data: &[u8]) {
     let mut body = vec![pad_byte; pad];
     body.extend_from_slice(f[0]);
     let file = SourceFile::new("fuzz.yaml", text(&body));
-    let mut d = Diagnostic::error(text(f[2]));
+    let mut d = Diagnostic::error(Code::Internal, text(f[2]));
     if flags & 2 != 0 {
         d.severity = Severity::Warning;
     }
@@ -194,7 +194,8 @@ pub fn diag_render(data: &[u8]) {
         d = d.with_help(text(f[3]));
     }
     if flags & 8 != 0 {
-        let related = Diagnostic::error(text(f[3])).with_span(&file, span, text(f[1]));
+        let related =
+            Diagnostic::error(Code::Internal, text(f[3])).with_span(&file, span, text(f[1]));
         d = d.with_related(vec![related]);
     }
     let _ = d.position();

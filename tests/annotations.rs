@@ -20,7 +20,7 @@ fn inside_github_actions_errors_are_also_workflow_commands() {
     let commands: Vec<&str> = out.stderr.lines().filter(|l| l.starts_with("::")).collect();
     assert_eq!(commands.len(), 1, "{}", out.stderr);
     assert!(
-        commands[0].starts_with("::error file=c.yaml,line=4,col=9,title=topoplan::Cluster.cluster.x-k8s.io \"BAD_name\" is invalid"),
+        commands[0].starts_with("::error file=c.yaml,line=4,col=9,title=topoplan%3A%3Aadmission%3A%3Ainvalid::Cluster.cluster.x-k8s.io \"BAD_name\" is invalid"),
         "{}",
         commands[0]
     );
@@ -33,7 +33,7 @@ fn warnings_are_warning_commands() {
     p.file("flavor-b/cluster.yaml", &again)
         .plan_test(&["--diagnostics-format", "github"])
         .stderr_matches(
-            r"(?m)^::warning title=topoplan::Cluster default/demo is defined in 2 files",
+            r"(?m)^::warning title=topoplan%3A%3Ainput%3A%3Aflavor::Cluster default/demo is defined in 2 files",
         )
         .stderr_lacks("╭")
         .run();
@@ -75,6 +75,7 @@ fn json_lines_are_one_object_each_and_bounded() {
     // Fifty, then one line counting the rest, as the text does.
     assert_eq!(lines.len(), 51, "{}", out.stderr);
     assert_eq!(lines[0]["severity"], "error");
+    assert_eq!(lines[0]["code"], "topoplan::admission::invalid");
     assert_eq!(lines[0]["file"], "many.yaml");
     assert_eq!(lines[0]["line"], 4);
     assert!(
@@ -85,4 +86,38 @@ fn json_lines_are_one_object_each_and_bounded() {
         "{}",
         lines[50]
     );
+    assert_eq!(lines[50]["code"], "topoplan::output::more");
+}
+
+/// The same problem has the same code in every format: the text header, JSON lines, workflow
+/// commands, the plan document and JUnit.
+#[test]
+fn every_format_carries_the_code() {
+    let p = Plan::new();
+    let broken = p
+        .cluster_yaml()
+        .replace("name: demo-class", "name: no-such-class");
+    assert_ne!(broken, p.cluster_yaml());
+    let run = |args: &[&str]| {
+        Test::new()
+            .file("class.yaml", &p.class_yaml())
+            .file("cluster.yaml", &broken)
+            .args(["plan", "-f", "."])
+            .args(args.iter().copied())
+            .status(1)
+    };
+    let code = "topoplan::class::not-found";
+    run(&[]).stderr_matches(&format!(r"(?m)^{code}$")).run();
+    run(&["--diagnostics-format", "json"])
+        .stderr_contains(&format!("\"code\":\"{code}\""))
+        .run();
+    run(&["--diagnostics-format", "github"])
+        .stderr_contains("title=topoplan%3A%3Aclass%3A%3Anot-found::")
+        .run();
+    let out = run(&["-o", "json"]).run();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("a failure document");
+    assert_eq!(doc["errors"][0]["code"], code, "{doc}");
+    run(&["-o", "junit"])
+        .stdout_contains(&format!("<failure type=\"{code}\""))
+        .run();
 }

@@ -15,7 +15,7 @@ fn validate_reports_a_case_per_class_and_cluster_with_failures() {
         .stdout_contains("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"topoplan\" tests=\"2\" failures=\"1\"")
         .stdout_contains("<testcase classname=\"ClusterClass\" name=\"default/demo-class\"/>")
         .stdout_contains("<testcase classname=\"Cluster\" name=\"default/demo\">")
-        .stdout_contains("<failure type=\"error\" message=\"Cluster.cluster.x-k8s.io &quot;demo&quot; is invalid")
+        .stdout_contains("<failure type=\"topoplan::admission::invalid\" message=\"Cluster.cluster.x-k8s.io &quot;demo&quot; is invalid")
         .stdout_contains("cluster.yaml:")
         .run();
     assert!(out.stdout.ends_with("  </testsuite>\n</testsuites>\n"));
@@ -42,7 +42,7 @@ fn plan_reports_a_case_per_cluster_and_a_failing_run_as_one_failing_case() {
         .status(1)
         .stdout_contains("<testcase classname=\"topoplan\" name=\"plan\">")
         .stdout_contains("tests=\"1\" failures=\"1\"")
-        .stdout_contains("<failure type=\"error\"")
+        .stdout_contains("<failure type=\"topoplan::admission::invalid\"")
         .run();
 }
 

@@ -14,7 +14,7 @@ pub mod types;
 
 use serde_json::Value;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::load::Object;
 use crate::source::pointer;
 pub use types::*;
@@ -64,19 +64,22 @@ pub fn check_core_object(obj: &Object) -> Result<Option<ApiVersion>, Diagnostic>
         "v1beta1" => ApiVersion::V1Beta1,
         "v1beta2" => ApiVersion::V1Beta2,
         other => {
-            return Err(Diagnostic::error(format!(
-                "unsupported apiVersion {GROUP}/{other} for {}",
-                obj.kind
-            ))
+            return Err(Diagnostic::error(
+                Code::InputUnsupported,
+                format!("unsupported apiVersion {GROUP}/{other} for {}", obj.kind),
+            )
             .at(&obj.origin, "/apiVersion", "unsupported version")
             .with_help("topoplan reads cluster.x-k8s.io/v1beta1 and cluster.x-k8s.io/v1beta2"));
         }
     };
     if !KNOWN_KINDS.contains(&obj.kind.as_str()) {
-        return Err(Diagnostic::error(format!(
-            "unknown kind {:?} in {}: Cluster API defines no such kind",
-            obj.kind, obj.api_version
-        ))
+        return Err(Diagnostic::error(
+            Code::InputUnsupported,
+            format!(
+                "unknown kind {:?} in {}: Cluster API defines no such kind",
+                obj.kind, obj.api_version
+            ),
+        )
         .at(&obj.origin, "/kind", "unknown kind")
         .with_help(format!("expected one of {}", KNOWN_KINDS.join(", "))));
     }
@@ -279,7 +282,7 @@ fn pruned(object: &Object, pointers: Vec<String>) -> Vec<Diagnostic> {
         .into_iter()
         .map(|p| {
             let field = p.trim_start_matches('/').replace('/', ".");
-            Diagnostic::warning(format!(
+            Diagnostic::warning(Code::InputField, format!(
                 "{} {}: {field} is not a field of cluster.x-k8s.io/v1beta1 as of Cluster API v1.10 and is ignored",
                 object.kind,
                 object.key()
@@ -304,12 +307,10 @@ fn decode<T: serde::de::DeserializeOwned>(object: &Object, spec: &Value) -> Resu
         }
         let field = tokens.join(".");
         let ptr = pointer(&tokens);
-        Diagnostic::error(format!(
-            "{} {}: {field}: {}",
-            object.kind,
-            object.key(),
-            e.inner()
-        ))
+        Diagnostic::error(
+            Code::InputField,
+            format!("{} {}: {field}: {}", object.kind, object.key(), e.inner()),
+        )
         .at(&object.origin, &ptr, "unexpected value")
     })
 }

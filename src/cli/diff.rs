@@ -8,7 +8,7 @@ use clap::Args;
 use super::input::{AdmissionArgs, ExtensionArgs, InputArgs};
 use super::plan::Format;
 use super::{Failure, report, stdout_color, stdout_failure};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::output;
 use crate::pipeline::{self, Step};
 use crate::plan::review::ReviewOptions;
@@ -107,7 +107,7 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
         ),
         (None, _) => {
             return Err(vec![
-                Diagnostic::error(format!(
+                Diagnostic::error(Code::Usage, format!(
                     "diff needs two paths, OLD and NEW; got {}",
                     args.paths.len()
                 ))
@@ -214,7 +214,10 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
                 Ok(())
             }
             Err(e) => {
-                let d = Diagnostic::error(format!("cannot write to standard output: {e}"));
+                let d = Diagnostic::error(
+                    Code::OutputWrite,
+                    format!("cannot write to standard output: {e}"),
+                );
                 stdout_error = Some(e);
                 Err(d)
             }

@@ -9,7 +9,7 @@ use clap::Args;
 use serde_json::Value;
 
 use super::{Failure, write_stdout, write_stdout_with};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::gotemplate::capi::RenderError;
 use crate::load::limit::{InputLimit, ReadError};
 use crate::source::SourceFile;
@@ -57,7 +57,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode, Failure> {
             write_stdout(&out)?;
             Ok(ExitCode::SUCCESS)
         }
-        Err(e) => Err(Diagnostic::error(e.message().to_string())
+        Err(e) => Err(Diagnostic::error(Code::TemplateRender, e.message().to_string())
             .with_help(match e {
                 RenderError::Parse(_) => "the template does not parse as Go text/template",
                 RenderError::Exec(_) => "the template failed while rendering",
@@ -76,10 +76,13 @@ fn read_vars(path: &std::path::Path, limit: &InputLimit) -> Result<Value, Failur
     match docs.into_iter().next().map(|d| d.value) {
         Some(v @ Value::Object(_)) => Ok(v),
         None => Ok(Value::Object(serde_json::Map::new())),
-        Some(_) => Err(Diagnostic::error(format!(
-            "--vars {}: expected a mapping of variable names to values",
-            path.display()
-        ))
+        Some(_) => Err(Diagnostic::error(
+            Code::Usage,
+            format!(
+                "--vars {}: expected a mapping of variable names to values",
+                path.display()
+            ),
+        )
         .into()),
     }
 }
@@ -89,13 +92,16 @@ fn jsonl(limit: &InputLimit) -> Result<ExitCode, Failure> {
     let stdin = limit
         .read(std::io::stdin().lock(), "<stdin>", None)
         .map_err(|e| match e {
-            ReadError::Io(e) => Diagnostic::error(format!("cannot read standard input: {e}")),
+            ReadError::Io(e) => {
+                Diagnostic::error(Code::InputRead, format!("cannot read standard input: {e}"))
+            }
             ReadError::TooLarge(d) => d,
         })?;
     let mut lines = Vec::new();
     for line in stdin.lines() {
-        let line =
-            line.map_err(|e| Diagnostic::error(format!("cannot read standard input: {e}")))?;
+        let line = line.map_err(|e| {
+            Diagnostic::error(Code::InputRead, format!("cannot read standard input: {e}"))
+        })?;
         if !line.trim().is_empty() {
             lines.push(line);
         }

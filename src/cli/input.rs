@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::load::limit::{InputLimit, ReadError, parse_size};
 use crate::load::{LoadOptions, envfile};
 use crate::source::SourceFile;
@@ -116,10 +116,13 @@ impl InputArgs {
                 })
                 .collect();
             return Err(vec![
-                Diagnostic::error(format!(
-                    "invalid namespace for objects without one: {}",
-                    crate::k8s::field::aggregate(&errs)
-                ))
+                Diagnostic::error(
+                    Code::Usage,
+                    format!(
+                        "invalid namespace for objects without one: {}",
+                        crate::k8s::field::aggregate(&errs)
+                    ),
+                )
                 .with_help(
                     "-n (or NAMESPACE with --substitute) must be a namespace name, e.g. default",
                 ),
@@ -145,14 +148,17 @@ pub fn read_text(
 ) -> Result<String, Diagnostic> {
     let shown = format!("{flag} {}", path.display());
     let bytes = limit.read_path(path, &shown).map_err(|e| match e {
-        ReadError::Io(e) => Diagnostic::error(format!("cannot read {shown}: {e}")),
+        ReadError::Io(e) => Diagnostic::error(Code::InputRead, format!("cannot read {shown}: {e}")),
         ReadError::TooLarge(d) => d,
     })?;
     String::from_utf8(bytes).map_err(|e| {
-        Diagnostic::error(format!(
-            "cannot read {shown}: not UTF-8 text (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        ))
+        Diagnostic::error(
+            Code::InputRead,
+            format!(
+                "cannot read {shown}: not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
     })
 }
 
@@ -173,7 +179,7 @@ impl AdmissionArgs {
         match &self.feature_gates {
             None => Ok(gates),
             Some(spec) => gates.with_flags(spec).map_err(|e| {
-                Diagnostic::error(format!("--feature-gates: {e}")).with_help(
+                Diagnostic::error(Code::Usage, format!("--feature-gates: {e}")).with_help(
                     "known gates: ClusterTopology, RuntimeSDK, MachineTaintPropagation (and Cluster API's others, which admission does not read)",
                 )
             }),
@@ -224,16 +230,19 @@ impl ExtensionArgs {
             match crate::runtime::parse_extension_flag(e) {
                 Ok(src) => {
                     if opts.extensions.iter().any(|x| x.name == src.name) {
-                        errors.push(Diagnostic::error(format!(
-                            "--extension {e:?}: the extension {:?} is given twice",
-                            src.name
-                        )));
+                        errors.push(Diagnostic::error(
+                            Code::Usage,
+                            format!(
+                                "--extension {e:?}: the extension {:?} is given twice",
+                                src.name
+                            ),
+                        ));
                     } else {
                         opts.extensions.push(src);
                     }
                 }
                 Err(msg) => errors.push(
-                    Diagnostic::error(msg)
+                    Diagnostic::error(Code::Usage, msg)
                         .with_help("for example --extension my-extension=https://127.0.0.1:8443"),
                 ),
             }
@@ -241,6 +250,7 @@ impl ExtensionArgs {
         if let Some(path) = &self.ca_file {
             if self.insecure_skip_tls_verify {
                 errors.push(Diagnostic::error(
+                    Code::Usage,
                     "--ca-file and --insecure-skip-tls-verify cannot be used together",
                 ));
             }
@@ -249,12 +259,17 @@ impl ExtensionArgs {
                 Ok(pem) => match crate::runtime::tls::parse_ca_bundle(&pem) {
                     Ok(_) => opts.ca_pem = Some(pem),
                     Err(e) => errors.push(
-                        Diagnostic::error(format!("--ca-file {}: {e}", path.display()))
-                            .with_help("expected one or more PEM CERTIFICATE blocks"),
+                        Diagnostic::error(
+                            Code::Usage,
+                            format!("--ca-file {}: {e}", path.display()),
+                        )
+                        .with_help("expected one or more PEM CERTIFICATE blocks"),
                     ),
                 },
                 Err(ReadError::TooLarge(d)) => errors.push(d),
-                Err(ReadError::Io(e)) => errors.push(Diagnostic::error(format!("{shown}: {e}"))),
+                Err(ReadError::Io(e)) => {
+                    errors.push(Diagnostic::error(Code::InputRead, format!("{shown}: {e}")))
+                }
             }
         }
         if errors.is_empty() {

@@ -9,7 +9,7 @@
 use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 
 /// Exit code of an interrupted run (128 + SIGINT, as shells report it).
 pub const EXIT_CODE: u8 = 130;
@@ -32,8 +32,9 @@ pub fn catch() -> Result<&'static AtomicBool, Diagnostic> {
     });
     match installed {
         Ok(()) => Ok(&INTERRUPTED),
-        Err(e) => Err(Diagnostic::error(format!(
-            "cannot handle SIGINT and SIGTERM while writing the output directory: {e}"
-        ))),
+        Err(e) => Err(Diagnostic::error(
+            Code::OutputWrite,
+            format!("cannot handle SIGINT and SIGTERM while writing the output directory: {e}"),
+        )),
     }
 }

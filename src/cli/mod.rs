@@ -23,7 +23,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 
 /// topoplan: plan Cluster API managed topologies offline.
 #[derive(Debug, Parser)]
@@ -240,7 +240,11 @@ pub fn write_stdout_with(
     match f(&mut out).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(Failure::BrokenPipe),
-        Err(e) => Err(Diagnostic::error(format!("cannot write to standard output: {e}")).into()),
+        Err(e) => Err(Diagnostic::error(
+            Code::OutputWrite,
+            format!("cannot write to standard output: {e}"),
+        )
+        .into()),
     }
 }
 
@@ -267,7 +271,11 @@ pub fn stdout_failure(e: std::io::Error) -> Failure {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         Failure::BrokenPipe
     } else {
-        Diagnostic::error(format!("cannot write to standard output: {e}")).into()
+        Diagnostic::error(
+            Code::OutputWrite,
+            format!("cannot write to standard output: {e}"),
+        )
+        .into()
     }
 }
 
@@ -311,11 +319,14 @@ pub fn report(diags: &[Diagnostic]) {
     if diags.len() > max {
         let rest = &diags[max..];
         let errors = rest.iter().filter(|d| d.is_error()).count();
-        shown.push(Diagnostic::warning(format!(
-            "… and {} more not shown ({errors} errors, {} warnings)",
-            rest.len(),
-            rest.len() - errors
-        )));
+        shown.push(Diagnostic::warning(
+            Code::OutputMore,
+            format!(
+                "… and {} more not shown ({errors} errors, {} warnings)",
+                rest.len(),
+                rest.len() - errors
+            ),
+        ));
     }
     for f in diagnostics_formats() {
         let text = match f {

@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 
 use super::input::{AdmissionArgs, ExtensionArgs, InputArgs};
 use super::{Failure, report, stdout_color, stdout_failure};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::output;
 use crate::pipeline::{self, Step};
 use crate::plan::{self, PlanOptions};
@@ -127,8 +127,11 @@ pub fn parse_clusters(
                 clusters.push((namespace.unwrap_or("").to_string(), c.clone()));
             }
             _ => errors.push(
-                Diagnostic::error(format!("--cluster {c:?}: expected NAME or NAMESPACE/NAME"))
-                    .with_help("for example --cluster my-cluster or --cluster default/my-cluster"),
+                Diagnostic::error(
+                    Code::Usage,
+                    format!("--cluster {c:?}: expected NAME or NAMESPACE/NAME"),
+                )
+                .with_help("for example --cluster my-cluster or --cluster default/my-cluster"),
             ),
         }
     }
@@ -323,7 +326,10 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
             held.write(&chunk.text)
         };
         if let Err(e) = w() {
-            let d = Diagnostic::error(format!("cannot write to standard output: {e}"));
+            let d = Diagnostic::error(
+                Code::OutputWrite,
+                format!("cannot write to standard output: {e}"),
+            );
             stdout_error = Some(e);
             return Err(d);
         }
@@ -416,6 +422,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     // A signal after the directory was written: it is whole; stop as the user asked.
     if super::interrupt::raised() {
         return Err(Failure::Interrupted(Diagnostic::error(
+            Code::OutputInterrupted,
             "interrupted after the plan was written",
         )));
     }

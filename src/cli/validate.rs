@@ -89,7 +89,12 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode, Failure> {
         Format::Text => report(&v.diagnostics()),
         Format::Json => {
             let mut text = serde_json::to_string_pretty(&crate::output::validation::document(v))
-                .map_err(|e| crate::diag::Diagnostic::error(format!("cannot encode JSON: {e}")))?;
+                .map_err(|e| {
+                    crate::diag::Diagnostic::error(
+                        crate::diag::Code::Internal,
+                        format!("cannot encode JSON: {e}"),
+                    )
+                })?;
             text.push('\n');
             write_stdout(&text)?;
         }

@@ -20,7 +20,7 @@ Later keys override earlier ones. Every malformed line is reported, at the line.
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::source::{SourceFile, Span};
 
 /// Parse an env file into variable values.
@@ -71,7 +71,7 @@ struct LineError {
 
 impl LineError {
     fn into_diagnostic(self, file: &Arc<SourceFile>, line_offset: usize) -> Diagnostic {
-        Diagnostic::error(self.message)
+        Diagnostic::error(Code::InputEnvFile, self.message)
             .with_span(
                 file,
                 Span::new(line_offset + self.start, self.len),

@@ -25,7 +25,7 @@ are reproduced from reading that code — not from bash, which differs in many p
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::source::{SourceFile, Span};
 
 /// How deep `${…}` may nest inside arguments. drone has no limit, but recursion on untrusted
@@ -146,9 +146,10 @@ pub fn to_diagnostic(err: SubstError, file: &Arc<SourceFile>) -> Diagnostic {
     match err {
         SubstError::Missing(list) => missing_diagnostic(&list, file),
         SubstError::Syntax { message, span } => syntax_diagnostic(&message, span, file),
-        SubstError::TooLarge { limit, span } => Diagnostic::error(format!(
-            "cannot substitute variables: the substituted text would exceed {limit} bytes"
-        ))
+        SubstError::TooLarge { limit, span } => Diagnostic::error(
+            Code::InputSubstitution,
+            format!("cannot substitute variables: the substituted text would exceed {limit} bytes"),
+        )
         .with_help("the limit on input is --max-input-bytes")
         .with_span(file, span, "the text grows past the limit here")
         .with_help(
@@ -845,11 +846,14 @@ fn missing_diagnostic(list: &[Missing], file: &Arc<SourceFile>) -> Diagnostic {
     if more_names > 0 {
         shown.push(&more);
     }
-    let mut d = Diagnostic::error(format!(
-        "value for variables [{}] is not set. Please set the value using environment variables \
+    let mut d = Diagnostic::error(
+        Code::InputUnsetVariable,
+        format!(
+            "value for variables [{}] is not set. Please set the value using environment variables \
          or a file passed with --env-file",
-        shown.join(", ")
-    ))
+            shown.join(", ")
+        ),
+    )
     .with_help(
         "give each variable a value (export NAME=value, or a NAME=value line in the --env-file), \
          or a default in the template: ${NAME:=default}",
@@ -859,17 +863,21 @@ fn missing_diagnostic(list: &[Missing], file: &Arc<SourceFile>) -> Diagnostic {
     }
     // One located entry per use, built only for those shown.
     let related = list.iter().take(crate::diag::MAX_RELATED).map(|m| {
-        Diagnostic::error(format!("variable {} is not set", m.name)).with_span(
-            file,
-            m.span,
-            "no value and no default",
+        Diagnostic::error(
+            Code::InputUnsetVariable,
+            format!("variable {} is not set", m.name),
         )
+        .with_span(file, m.span, "no value and no default")
     });
     d.with_related_bounded(related, list.len())
 }
 
 fn syntax_diagnostic(message: &str, span: Span, file: &Arc<SourceFile>) -> Diagnostic {
-    let d = Diagnostic::error(format!("cannot substitute variables: {message}")).with_help(
+    let d = Diagnostic::error(
+        Code::InputSubstitution,
+        format!("cannot substitute variables: {message}"),
+    )
+    .with_help(
         "clusterctl (drone/envsubst) understands ${NAME}, ${NAME:=default}, ${NAME=default}, \
          ${NAME:-default}, ${#NAME}, ${NAME^}, ${NAME,,}, ${NAME:1:2}, ${NAME#prefix}, \
          ${NAME%suffix}, ${NAME/from/to}; write $${ for a literal ${",
@@ -896,7 +904,11 @@ fn syntax_diagnostic(message: &str, span: Span, file: &Arc<SourceFile>) -> Diagn
     };
     d.with_span(file, Span::new(span.offset, 2), "this expression")
         .with_related(vec![
-            Diagnostic::error("parsing the expression stopped here").with_span(file, stop, "here"),
+            Diagnostic::error(
+                Code::InputSubstitution,
+                "parsing the expression stopped here",
+            )
+            .with_span(file, stop, "here"),
         ])
 }
 

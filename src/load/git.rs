@@ -19,7 +19,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Component, Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::load::limit::InputLimit;
 use crate::load::walk::MAX_WALK_ENTRIES;
 
@@ -35,9 +35,10 @@ pub fn collect(
     match std::env::current_dir() {
         Ok(cwd) => collect_in(&cwd, rev, paths, limit, errors),
         Err(e) => {
-            errors.push(Diagnostic::error(format!(
-                "--base-ref {rev}: cannot determine the current directory: {e}"
-            )));
+            errors.push(Diagnostic::error(
+                Code::InputGit,
+                format!("--base-ref {rev}: cannot determine the current directory: {e}"),
+            ));
             Vec::new()
         }
     }
@@ -73,9 +74,10 @@ struct Blob {
 /// choose the repository it is checked against.
 pub fn working_tree_top(rev: &str, path: &Path) -> Result<PathBuf, Diagnostic> {
     let cwd = std::env::current_dir().map_err(|e| {
-        Diagnostic::error(format!(
-            "--base-ref {rev}: cannot determine the current directory: {e}"
-        ))
+        Diagnostic::error(
+            Code::InputGit,
+            format!("--base-ref {rev}: cannot determine the current directory: {e}"),
+        )
     })?;
     let absolute = normalize(&cwd.join(path));
     let real_dir = std::fs::symlink_metadata(&absolute).is_ok_and(|m| m.is_dir());
@@ -84,9 +86,12 @@ pub fn working_tree_top(rev: &str, path: &Path) -> Result<PathBuf, Diagnostic> {
         _ => absolute.clone(),
     };
     let (anchor, _) = existing_ancestor(&start);
-    let anchor = anchor
-        .canonicalize()
-        .map_err(|e| Diagnostic::error(format!("cannot read {}: {e}", anchor.display())))?;
+    let anchor = anchor.canonicalize().map_err(|e| {
+        Diagnostic::error(
+            Code::InputGit,
+            format!("cannot read {}: {e}", anchor.display()),
+        )
+    })?;
     let top = git(&anchor, &["rev-parse", "--show-toplevel"], rev, path)?;
     let top = PathBuf::from(String::from_utf8_lossy(&top).trim_end_matches(['\n', '\r']));
     // git prints the top level with links resolved, but be sure: the bound is compared with
@@ -101,27 +106,34 @@ fn collect_path(
     limit: &InputLimit,
 ) -> Result<Vec<(String, String)>, Diagnostic> {
     if path.as_os_str() == "-" {
-        return Err(Diagnostic::error(format!(
-            "--base-ref {rev}: standard input (-) has no revision to read"
-        ))
+        return Err(Diagnostic::error(
+            Code::InputGit,
+            format!("--base-ref {rev}: standard input (-) has no revision to read"),
+        )
         .with_help("pass files or directories of the repository"));
     }
     let absolute = normalize(&cwd.join(path));
     // The repository is the one holding the path's nearest existing ancestor (at REV the path
     // itself may be gone). Canonical, because git reports its top level with links resolved.
     let (anchor, rest) = existing_ancestor(&absolute);
-    let anchor = anchor
-        .canonicalize()
-        .map_err(|e| Diagnostic::error(format!("cannot read {}: {e}", anchor.display())))?;
+    let anchor = anchor.canonicalize().map_err(|e| {
+        Diagnostic::error(
+            Code::InputGit,
+            format!("cannot read {}: {e}", anchor.display()),
+        )
+    })?;
     let top = git(&anchor, &["rev-parse", "--show-toplevel"], rev, path)?;
     let top = PathBuf::from(String::from_utf8_lossy(&top).trim_end_matches(['\n', '\r']));
     let within = anchor.join(rest);
     let Ok(relative) = within.strip_prefix(&top) else {
-        return Err(Diagnostic::error(format!(
-            "--base-ref {rev}: {} is outside the git repository at {}",
-            path.display(),
-            top.display()
-        )));
+        return Err(Diagnostic::error(
+            Code::InputGit,
+            format!(
+                "--base-ref {rev}: {} is outside the git repository at {}",
+                path.display(),
+                top.display()
+            ),
+        ));
     };
     let relative = relative.to_path_buf();
     let commit = git(
@@ -137,19 +149,22 @@ fn collect_path(
         path,
     )
     .map_err(|_| {
-        Diagnostic::error(format!(
-            "--base-ref {rev}: unknown revision {rev:?} in the git repository at {}",
-            top.display()
-        ))
+        Diagnostic::error(
+            Code::InputGit,
+            format!(
+                "--base-ref {rev}: unknown revision {rev:?} in the git repository at {}",
+                top.display()
+            ),
+        )
         .with_help("give a commit, branch or tag that exists locally (git fetch it first)")
     })?;
     let commit = String::from_utf8_lossy(&commit).trim().to_string();
 
     let Some(rel) = relative.to_str() else {
-        return Err(Diagnostic::error(format!(
-            "--base-ref {rev}: {} is not a UTF-8 path",
-            path.display()
-        )));
+        return Err(Diagnostic::error(
+            Code::InputGit,
+            format!("--base-ref {rev}: {} is not a UTF-8 path", path.display()),
+        ));
     };
     // --full-tree: paths are relative to the top level whatever directory git runs in.
     // GIT_LITERAL_PATHSPECS (below) keeps `*` or `?` in a name from matching other files.
@@ -163,9 +178,12 @@ fn collect_path(
     let mut is_file = false;
     // As a directory walk, bounded (the listing itself is as large as the tree).
     if listing.iter().filter(|&&b| b == 0).count() > MAX_WALK_ENTRIES {
-        return Err(Diagnostic::error(format!(
-            "{rev}:{user_path}: more than {MAX_WALK_ENTRIES} files to read at revision {rev}"
-        ))
+        return Err(Diagnostic::error(
+            Code::InputLimit,
+            format!(
+                "{rev}:{user_path}: more than {MAX_WALK_ENTRIES} files to read at revision {rev}"
+            ),
+        )
         .with_help("pass narrower directories or the files themselves"));
     }
     for entry in listing.split(|&b| b == 0).filter(|e| !e.is_empty()) {
@@ -199,10 +217,13 @@ fn collect_path(
             }
         }
         if mode == Some("120000") {
-            return Err(Diagnostic::error(format!(
-                "{rev}:{} is a symbolic link; topoplan does not follow links inside a revision",
-                path.join(&suffix).display()
-            )));
+            return Err(Diagnostic::error(
+                Code::InputOutside,
+                format!(
+                    "{rev}:{} is a symbolic link; topoplan does not follow links inside a revision",
+                    path.join(&suffix).display()
+                ),
+            ));
         }
         let shown = if is_file {
             user_path.clone()
@@ -228,13 +249,15 @@ fn collect_path(
     if blobs.is_empty() {
         let any = !listing.is_empty();
         return Err(if any {
-            Diagnostic::error(format!(
-                "directory {rev}:{user_path} holds no .yaml, .yml or .json file"
-            ))
+            Diagnostic::error(
+                Code::InputGit,
+                format!("directory {rev}:{user_path} holds no .yaml, .yml or .json file"),
+            )
         } else {
-            Diagnostic::error(format!(
-                "--base-ref {rev}: {user_path} does not exist at revision {rev}"
-            ))
+            Diagnostic::error(
+                Code::InputGit,
+                format!("--base-ref {rev}: {user_path} does not exist at revision {rev}"),
+            )
             .with_help(
                 "paths are read relative to the current directory, as they were at that revision",
             )
@@ -251,11 +274,14 @@ fn collect_path(
             String::from_utf8(bytes)
                 .map(|text| (blob.shown.clone(), text))
                 .map_err(|e| {
-                    Diagnostic::error(format!(
-                        "{} is not UTF-8 text (invalid byte at offset {})",
-                        blob.shown,
-                        e.utf8_error().valid_up_to()
-                    ))
+                    Diagnostic::error(
+                        Code::InputRead,
+                        format!(
+                            "{} is not UTF-8 text (invalid byte at offset {})",
+                            blob.shown,
+                            e.utf8_error().valid_up_to()
+                        ),
+                    )
                 })
         })
         .collect()
@@ -307,24 +333,30 @@ fn git(dir: &Path, args: &[&str], rev: &str, path: &Path) -> Result<Vec<u8>, Dia
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stderr = stderr.trim();
     if stderr.contains("not a git repository") {
-        return Err(Diagnostic::error(format!(
-            "--base-ref {rev}: {} is not in a git repository",
-            path.display()
-        ))
+        return Err(Diagnostic::error(
+            Code::InputGit,
+            format!(
+                "--base-ref {rev}: {} is not in a git repository",
+                path.display()
+            ),
+        )
         .with_help(
             "--base-ref reads the old inputs from the git repository that holds the paths",
         ));
     }
-    Err(Diagnostic::error(format!(
-        "--base-ref {rev}: git {} failed for {}: {}",
-        args.first().copied().unwrap_or(""),
-        path.display(),
-        if stderr.is_empty() {
-            "no message"
-        } else {
-            stderr
-        }
-    )))
+    Err(Diagnostic::error(
+        Code::InputGit,
+        format!(
+            "--base-ref {rev}: git {} failed for {}: {}",
+            args.first().copied().unwrap_or(""),
+            path.display(),
+            if stderr.is_empty() {
+                "no message"
+            } else {
+                stderr
+            }
+        ),
+    ))
 }
 
 fn git_command(dir: &Path) -> Command {
@@ -339,12 +371,16 @@ fn git_command(dir: &Path) -> Command {
 
 fn spawn_error(e: &std::io::Error, rev: &str) -> Diagnostic {
     if e.kind() == std::io::ErrorKind::NotFound {
-        Diagnostic::error(format!(
-            "--base-ref {rev}: git is not installed (no `git` command on PATH)"
-        ))
+        Diagnostic::error(
+            Code::InputGit,
+            format!("--base-ref {rev}: git is not installed (no `git` command on PATH)"),
+        )
         .with_help("install git, or check out the old revision and pass its files instead")
     } else {
-        Diagnostic::error(format!("--base-ref {rev}: cannot run git: {e}"))
+        Diagnostic::error(
+            Code::InputGit,
+            format!("--base-ref {rev}: cannot run git: {e}"),
+        )
     }
 }
 
@@ -365,10 +401,13 @@ fn cat_blobs(
         .spawn()
         .map_err(|e| spawn_error(&e, rev))?;
     let failed = |what: String| {
-        Diagnostic::error(format!(
-            "--base-ref {rev}: cannot read the files of {} from git: {what}",
-            path.display()
-        ))
+        Diagnostic::error(
+            Code::InputGit,
+            format!(
+                "--base-ref {rev}: cannot read the files of {} from git: {what}",
+                path.display()
+            ),
+        )
     };
     let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         return Err(failed("no pipe to git cat-file".into()));

@@ -19,7 +19,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 
 /// Default cap on all inputs of one run: 256 MiB.
 pub const DEFAULT_MAX_INPUT_BYTES: u64 = 256 << 20;
@@ -91,10 +91,13 @@ impl InputLimit {
                 "the limit is on all inputs of one run together, and {used} bytes were read before {name}; raise it with --max-input-bytes (e.g. 1Gi)"
             )
         };
-        Diagnostic::error(format!(
-            "input too large: {name} exceeds the {}-byte limit on input (--max-input-bytes)",
-            self.max
-        ))
+        Diagnostic::error(
+            Code::InputLimit,
+            format!(
+                "input too large: {name} exceeds the {}-byte limit on input (--max-input-bytes)",
+                self.max
+            ),
+        )
         .with_help(help)
     }
 

@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{Origin, SourceFile, SpanTable};
 use limit::{InputLimit, ReadError};
 pub use object::Object;
@@ -78,7 +78,9 @@ pub const RUNTIME_HOOKS_GROUP: &str = "hooks.runtime.cluster.x-k8s.io";
 pub fn load(opts: &LoadOptions) -> Result<Inputs, Diagnostics> {
     load_many(std::slice::from_ref(opts))
         .pop()
-        .unwrap_or_else(|| Err(Diagnostic::error("internal error: no input was loaded").into()))
+        .unwrap_or_else(|| {
+            Err(Diagnostic::error(Code::Internal, "internal error: no input was loaded").into())
+        })
 }
 
 /// Load several input sets at once (`diff`: the old and the new inputs), one result per set
@@ -172,7 +174,10 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
             let (Some(opts), Some(t)) = (sets.get(set), total.get_mut(set)) else {
                 return (
                     set,
-                    Err(Diagnostic::error("internal error: an unknown input set")),
+                    Err(Diagnostic::error(
+                        Code::Internal,
+                        "internal error: an unknown input set",
+                    )),
                 );
             };
             *t = t.saturating_add(grown);
@@ -240,10 +245,10 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
     for ((set, file), slot) in substituted.into_iter().zip(slot_of) {
         let item = match (file, slot) {
             (Err(e), _) => FileWork::Failed(e),
-            (Ok(file), None) => FileWork::Failed(Diagnostic::error(format!(
-                "internal error: {} was read but not parsed",
-                file.name
-            ))),
+            (Ok(file), None) => FileWork::Failed(Diagnostic::error(
+                Code::Internal,
+                format!("internal error: {} was read but not parsed", file.name),
+            )),
             (Ok(file), Some(i)) => {
                 let last = uses.get_mut(i).is_none_or(|n| {
                     *n = n.saturating_sub(1);
@@ -261,10 +266,10 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
                     // error path) so that it names this one.
                     Some(Err(e)) if parsed_as == Some(file.name.as_str()) => FileWork::Failed(e),
                     Some(Err(e)) => FileWork::Failed(yaml::parse_stream(&file).err().unwrap_or(e)),
-                    None => FileWork::Failed(Diagnostic::error(format!(
-                        "internal error: no parse result for {}",
-                        file.name
-                    ))),
+                    None => FileWork::Failed(Diagnostic::error(
+                        Code::Internal,
+                        format!("internal error: no parse result for {}", file.name),
+                    )),
                 }
             }
         };
@@ -430,7 +435,9 @@ fn collect_files(path: &Path, opts: &LoadOptions, out: &mut Collected) -> Result
         let bytes = limit
             .read(std::io::stdin().lock(), "<stdin>", None)
             .map_err(|e| match e {
-                ReadError::Io(e) => Diagnostic::error(format!("cannot read standard input: {e}")),
+                ReadError::Io(e) => {
+                    Diagnostic::error(Code::InputRead, format!("cannot read standard input: {e}"))
+                }
                 ReadError::TooLarge(d) => d,
             })?;
         out.files
@@ -438,14 +445,21 @@ fn collect_files(path: &Path, opts: &LoadOptions, out: &mut Collected) -> Result
         return Ok(());
     }
     let meta = std::fs::metadata(path).map_err(|e| {
-        Diagnostic::error(format!("cannot read {}: {e}", path.display()))
-            .with_help("-f takes a file, a directory or - for standard input")
+        Diagnostic::error(
+            Code::InputRead,
+            format!("cannot read {}: {e}", path.display()),
+        )
+        .with_help("-f takes a file, a directory or - for standard input")
     })?;
     let bound = match &opts.working_tree_of {
         Some(rev) => {
             let top = git::working_tree_top(rev, path)?;
-            let target = std::fs::canonicalize(path)
-                .map_err(|e| Diagnostic::error(format!("cannot read {}: {e}", path.display())))?;
+            let target = std::fs::canonicalize(path).map_err(|e| {
+                Diagnostic::error(
+                    Code::InputRead,
+                    format!("cannot read {}: {e}", path.display()),
+                )
+            })?;
             let bound = Bound::Repository(top);
             if !target.starts_with(bound.root()) {
                 return Err(bound.link_out(path, &target));
@@ -455,13 +469,15 @@ fn collect_files(path: &Path, opts: &LoadOptions, out: &mut Collected) -> Result
         None => None,
     };
     if meta.is_dir() {
-        let bound =
-            match bound {
-                Some(b) => b,
-                None => Bound::Directory(std::fs::canonicalize(path).map_err(|e| {
-                    Diagnostic::error(format!("cannot read {}: {e}", path.display()))
-                })?),
-            };
+        let bound = match bound {
+            Some(b) => b,
+            None => Bound::Directory(std::fs::canonicalize(path).map_err(|e| {
+                Diagnostic::error(
+                    Code::InputRead,
+                    format!("cannot read {}: {e}", path.display()),
+                )
+            })?),
+        };
         let walk = Walk {
             exclude: opts.exclude.clone(),
             ..Walk::new(bound)
@@ -471,10 +487,13 @@ fn collect_files(path: &Path, opts: &LoadOptions, out: &mut Collected) -> Result
         let refused = !walked.errors.is_empty();
         out.errors.extend(walked.errors);
         if walked.files.is_empty() && !refused {
-            return Err(Diagnostic::error(format!(
-                "directory {} holds no .yaml, .yml or .json file",
-                path.display()
-            )));
+            return Err(Diagnostic::error(
+                Code::InputRead,
+                format!(
+                    "directory {} holds no .yaml, .yml or .json file",
+                    path.display()
+                ),
+            ));
         }
         for f in walked.files {
             // `-f .` lists `./a.yaml`; the short form reads better in diagnostics and paths.
@@ -493,7 +512,7 @@ fn collect_files(path: &Path, opts: &LoadOptions, out: &mut Collected) -> Result
 /// Read `path` (shown as `shown`, the name diagnostics give it) under the budget.
 fn read_text(path: &Path, shown: &str, limit: &InputLimit) -> Result<String, Diagnostic> {
     let bytes = limit.read_path(path, shown).map_err(|e| match e {
-        ReadError::Io(e) => Diagnostic::error(format!("cannot read {shown}: {e}")),
+        ReadError::Io(e) => Diagnostic::error(Code::InputRead, format!("cannot read {shown}: {e}")),
         ReadError::TooLarge(d) => d,
     })?;
     utf8(bytes, shown)
@@ -501,10 +520,13 @@ fn read_text(path: &Path, shown: &str, limit: &InputLimit) -> Result<String, Dia
 
 fn utf8(bytes: Vec<u8>, shown: &str) -> Result<String, Diagnostic> {
     String::from_utf8(bytes).map_err(|e| {
-        Diagnostic::error(format!(
-            "{shown} is not UTF-8 text (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        ))
+        Diagnostic::error(
+            Code::InputRead,
+            format!(
+                "{shown} is not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
     })
 }
 
@@ -539,11 +561,11 @@ pub(crate) fn flatten(
                 }
                 Some(serde_json::Value::Null) | None => {}
                 Some(_) => errors.push(
-                    Diagnostic::error("a List's items must be a sequence of objects").at(
-                        &origin,
-                        "/items",
-                        "expected a sequence",
-                    ),
+                    Diagnostic::error(
+                        Code::InputObject,
+                        "a List's items must be a sequence of objects",
+                    )
+                    .at(&origin, "/items", "expected a sequence"),
                 ),
             }
         }
@@ -580,13 +602,16 @@ fn check_duplicates(
         );
         if let Some(first) = seen.get(&key) {
             errors.push(
-                Diagnostic::error(format!(
-                    "duplicate object: {} {}/{} is defined twice (first at {})",
-                    o.kind,
-                    o.namespace,
-                    o.name,
-                    first.origin.location("/metadata/name")
-                ))
+                Diagnostic::error(
+                    Code::InputDuplicate,
+                    format!(
+                        "duplicate object: {} {}/{} is defined twice (first at {})",
+                        o.kind,
+                        o.namespace,
+                        o.name,
+                        first.origin.location("/metadata/name")
+                    ),
+                )
                 .at(&o.origin, "/metadata/name", "defined again here")
                 .with_help("each object may appear once in the input"),
             );
@@ -601,9 +626,10 @@ mod tests {
     use super::*;
 
     fn load_str(text: &str) -> Result<Inputs, Diagnostics> {
-        let dir = tempfile::tempdir().map_err(|e| Diagnostic::error(e.to_string()))?;
+        let dir =
+            tempfile::tempdir().map_err(|e| Diagnostic::error(Code::Internal, e.to_string()))?;
         let p = dir.path().join("in.yaml");
-        std::fs::write(&p, text).map_err(|e| Diagnostic::error(e.to_string()))?;
+        std::fs::write(&p, text).map_err(|e| Diagnostic::error(Code::Internal, e.to_string()))?;
         load(&LoadOptions {
             paths: vec![p],
             default_namespace: "default".into(),

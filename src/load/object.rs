@@ -7,7 +7,7 @@ namespace defaulting; it does not interpret kinds.
 
 use serde_json::Value;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::source::Origin;
 
 /// An input object with its identity pulled out for quick lookup.
@@ -35,7 +35,7 @@ impl Object {
         default_namespace: &str,
     ) -> Result<Object, Diagnostic> {
         if !value.is_object() {
-            return Err(Diagnostic::error(format!(
+            return Err(Diagnostic::error(Code::InputObject, format!(
                 "expected a Kubernetes object (a mapping with apiVersion, kind and metadata), found {}",
                 type_name(&value)
             ))
@@ -47,11 +47,12 @@ impl Object {
             || api_version.is_empty()
             || api_version.ends_with('/')
         {
-            return Err(
-                Diagnostic::error(format!("invalid apiVersion {api_version:?}"))
-                    .at(&origin, "/apiVersion", "expected group/version or version")
-                    .with_help("for example cluster.x-k8s.io/v1beta2"),
-            );
+            return Err(Diagnostic::error(
+                Code::InputObject,
+                format!("invalid apiVersion {api_version:?}"),
+            )
+            .at(&origin, "/apiVersion", "expected group/version or version")
+            .with_help("for example cluster.x-k8s.io/v1beta2"));
         }
         let name = match value.pointer("/metadata/name") {
             Some(Value::String(s)) if !s.is_empty() => s.clone(),
@@ -61,17 +62,17 @@ impl Object {
                 } else {
                     "metadata.name is required"
                 };
-                return Err(Diagnostic::error(format!("{kind} has no name: {what}")).at(
-                    &origin,
-                    "/metadata",
-                    "no name here",
-                ));
+                return Err(Diagnostic::error(
+                    Code::InputObject,
+                    format!("{kind} has no name: {what}"),
+                )
+                .at(&origin, "/metadata", "no name here"));
             }
             Some(other) => {
-                return Err(Diagnostic::error(format!(
-                    "metadata.name must be a string, found {}",
-                    type_name(other)
-                ))
+                return Err(Diagnostic::error(
+                    Code::InputObject,
+                    format!("metadata.name must be a string, found {}", type_name(other)),
+                )
                 .at(&origin, "/metadata/name", "expected a string"));
             }
         };
@@ -87,10 +88,13 @@ impl Object {
                 default_namespace.to_string()
             }
             Some(other) => {
-                return Err(Diagnostic::error(format!(
-                    "metadata.namespace must be a string, found {}",
-                    type_name(other)
-                ))
+                return Err(Diagnostic::error(
+                    Code::InputObject,
+                    format!(
+                        "metadata.namespace must be a string, found {}",
+                        type_name(other)
+                    ),
+                )
                 .at(&origin, "/metadata/namespace", "expected a string"));
             }
         };
@@ -121,12 +125,10 @@ impl Object {
         } else {
             ("/metadata/namespace", "not a valid namespace name")
         };
-        Err(Diagnostic::error(crate::k8s::field::invalid_object(
-            &self.kind,
-            self.group(),
-            &self.name,
-            &errs,
-        ))
+        Err(Diagnostic::error(
+            Code::AdmissionInvalid,
+            crate::k8s::field::invalid_object(&self.kind, self.group(), &self.name, &errs),
+        )
         .at(&self.origin, pointer, label))
     }
 
@@ -162,11 +164,11 @@ fn required_string(
 ) -> Result<String, Diagnostic> {
     match value.pointer(pointer) {
         Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
-        Some(Value::String(_)) | None | Some(Value::Null) => Err(Diagnostic::error(format!(
+        Some(Value::String(_)) | None | Some(Value::Null) => Err(Diagnostic::error(Code::InputObject, format!(
             "object has no {field}: every Kubernetes object needs apiVersion, kind and metadata.name"
         ))
         .at(origin, pointer, format!("{field} missing"))),
-        Some(other) => Err(Diagnostic::error(format!(
+        Some(other) => Err(Diagnostic::error(Code::InputObject, format!(
             "{field} must be a string, found {}",
             type_name(other)
         ))

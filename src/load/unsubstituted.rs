@@ -9,7 +9,7 @@ holds one, counting the rest.
 
 use serde_json::Value;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::source::Origin;
 
 /// How many variable names the warning lists before it only counts.
@@ -79,7 +79,7 @@ impl Scan {
         let (origin, pointer) = self.first?;
         let listed: Vec<String> = self.names.iter().map(|n| format!("${{{n}}}")).collect();
         Some(
-            Diagnostic::warning(format!(
+            Diagnostic::warning(Code::InputUnsubstituted, format!(
                 "{}: {} value(s) hold clusterctl variables that were not substituted ({}{})",
                 origin.file.name,
                 self.values,

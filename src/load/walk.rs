@@ -23,7 +23,7 @@ use std::ffi::OsString;
 use std::fs::Metadata;
 use std::path::{Path, PathBuf};
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 
 /// Deepest directory nesting a walk enters, below the directory given.
 pub const MAX_WALK_DEPTH: usize = 100;
@@ -80,7 +80,7 @@ impl Bound {
                 "the repository",
             ),
         };
-        Diagnostic::error(format!(
+        Diagnostic::error(Code::InputOutside, format!(
             "{} is a symbolic link to {}, outside {outside}; topoplan does not follow links out of {of}",
             link.display(),
             target.display(),
@@ -179,8 +179,12 @@ impl Walk {
     /// Walk `dir` (which must lie inside the bound). Errors that make the listing meaningless
     /// (a directory that cannot be read, a limit) end the walk.
     pub fn run(&self, dir: &Path) -> Result<Walked, Diagnostic> {
-        let meta = std::fs::metadata(dir)
-            .map_err(|e| Diagnostic::error(format!("cannot read {}: {e}", dir.display())))?;
+        let meta = std::fs::metadata(dir).map_err(|e| {
+            Diagnostic::error(
+                Code::InputRead,
+                format!("cannot read {}: {e}", dir.display()),
+            )
+        })?;
         let excluded = self
             .exclude
             .iter()
@@ -236,25 +240,31 @@ impl State<'_> {
         }
         let limits = self.walk.limits;
         if depth > limits.max_depth {
-            return Err(Diagnostic::error(format!(
-                "{}: directories nested more than {} levels deep under {}",
-                dir.display(),
-                limits.max_depth,
-                self.top.display()
-            ))
+            return Err(Diagnostic::error(
+                Code::InputLimit,
+                format!(
+                    "{}: directories nested more than {} levels deep under {}",
+                    dir.display(),
+                    limits.max_depth,
+                    self.top.display()
+                ),
+            )
             .with_help(format!(
                 "a walk enters at most {} levels of directories; pass a deeper directory itself",
                 limits.max_depth
             )));
         }
         let cannot = |e: std::io::Error| {
-            Diagnostic::error(format!("cannot read directory {}: {e}", dir.display()))
+            Diagnostic::error(
+                Code::InputRead,
+                format!("cannot read directory {}: {e}", dir.display()),
+            )
         };
         let mut entries = Vec::new();
         for entry in std::fs::read_dir(dir).map_err(cannot)? {
             self.entries += 1;
             if self.entries > limits.max_entries {
-                return Err(Diagnostic::error(format!(
+                return Err(Diagnostic::error(Code::InputLimit, format!(
                     "{}: more than {} directory entries to walk",
                     self.top.display(),
                     limits.max_entries
@@ -275,9 +285,12 @@ impl State<'_> {
                 continue;
             }
             let path = entry.path();
-            let file_type = entry
-                .file_type()
-                .map_err(|e| Diagnostic::error(format!("cannot read {}: {e}", path.display())))?;
+            let file_type = entry.file_type().map_err(|e| {
+                Diagnostic::error(
+                    Code::InputRead,
+                    format!("cannot read {}: {e}", path.display()),
+                )
+            })?;
             if file_type.is_symlink() {
                 self.link(path, depth);
             } else if file_type.is_dir() {
@@ -286,17 +299,20 @@ impl State<'_> {
                     continue;
                 }
                 let meta = std::fs::symlink_metadata(&path).map_err(|e| {
-                    Diagnostic::error(format!("cannot read {}: {e}", path.display()))
+                    Diagnostic::error(
+                        Code::InputRead,
+                        format!("cannot read {}: {e}", path.display()),
+                    )
                 })?;
                 self.enter(&path, depth + 1, &meta)?;
             } else if self.walk.wanted(&path) {
                 match entry.metadata() {
                     Ok(m) if m.is_file() => self.out.files.push(path),
                     Ok(m) => self.special(path, &m),
-                    Err(e) => self.out.errors.push(Diagnostic::error(format!(
-                        "cannot read {}: {e}",
-                        path.display()
-                    ))),
+                    Err(e) => self.out.errors.push(Diagnostic::error(
+                        Code::InputRead,
+                        format!("cannot read {}: {e}", path.display()),
+                    )),
                 }
             }
         }
@@ -314,10 +330,10 @@ impl State<'_> {
             Err(e) => {
                 // A dangling link is only a problem where a file was expected.
                 if wanted {
-                    self.out.errors.push(Diagnostic::error(format!(
-                        "cannot read {}: {e}",
-                        path.display()
-                    )));
+                    self.out.errors.push(Diagnostic::error(
+                        Code::InputRead,
+                        format!("cannot read {}: {e}", path.display()),
+                    ));
                 }
                 return;
             }
@@ -346,11 +362,14 @@ impl State<'_> {
     }
 
     fn special(&mut self, path: PathBuf, meta: &Metadata) {
-        self.out.warnings.push(Diagnostic::warning(format!(
-            "{} is {}, not a regular file: skipped",
-            path.display(),
-            special_kind(meta)
-        )));
+        self.out.warnings.push(Diagnostic::warning(
+            Code::InputSkipped,
+            format!(
+                "{} is {}, not a regular file: skipped",
+                path.display(),
+                special_kind(meta)
+            ),
+        ));
     }
 }
 

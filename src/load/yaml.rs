@@ -35,7 +35,7 @@ use std::sync::Arc;
 
 pub use emit::to_yaml;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::source::{SourceFile, Span, SpanTable};
 
 /// One parsed YAML document.
@@ -292,7 +292,8 @@ impl YamlError {
     fn into_diagnostic(self, file: &Arc<SourceFile>) -> Diagnostic {
         let help = self.help_text(file);
         let data = *self.0;
-        let d = Diagnostic::error(data.message).with_span(file, data.span, data.label);
+        let d = Diagnostic::error(Code::InputSyntax, data.message)
+            .with_span(file, data.span, data.label);
         match help {
             Some(h) => d.with_help(h),
             None => d,

@@ -10,9 +10,6 @@ properties `:` and `,`); what a diagnostic says is `diag`'s.
 use crate::diag::Diagnostic;
 use crate::escape::{escape, escape_line};
 
-/// The title of every annotation: the tool that raised it.
-const TITLE: &str = "topoplan";
-
 /// A GitHub Actions workflow command for `d`: `::error` or `::warning`, with the file, line and
 /// column when the diagnostic has a location, its message and, on a line of its own, its help.
 pub fn workflow_command(d: &Diagnostic) -> String {
@@ -22,7 +19,9 @@ pub fn workflow_command(d: &Diagnostic) -> String {
         props.push(format!("line={line}"));
         props.push(format!("col={col}"));
     }
-    props.push(format!("title={TITLE}"));
+    // The title is the code (`topoplan::patch::missing-path`): GitHub shows it above the
+    // message, and it says both which tool raised the annotation and what kind of problem.
+    props.push(format!("title={}", property(d.code.name())));
     // Line breaks survive (percent-encoded, GitHub shows them); other control characters are
     // escaped as everywhere else.
     let mut message = data(&escape(&d.message));
@@ -65,25 +64,34 @@ fn property(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::Code;
 
     #[test]
     fn errors_and_warnings_escape_what_the_runner_reads() {
-        let d = Diagnostic::error("100% broken: a, b\nnext").with_help("try x:y");
+        let d = Diagnostic::error(Code::PatchMissingPath, "100% broken: a, b\nnext")
+            .with_help("try x:y");
         assert_eq!(
             workflow_command(&d),
-            "::error title=topoplan::100%25 broken: a, b%0Anext%0Ahelp: try x:y\n"
+            "::error title=topoplan%3A%3Apatch%3A%3Amissing-path::100%25 broken: a, b%0Anext%0Ahelp: try x:y\n"
         );
-        let w = Diagnostic::warning("careful");
-        assert_eq!(workflow_command(&w), "::warning title=topoplan::careful\n");
+        let w = Diagnostic::warning(Code::TemplateUnknownVariable, "careful");
+        assert_eq!(
+            workflow_command(&w),
+            "::warning title=topoplan%3A%3Atemplate%3A%3Aunknown-variable::careful\n"
+        );
         assert_eq!(property("a:b,c%"), "a%3Ab%2Cc%25");
     }
 
     #[test]
     fn json_lines_are_one_object_each() {
-        let line = json_line(&Diagnostic::warning("two\nlines"));
+        let line = json_line(&Diagnostic::warning(
+            Code::TemplateUnknownVariable,
+            "two\nlines",
+        ));
         assert_eq!(line.matches('\n').count(), 1);
         let v: serde_json::Value = serde_json::from_str(&line).unwrap();
         assert_eq!(v["severity"], "warning");
         assert_eq!(v["message"], "two\nlines");
+        assert_eq!(v["code"], "topoplan::template::unknown-variable");
     }
 }

@@ -343,6 +343,7 @@ pub fn diagnostic(d: &Diagnostic) -> Value {
         "severity".into(),
         json!(if d.is_error() { "error" } else { "warning" }),
     );
+    m.insert("code".into(), json!(d.code.name()));
     m.insert("message".into(), json!(d.message));
     if let Some(h) = &d.help {
         m.insert("help".into(), json!(h));

@@ -25,8 +25,8 @@ pub struct Case {
     pub classname: String,
     /// `name`: which one (`namespace/name`, or a file).
     pub name: String,
-    /// Errors: (message, full text with location and help).
-    pub failures: Vec<(String, String)>,
+    /// Errors: (code, message, full text with location and help).
+    pub failures: Vec<(&'static str, String, String)>,
     /// Text for `<system-out>` (warnings, a summary).
     pub out: String,
 }
@@ -44,11 +44,17 @@ impl Case {
     /// Record `d`: an error as a failure, a warning in `<system-out>`.
     pub fn add(&mut self, d: &Diagnostic) {
         if d.is_error() {
-            self.failures.push((d.message.clone(), text(d)));
+            self.failures
+                .push((d.code.name(), d.message.clone(), text(d)));
         } else {
-            let _ = writeln!(self.out, "warning: {}", text(d));
+            let _ = writeln!(self.out, "{}", warning(d));
         }
     }
+}
+
+/// A warning as one block of text: `warning[code]: file:line:col: message`, then its help.
+fn warning(d: &Diagnostic) -> String {
+    format!("warning[{}]: {}", d.code.name(), text(d))
 }
 
 /// A diagnostic as one block of text: `file:line:col: message`, then its help.
@@ -130,10 +136,11 @@ pub fn render(suite: &str, cases: &[Case], warnings: &[Diagnostic]) -> String {
             continue;
         }
         out.push_str(">\n");
-        for (message, body) in &c.failures {
+        // The failure's type is the diagnostic's code, which CI tools group and filter by.
+        for (code, message, body) in &c.failures {
             let _ = writeln!(
                 out,
-                "      <failure type=\"error\" message=\"{}\">{}</failure>",
+                "      <failure type=\"{code}\" message=\"{}\">{}</failure>",
                 clean(message),
                 clean(body)
             );
@@ -144,10 +151,7 @@ pub fn render(suite: &str, cases: &[Case], warnings: &[Diagnostic]) -> String {
         out.push_str("    </testcase>\n");
     }
     if !warnings.is_empty() {
-        let all: Vec<String> = warnings
-            .iter()
-            .map(|w| format!("warning: {}", text(w)))
-            .collect();
+        let all: Vec<String> = warnings.iter().map(warning).collect();
         let _ = writeln!(
             out,
             "    <system-out>{}</system-out>",
@@ -161,17 +165,24 @@ pub fn render(suite: &str, cases: &[Case], warnings: &[Diagnostic]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::Code;
 
     #[test]
     fn failures_and_escaping() {
         let mut c = Case::new("Cluster", "default/a<b>");
-        c.add(&Diagnostic::error("bad \"x\" & \u{1b}[31m").with_help("fix it"));
-        c.add(&Diagnostic::warning("careful"));
+        c.add(
+            &Diagnostic::error(Code::PatchMissingPath, "bad \"x\" & \u{1b}[31m")
+                .with_help("fix it"),
+        );
+        c.add(&Diagnostic::warning(
+            Code::TemplateUnknownVariable,
+            "careful",
+        ));
         let ok = Case::new("Cluster", "default/ok");
         let xml = render(
             "topoplan validate",
             &[c, ok],
-            &[Diagnostic::warning("run-wide")],
+            &[Diagnostic::warning(Code::InputUnsubstituted, "run-wide")],
         );
         assert!(xml.contains("tests=\"2\" failures=\"1\""));
         assert!(xml.contains("name=\"default/a&lt;b&gt;\""));
@@ -179,9 +190,14 @@ mod tests {
             xml.contains("message=\"bad &quot;x&quot; &amp; \\u001b[31m\""),
             "{xml}"
         );
-        assert!(xml.contains("<system-out>warning: careful\n</system-out>"));
+        assert!(xml.contains("<failure type=\"topoplan::patch::missing-path\""));
+        assert!(xml.contains(
+            "<system-out>warning[topoplan::template::unknown-variable]: careful\n</system-out>"
+        ));
         assert!(xml.contains("<testcase classname=\"Cluster\" name=\"default/ok\"/>"));
-        assert!(xml.contains("<system-out>warning: run-wide</system-out>"));
+        assert!(xml.contains(
+            "<system-out>warning[topoplan::input::unsubstituted]: run-wide</system-out>"
+        ));
         assert!(!xml.contains('\u{1b}'));
     }
 }

@@ -39,7 +39,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use super::files::{MARKER, layout, marker_files, marker_text};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::plan::Plan;
 
 /// Largest marker read: a listing of every file of a large fleet's plan fits many times over;
@@ -121,7 +121,10 @@ fn shown(p: &Path) -> String {
 }
 
 fn io_error(what: &str, p: &Path, e: &std::io::Error) -> Diagnostic {
-    Diagnostic::error(format!("cannot {what} {}: {e}", shown(p)))
+    Diagnostic::error(
+        Code::OutputWrite,
+        format!("cannot {what} {}: {e}", shown(p)),
+    )
 }
 
 /// Refuse `dir` as an output directory when replacing it could lose anything (see the module
@@ -129,8 +132,10 @@ fn io_error(what: &str, p: &Path, e: &std::io::Error) -> Diagnostic {
 pub fn check(dir: &Path, inputs: &[PathBuf]) -> Result<(), Diagnostic> {
     let d = shown(dir);
     if dir.as_os_str().is_empty() {
-        return Err(Diagnostic::error("--output-dir is empty")
-            .with_help("name a directory, e.g. --output-dir plan"));
+        return Err(
+            Diagnostic::error(Code::OutputDirectory, "--output-dir is empty")
+                .with_help("name a directory, e.g. --output-dir plan"),
+        );
     }
     let meta = match std::fs::symlink_metadata(dir) {
         Ok(m) => m,
@@ -140,35 +145,41 @@ pub fn check(dir: &Path, inputs: &[PathBuf]) -> Result<(), Diagnostic> {
     };
     if meta.file_type().is_symlink() {
         return Err(
-            Diagnostic::error(format!("output directory {d} is a symbolic link"))
+            Diagnostic::error(Code::OutputDirectory, format!("output directory {d} is a symbolic link"))
                 .with_help("topoplan replaces the output directory by renaming it; name the directory itself, not a link to it"),
         );
     }
     if !meta.is_dir() {
-        return Err(Diagnostic::error(format!(
-            "output directory {d} exists and is not a directory"
-        ))
+        return Err(Diagnostic::error(
+            Code::OutputDirectory,
+            format!("output directory {d} exists and is not a directory"),
+        )
         .with_help("choose a new or empty directory"));
     }
     let canon = std::fs::canonicalize(dir).map_err(|e| io_error("resolve", dir, &e))?;
     let cwd = std::env::current_dir()
         .and_then(std::fs::canonicalize)
-        .map_err(|e| Diagnostic::error(format!("cannot resolve the current directory: {e}")))?;
+        .map_err(|e| {
+            Diagnostic::error(
+                Code::OutputDirectory,
+                format!("cannot resolve the current directory: {e}"),
+            )
+        })?;
     if cwd.starts_with(&canon) {
         let what = if cwd == canon {
             "the current directory"
         } else {
             "an ancestor of the current directory"
         };
-        return Err(Diagnostic::error(format!("output directory {d} is {what}"))
+        return Err(Diagnostic::error(Code::OutputDirectory, format!("output directory {d} is {what}"))
             .with_help("replacing it would remove the directory you are working in; choose a new subdirectory, e.g. --output-dir plan"));
     }
     if is_mount_point(&canon, &meta)? {
-        return Err(
-            Diagnostic::error(format!("output directory {d} is a mount point")).with_help(
-                "a mount point cannot be replaced by renaming; choose a directory inside it",
-            ),
-        );
+        return Err(Diagnostic::error(
+            Code::OutputDirectory,
+            format!("output directory {d} is a mount point"),
+        )
+        .with_help("a mount point cannot be replaced by renaming; choose a directory inside it"));
     }
     for input in inputs {
         if input.as_os_str() == "-" {
@@ -184,7 +195,7 @@ pub fn check(dir: &Path, inputs: &[PathBuf]) -> Result<(), Diagnostic> {
             } else {
                 format!("output directory {d} holds the input {}", shown(input))
             };
-            return Err(Diagnostic::error(msg).with_help(
+            return Err(Diagnostic::error(Code::OutputDirectory, msg).with_help(
                 "replacing the output directory would delete what the plan was made from; choose an output directory outside the inputs",
             ));
         }
@@ -218,9 +229,10 @@ fn ownership(dir: &Path) -> Result<(), Diagnostic> {
         return Ok(());
     }
     let not_ours = || {
-        Diagnostic::error(format!(
-            "output directory {d} exists and was not written by topoplan"
-        ))
+        Diagnostic::error(
+            Code::OutputDirectory,
+            format!("output directory {d} exists and was not written by topoplan"),
+        )
         .with_help(
             "choose a new or empty directory; topoplan only replaces directories it wrote itself",
         )
@@ -238,7 +250,7 @@ fn ownership(dir: &Path) -> Result<(), Diagnostic> {
         return Err(not_ours());
     }
     let Some(files) = marker_files(&text) else {
-        return Err(Diagnostic::error(format!(
+        return Err(Diagnostic::error(Code::OutputDirectory, format!(
             "output directory {d} was written by an older topoplan, which did not record the files it wrote"
         ))
         .with_help("delete it yourself (after keeping anything you added), or choose another directory"));
@@ -256,7 +268,7 @@ fn ownership(dir: &Path) -> Result<(), Diagnostic> {
         .map(Path::to_path_buf)
         .collect();
     if let Some(foreign) = foreign_entry(dir, Path::new(""), &files, &dirs)? {
-        return Err(Diagnostic::error(format!(
+        return Err(Diagnostic::error(Code::OutputDirectory, format!(
             "output directory {d} holds {}, which topoplan did not write",
             shown(&foreign)
         ))
@@ -345,10 +357,13 @@ impl<'a> Staging<'a> {
         let leaf = match dir.components().next_back() {
             Some(Component::Normal(n)) => n.to_os_string(),
             _ => {
-                return Err(Diagnostic::error(format!(
-                    "output directory {} does not end in a directory name",
-                    shown(dir)
-                ))
+                return Err(Diagnostic::error(
+                    Code::OutputDirectory,
+                    format!(
+                        "output directory {} does not end in a directory name",
+                        shown(dir)
+                    ),
+                )
                 .with_help(
                     "name the directory itself, e.g. --output-dir plan or --output-dir ../plan",
                 )
@@ -389,10 +404,13 @@ impl<'a> Staging<'a> {
     }
 
     fn interrupted(&self) -> WriteError {
-        WriteError::Interrupted(Diagnostic::error(format!(
-            "interrupted; output directory {} was left as it was",
-            shown(&self.dir)
-        )))
+        WriteError::Interrupted(Diagnostic::error(
+            Code::OutputInterrupted,
+            format!(
+                "interrupted; output directory {} was left as it was",
+                shown(&self.dir)
+            ),
+        ))
     }
 
     /// Stage `files` (paths relative to DIR).
@@ -470,10 +488,13 @@ impl<'a> Staging<'a> {
                 };
                 if let Err(e) = std::fs::remove_dir_all(&old) {
                     warnings.push(
-                        Diagnostic::warning(format!(
-                            "cannot delete the previous plan, moved aside to {}: {e}",
-                            shown(&old)
-                        ))
+                        Diagnostic::warning(
+                            Code::OutputWrite,
+                            format!(
+                                "cannot delete the previous plan, moved aside to {}: {e}",
+                                shown(&old)
+                            ),
+                        )
                         .with_help("the new plan is in place; delete that directory yourself"),
                     );
                 }
@@ -482,10 +503,13 @@ impl<'a> Staging<'a> {
         // The new plan is whole in DIR and nothing else is left: keep the parents we made.
         self.work.created.clear();
         if self.cancelled() {
-            return Err(WriteError::Interrupted(Diagnostic::error(format!(
-                "interrupted; output directory {} holds the new plan",
-                shown(dir)
-            ))));
+            return Err(WriteError::Interrupted(Diagnostic::error(
+                Code::OutputInterrupted,
+                format!(
+                    "interrupted; output directory {} holds the new plan",
+                    shown(dir)
+                ),
+            )));
         }
         Ok(warnings)
     }
@@ -621,10 +645,13 @@ fn unique_sibling(parent: &Path, leaf: &OsString, what: &str) -> Result<PathBuf,
             Err(e) => return Err(io_error("create", &p, &e)),
         }
     }
-    Err(Diagnostic::error(format!(
-        "cannot create a staging directory next to {}: too many leftovers",
-        shown(&parent.join(leaf))
-    ))
+    Err(Diagnostic::error(
+        Code::OutputWrite,
+        format!(
+            "cannot create a staging directory next to {}: too many leftovers",
+            shown(&parent.join(leaf))
+        ),
+    )
     .with_help("delete the .*.topoplan-staging-* directories of interrupted runs"))
 }
 

@@ -17,6 +17,7 @@ pub fn document(v: &Validation) -> Value {
         .map(|f| {
             let mut o = json!({
                 "severity": match f.severity() { Severity::Error => "error", Severity::Warning => "warning" },
+                "code": f.diagnostic.code.name(),
                 "kind": f.kind,
                 "namespace": f.namespace,
                 "name": f.name,

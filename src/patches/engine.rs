@@ -26,7 +26,7 @@ use crate::api::external::{
     extension_of, handler as external_handler, v1beta1_field as v1beta1_external_field,
 };
 use crate::api::{ApiVersion, Cluster, ClusterClass};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::json::set_path;
 use crate::topology::Blueprint;
 use crate::topology::desired::{DesiredState, Role};
@@ -45,17 +45,21 @@ pub struct PatchContext<'a> {
 
 /// A patch error, located at the patch in its ClusterClass.
 fn patch_error(
+    code: Code,
     class: &ClusterClass,
     cluster: &Cluster,
     index: usize,
     name: &str,
     msg: String,
 ) -> Diagnostic {
-    Diagnostic::error(format!(
-        "Cluster {}: ClusterClass {}: {msg}",
-        cluster.object.key(),
-        class.key()
-    ))
+    Diagnostic::error(
+        code,
+        format!(
+            "Cluster {}: ClusterClass {}: {msg}",
+            cluster.object.key(),
+            class.key()
+        ),
+    )
     .at(
         &class.object.origin,
         &format!("/spec/patches/{index}"),
@@ -81,7 +85,7 @@ pub fn no_extension_error(
         v1beta1_external_field(field)
     };
     let pointer = format!("{base}{written}");
-    Diagnostic::error(format!(
+    Diagnostic::error(Code::PatchNoExtension, format!(
         "ClusterClass {}: patch {name:?} is external ({written} {handler:?}), and no Runtime extension {ext:?} was given",
         class.key()
     ))
@@ -187,7 +191,16 @@ pub fn apply(
     let mut computed_for: Option<String> = None;
     for (index, patch) in list.iter().enumerate() {
         let name = patch.get("name").and_then(Value::as_str).unwrap_or("");
-        let err = |msg: String| vec![patch_error(class, cluster, index, name, msg)];
+        let err = |msg: String| {
+            vec![patch_error(
+                Code::PatchGenerate,
+                class,
+                cluster,
+                index,
+                name,
+                msg,
+            )]
+        };
         let inline = is_inline(patch);
         // Variables visible to this patch (`addVariablesForPatch`).
         let from = if inline { INLINE } else { name };
@@ -293,13 +306,23 @@ fn generation_error(
         f.message
     );
     let Some((pointer, uid)) = f.at else {
-        return vec![patch_error(class, cluster, index, name, msg)];
+        return vec![patch_error(
+            Code::PatchGenerate,
+            class,
+            cluster,
+            index,
+            name,
+            msg,
+        )];
     };
-    let mut d = Diagnostic::error(format!(
-        "Cluster {}: ClusterClass {}: {msg}",
-        cluster.object.key(),
-        class.key()
-    ))
+    let mut d = Diagnostic::error(
+        Code::PatchGenerate,
+        format!(
+            "Cluster {}: ClusterClass {}: {msg}",
+            cluster.object.key(),
+            class.key()
+        ),
+    )
     .at(
         &class.object.origin,
         &format!("/spec/patches/{index}{pointer}"),
@@ -380,6 +403,7 @@ fn validate_topology(
         };
         external::validate(registry, handler, patch, req, order).map_err(|e| {
             vec![patch_error(
+                Code::PatchValidateTopology,
                 class,
                 cluster,
                 index,
@@ -400,7 +424,15 @@ fn apply_error(
     e: String,
     help: Option<String>,
 ) -> Vec<Diagnostic> {
+    // A missing path is the commonest patch mistake (a field the template does not set); it
+    // has its own code so CI can tell it from a malformed patch.
+    let code = if crate::patches::jsonpatch::is_missing_path(&e) {
+        Code::PatchMissingPath
+    } else {
+        Code::PatchApply
+    };
     let d = patch_error(
+        code,
         class,
         cluster,
         index,

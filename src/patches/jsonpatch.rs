@@ -36,6 +36,17 @@ pub struct Patch(pub Vec<Map<String, Value>>);
 
 /// `errors.Wrapf(ErrMissing, …)`'s cause text.
 const MISSING: &str = "missing value";
+
+/// Whether `error` (this module's text of a failed application) says the document lacks a path
+/// or key an operation names, as opposed to a malformed operation.
+pub fn is_missing_path(error: &str) -> bool {
+    error.ends_with(MISSING)
+        && (error.contains(" is missing ")
+            || error.contains("nonexistent key")
+            || error.contains("error in add for path")
+            || error.contains("error in remove for path")
+            || error.contains("error in move for path"))
+}
 /// `ErrInvalidIndex`'s text.
 const INVALID_INDEX: &str = "invalid index referenced";
 
@@ -700,6 +711,32 @@ mod tests {
                 "add operation does not apply: doc is missing path: \"/b/c\": missing value".into()
             )
         );
+    }
+
+    #[test]
+    fn missing_paths_are_told_from_malformed_operations() {
+        let missing = [
+            json!([{"op":"add","path":"/b/c","value":1}]),
+            json!([{"op":"remove","path":"/b"}]),
+            json!([{"op":"replace","path":"/b","value":1}]),
+            json!([{"op":"replace","path":"/b/c","value":1}]),
+            json!([{"op":"move","from":"/b","path":"/c"}]),
+            json!([{"op":"copy","from":"/b","path":"/c"}]),
+            json!([{"op":"test","path":"/b/c","value":1}]),
+        ];
+        for p in missing {
+            let e = run(json!({"a":1}), p.clone()).unwrap_err();
+            assert!(is_missing_path(&e), "{p}: {e}");
+        }
+        let malformed = [
+            json!([{"op":"add","path":"/a"}]),
+            json!([{"op":"bogus","path":"/a"}]),
+            json!([{"op":"test","path":"/a","value":2}]),
+        ];
+        for p in malformed {
+            let e = run(json!({"a":1}), p.clone()).unwrap_err();
+            assert!(!is_missing_path(&e), "{p}: {e}");
+        }
     }
 
     #[test]

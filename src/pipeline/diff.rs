@@ -12,7 +12,7 @@ Cluster twice costs time; holding every settled object of a fleet cost gigabytes
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Failed, Progress, Side, Totals, stream};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::load::{self, Object};
 use crate::plan::fleet::Fleet;
 pub use crate::plan::review::Membership;
@@ -273,6 +273,7 @@ where
 
 fn old_failed(d: Vec<Diagnostic>) -> Failed {
     let mut out = vec![Diagnostic::error(
+        Code::DiffOldSide,
         "the old inputs do not plan: a diff needs both sides to be valid",
     )];
     out.extend(d);

@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::Value;
 
 use crate::api::{ApiVersion, labels};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::load::Object;
 use crate::load::object::group_of;
 
@@ -198,7 +198,7 @@ impl<'a> Finder<'a, '_> {
         let (group, kind, name) = read_ref(holder.value.pointer(pointer))?;
         let Some(o) = self.ix.get(&group, &kind, &holder.namespace, &name) else {
             self.errors.push(
-                Diagnostic::error(format!(
+                Diagnostic::error(Code::CurrentNotFound, format!(
                     "failed to read {kind} {}/{name}: {kind} {name:?} not found in the current objects ({what} of {} {})",
                     holder.namespace,
                     holder.kind,
@@ -215,7 +215,7 @@ impl<'a> Finder<'a, '_> {
         };
         if !has_label(o, labels::TOPOLOGY_OWNED) {
             self.errors.push(
-                Diagnostic::error(format!(
+                Diagnostic::error(Code::CurrentInconsistent, format!(
                     "{} {} referenced from {} {} is not topology owned",
                     o.kind,
                     kobj(o),
@@ -240,7 +240,7 @@ impl<'a> Finder<'a, '_> {
             && other != self.cluster.name
         {
             self.errors.push(
-                Diagnostic::error(format!(
+                Diagnostic::error(Code::CurrentInconsistent, format!(
                     "{} {} is labelled for Cluster {}/{other} ({}), but it is part of Cluster {}'s topology",
                     o.kind,
                     kobj(o),
@@ -259,7 +259,7 @@ impl<'a> Finder<'a, '_> {
     fn check_api(&mut self, o: &'a Object) {
         if o.api_version != self.api.api_version() {
             self.errors.push(
-                Diagnostic::error(format!(
+                Diagnostic::error(Code::CurrentInconsistent, format!(
                     "{} {} is {}, but the Cluster is {}: current objects must come from the same Cluster API version as the Cluster",
                     o.kind,
                     kobj(o),
@@ -316,7 +316,7 @@ impl<'a> Finder<'a, '_> {
             self.check_api(o);
             let Some(topology_name) = label(o, name_label).filter(|n| !n.is_empty()) else {
                 self.errors.push(
-                    Diagnostic::error(format!(
+                    Diagnostic::error(Code::CurrentInconsistent, format!(
                         "failed to find label {name_label} in {kind} {}",
                         kobj(o)
                     ))
@@ -327,10 +327,13 @@ impl<'a> Finder<'a, '_> {
             };
             if out.contains_key(topology_name) {
                 self.errors.push(
-                    Diagnostic::error(format!(
-                        "duplicate {kind} {} found for label {name_label}: {topology_name}",
-                        kobj(o)
-                    ))
+                    Diagnostic::error(
+                        Code::CurrentInconsistent,
+                        format!(
+                            "duplicate {kind} {} found for label {name_label}: {topology_name}",
+                            kobj(o)
+                        ),
+                    )
                     .at(
                         &o.origin,
                         "/metadata/labels",
@@ -364,10 +367,10 @@ impl<'a> Finder<'a, '_> {
                             (true, _) => "a InfrastructureMachinePool",
                         };
                         self.errors.push(
-                            Diagnostic::error(format!(
-                                "{kind} {} does not have a reference to {target}",
-                                kobj(o)
-                            ))
+                            Diagnostic::error(
+                                Code::CurrentInconsistent,
+                                format!("{kind} {} does not have a reference to {target}", kobj(o)),
+                            )
                             .at(
                                 &o.origin,
                                 "/spec/template/spec",

@@ -15,7 +15,7 @@ use crate::api;
 use crate::api::external::{
     extension_of, handler as external_handler, v1beta1_field as v1beta1_external_field,
 };
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::load::Object;
 use crate::patches::engine::no_extension_error;
 use crate::runtime::{self, ExtensionOptions, Registry};
@@ -95,7 +95,7 @@ pub fn connect(
         Diagnostics(
             errs.into_iter()
                 .map(|e| {
-                    let d = Diagnostic::error(e);
+                    let d = Diagnostic::error(Code::ExtensionConfig, e);
                     // Locate the message at its ExtensionConfig when the name says which.
                     match configs
                         .iter()
@@ -169,7 +169,7 @@ pub fn connect(
                         ),
                         _ => None,
                     };
-                    let mut d = Diagnostic::error(e.to_string());
+                    let mut d = Diagnostic::error(Code::ExtensionCall, e.to_string());
                     // Show which ClusterClass patch needs the extension (the first one).
                     if let Some((class, index, field)) = failed_extension(&e)
                         .and_then(|ext| users.iter().find(|(_, _, _, h)| extension_of(h) == ext))
@@ -224,7 +224,11 @@ pub fn ignored(registry: Option<&Registry>) -> Vec<Diagnostic> {
     msgs.dedup();
     msgs.into_iter()
         .map(|m| {
-            Diagnostic::warning(format!("ignored because of failurePolicy Ignore: {m}")).with_help(
+            Diagnostic::warning(
+                Code::ExtensionIgnored,
+                format!("ignored because of failurePolicy Ignore: {m}"),
+            )
+            .with_help(
                 "Cluster API goes on as if the extension had answered nothing; so does this plan",
             )
         })

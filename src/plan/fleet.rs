@@ -20,7 +20,7 @@ use super::{
     unknown_template_paths, upgrade_decision, upgrade_step, verdict, versions_of, with_stored,
 };
 use crate::api::{self, Cluster, ClusterClass};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::load::Object;
 use crate::topology::{self, Blueprint, Catalog};
 
@@ -155,7 +155,7 @@ impl<'a> Fleet<'a> {
         }
         if clusters.is_empty() && errors.is_empty() {
             errors.push(
-                Diagnostic::error("no Cluster with spec.topology found in the input").with_help(
+                Diagnostic::error(Code::PlanNoCluster, "no Cluster with spec.topology found in the input").with_help(
                     "pass the ClusterClass, its templates and at least one Cluster that uses the class",
                 ),
             );
@@ -207,7 +207,7 @@ impl<'a> Fleet<'a> {
             if group.len() > 1 {
                 let files: Vec<&str> = group.iter().map(|c| c.file.as_str()).collect();
                 closing.push(
-                    Diagnostic::warning(format!(
+                    Diagnostic::warning(Code::InputFlavor, format!(
                         "Cluster {}/{} is defined in {} files ({}); each is planned separately as an alternative flavor",
                         group[0].namespace,
                         group[0].name,
@@ -280,19 +280,26 @@ impl<'a> Fleet<'a> {
         i: usize,
         state: &State<'_>,
     ) -> Result<(ClusterPlan, Vec<Diagnostic>), Vec<Diagnostic>> {
-        let entry = self
-            .clusters
-            .get(i)
-            .ok_or_else(|| vec![Diagnostic::error(format!("no Cluster at position {i}"))])?;
+        let entry = self.clusters.get(i).ok_or_else(|| {
+            vec![Diagnostic::error(
+                Code::Internal,
+                format!("no Cluster at position {i}"),
+            )]
+        })?;
         let o = self.objects.get(entry.index).ok_or_else(|| {
-            vec![Diagnostic::error(format!(
-                "no object at index {}",
-                entry.index
-            ))]
+            vec![Diagnostic::error(
+                Code::Internal,
+                format!("no object at index {}", entry.index),
+            )]
         })?;
         let api = api::check_core_object(o)
             .map_err(|e| vec![e])?
-            .ok_or_else(|| vec![Diagnostic::error(format!("{} is not a Cluster", o.key()))])?;
+            .ok_or_else(|| {
+                vec![Diagnostic::error(
+                    Code::Internal,
+                    format!("{} is not a Cluster", o.key()),
+                )]
+            })?;
         let stored = state.index.and_then(|ix| ix.cluster(&o.namespace, &o.name));
         let merged = match stored {
             Some(s) => std::borrow::Cow::Owned(with_stored(o, s).map_err(|e| vec![e])?),
@@ -313,10 +320,10 @@ impl<'a> Fleet<'a> {
     fn plan_cluster(&self, c: &Cluster, state: &State<'_>) -> Result<ClusterPlan, Vec<Diagnostic>> {
         let ext = &self.ext;
         let bp = self.blueprints.get(&c.class_key()).ok_or_else(|| {
-            vec![Diagnostic::error(format!(
-                "Cluster {}: no blueprint",
-                c.object.key()
-            ))]
+            vec![Diagnostic::error(
+                Code::Internal,
+                format!("Cluster {}: no blueprint", c.object.key()),
+            )]
         })?;
         let nodes: Vec<&serde_json::Value> = state.index.map(|ix| ix.nodes()).unwrap_or_default();
         // What exists: the stored Cluster (or the given one, when it carries the references
@@ -418,7 +425,7 @@ fn selected(
                 wanted.insert((ns.clone(), name.clone()));
             } else {
                 errors.push(
-                    Diagnostic::error(format!(
+                    Diagnostic::error(Code::PlanNoCluster, format!(
                         "--cluster {ns}/{name}: no Cluster with a topology of that name in the input"
                     ))
                     .with_help("--cluster takes NAMESPACE/NAME of a Cluster that has spec.topology"),
@@ -433,9 +440,12 @@ fn selected(
             .collect();
         match namespaces.as_slice() {
             [] => errors.push(
-                Diagnostic::error(format!(
-                    "--cluster {name}: no Cluster with a topology of that name in the input"
-                ))
+                Diagnostic::error(
+                    Code::PlanNoCluster,
+                    format!(
+                        "--cluster {name}: no Cluster with a topology of that name in the input"
+                    ),
+                )
                 .with_help(
                     "--cluster takes NAME (or NAMESPACE/NAME) of a Cluster that has spec.topology",
                 ),
@@ -444,11 +454,14 @@ fn selected(
                 wanted.insert(((*one).to_string(), name.clone()));
             }
             several => errors.push(
-                Diagnostic::error(format!(
-                    "--cluster {name}: Clusters of that name are in {} namespaces ({})",
-                    several.len(),
-                    several.join(", ")
-                ))
+                Diagnostic::error(
+                    Code::PlanNoCluster,
+                    format!(
+                        "--cluster {name}: Clusters of that name are in {} namespaces ({})",
+                        several.len(),
+                        several.join(", ")
+                    ),
+                )
                 .with_help(format!(
                     "name one as NAMESPACE/NAME (e.g. --cluster {}/{name}), or pass -n",
                     several[0]
@@ -471,7 +484,7 @@ fn new_cluster_refs(c: &Cluster) -> Vec<Diagnostic> {
             .pointer(ptr)
             .is_some_and(|v| !api::is_zero(v))
         {
-            errors.push(Diagnostic::error(format!(
+            errors.push(Diagnostic::error(Code::PlanExistingCluster, format!(
                 "Cluster {} has spec.topology and also spec.{field}: the topology controller sets that reference itself, \
                  so this Cluster already exists and cannot be planned as a new one",
                 c.object.key()
@@ -488,12 +501,15 @@ fn new_cluster_refs(c: &Cluster) -> Vec<Diagnostic> {
 fn unknown_class(c: &Cluster, classes: &Classes) -> Diagnostic {
     let key = c.class_key();
     let known: Vec<String> = classes.keys().map(|(ns, n)| format!("{ns}/{n}")).collect();
-    Diagnostic::error(format!(
-        "Cluster {}: ClusterClass {}/{} not found in the input",
-        c.object.key(),
-        key.0,
-        key.1
-    ))
+    Diagnostic::error(
+        Code::ClassNotFound,
+        format!(
+            "Cluster {}: ClusterClass {}/{} not found in the input",
+            c.object.key(),
+            key.0,
+            key.1
+        ),
+    )
     .at(&c.object.origin, &c.class_pointer(), "unknown ClusterClass")
     .with_help(if known.is_empty() {
         "the input holds no ClusterClass; add the class with -f".to_string()

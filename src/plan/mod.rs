@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value};
 
 use crate::api::{self, ApiVersion, Cluster, ClusterClass};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::load::{LoadOptions, Object};
 use crate::topology::{self, Blueprint, Role};
 
@@ -264,7 +264,7 @@ fn with_stored(given: &Object, stored: &Object) -> Result<Object, Diagnostic> {
                 crate::json::set_path(&mut merged.value, &keys, s.clone());
             }
             Some(g) if current::read_ref(Some(g)) != current::read_ref(Some(s)) => {
-                return Err(Diagnostic::error(format!(
+                return Err(Diagnostic::error(Code::CurrentInconsistent, format!(
                     "Cluster {}: {} differs from the stored Cluster's ({})",
                     given.key(),
                     ptr.trim_start_matches('/').replace('/', "."),
@@ -339,7 +339,7 @@ fn unknown_template_paths(class: &ClusterClass) -> Vec<Diagnostic> {
                 .map(|c| (strsim::levenshtein(probe, c), *c))
                 .filter(|(d, c)| *d > 0 && *d <= 2.max(c.len() / 4))
                 .min();
-            let mut d = Diagnostic::warning(format!(
+            let mut d = Diagnostic::warning(Code::TemplateUnknownVariable, format!(
                 "ClusterClass {}: patch {patch:?} reads .{joined} in a template, which is {}: Cluster API renders it as \"<no value>\" (or fails where it is passed to a function)",
                 class.key(),
                 if builtin { "no builtin variable" } else { "no variable of the class" }
@@ -406,7 +406,7 @@ fn ineffective_operations(class: &ClusterClass) -> (Vec<Diagnostic>, Vec<Diagnos
             path == "/spec/template/metadata" || path.starts_with("/spec/template/metadata/");
         if metadata && class.api == ApiVersion::V1Beta1 {
             warnings.push(
-                Diagnostic::warning(format!(
+                Diagnostic::warning(Code::PatchOutsideTemplate, format!(
                     "ClusterClass {}: patch {name:?} writes {path}: Cluster API v1.10 (v1beta1) copies only spec.template.spec of a patched template into the objects, so this operation has no effect",
                     class.key()
                 ))
@@ -419,7 +419,7 @@ fn ineffective_operations(class: &ClusterClass) -> (Vec<Diagnostic>, Vec<Diagnos
             continue;
         }
         out.push(
-            Diagnostic::error(format!(
+            Diagnostic::error(Code::PatchOutsideTemplate, format!(
                 "ClusterClass {}: patch {name:?} writes {path}, outside spec.template: Cluster API keeps only spec.template of a patched template, so this operation would have no effect",
                 class.key()
             ))
@@ -438,7 +438,7 @@ fn non_deterministic_templates(class: &ClusterClass) -> Vec<Diagnostic> {
         let funcs = crate::gotemplate::capi::non_deterministic_functions(t.text);
         if !funcs.is_empty() {
             out.push(
-                Diagnostic::warning(format!(
+                Diagnostic::warning(Code::TemplateNonDeterministic, format!(
                     "ClusterClass {}: patch {:?} calls {}, whose result changes on every render: the class cannot be planned deterministically",
                     class.key(),
                     t.patch,
@@ -566,13 +566,16 @@ fn orphans(c: &Cluster, ix: &current::Index<'_>) -> Result<(), Vec<Diagnostic>> 
     Err(stray
         .into_iter()
         .map(|o| {
-            Diagnostic::error(format!(
-                "{} {}/{} belongs to Cluster {}, which the current objects do not contain",
-                o.kind,
-                o.namespace,
-                o.name,
-                c.object.key()
-            ))
+            Diagnostic::error(
+                Code::CurrentNotFound,
+                format!(
+                    "{} {}/{} belongs to Cluster {}, which the current objects do not contain",
+                    o.kind,
+                    o.namespace,
+                    o.name,
+                    c.object.key()
+                ),
+            )
             .at(&o.origin, "/metadata/labels", "labelled for this Cluster")
             .with_help(
                 "pass the stored Cluster with --current too, so its references and uid are known",
@@ -656,7 +659,7 @@ fn upgrade_decision(
     };
     upgrade::decide(&input).map_err(|e| {
         vec![
-            Diagnostic::error(format!(
+            Diagnostic::error(Code::PlanUpgrade, format!(
                 "Cluster {}: failed to compute the upgrade plan: {e}",
                 c.object.key()
             ))

@@ -4,7 +4,7 @@ never held whole.
 */
 
 use super::ClusterPlan;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 
 /// What a plan sums to over its Clusters: what the end of a run tells (the totals line, the
 /// summary of a review, the exit code, the managedFields warning).
@@ -72,7 +72,7 @@ impl Totals {
     /// The warning for current objects compared without managedFields, if any were.
     pub fn inexact_warning(&self) -> Option<Diagnostic> {
         (self.inexact > 0).then(|| {
-            Diagnostic::warning(format!(
+            Diagnostic::warning(Code::CurrentInexact, format!(
                 "{} current object(s) in {} Cluster(s) have no managedFields entry of capi-topology: a field removed from a template is not detected as removed from them",
                 self.inexact, self.inexact_clusters
             ))

@@ -19,7 +19,7 @@ use super::ssa::{self, Change, ListTypes};
 use super::upgrade::UpgradeDecision;
 use super::{Action, PlannedObject};
 use crate::api::ApiVersion;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::load::Object;
 use crate::topology::{DesiredObject, Role, names};
 
@@ -755,7 +755,7 @@ fn delete_worker(
 }
 
 fn incompatible(who: &Object, current: &Object, role: &Role, errs: &[String]) -> Diagnostic {
-    Diagnostic::error(format!(
+    Diagnostic::error(Code::PlanReconcile, format!(
         "failed to reconcile {} {}/{}: {}",
         who.kind,
         who.namespace,

@@ -11,7 +11,7 @@ shared by every Cluster that uses it.
 use std::collections::{BTreeMap, HashMap};
 
 use crate::api::{ClusterClass, RefSite, TemplateRefSpec};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::load::Object;
 use crate::load::object::group_of;
 use crate::topology::contract::{self, Contract};
@@ -219,7 +219,7 @@ impl<'a> Blueprint<'a> {
                     Ok(c) => c,
                     Err(e) => {
                         errors.push(
-                            Diagnostic::error(format!("ClusterClass {}: {e}", class.key()))
+                            Diagnostic::error(Code::ClassTemplateReference, format!("ClusterClass {}: {e}", class.key()))
                                 .at(
                                     &class.object.origin,
                                     &class.ref_pointer(RefSite::ControlPlane),
@@ -272,18 +272,21 @@ fn resolve_ref<'a>(
         .filter(|(_, v)| v.is_empty())
         .map(|(k, _)| k)
         .collect();
-        return Err(Diagnostic::error(format!(
-            "ClusterClass {}: the {what} template reference has no {}",
-            class.key(),
-            missing.join(", ")
-        ))
+        return Err(Diagnostic::error(
+            Code::ClassTemplateReference,
+            format!(
+                "ClusterClass {}: the {what} template reference has no {}",
+                class.key(),
+                missing.join(", ")
+            ),
+        )
         .at(&class.object.origin, &ptr, "incomplete reference")
         .with_help("a template reference needs apiVersion, kind and name"));
     }
     let group = group_of(&r.api_version);
     match catalog.get(group, &r.kind, ns, &r.name) {
         Some(o) if o.api_version == r.api_version => Ok(o),
-        Some(o) => Err(Diagnostic::error(format!(
+        Some(o) => Err(Diagnostic::error(Code::ClassTemplateReference, format!(
             "ClusterClass {}: the {what} template {} {ns}/{} is {} in the input, but the class references {}",
             class.key(),
             r.kind,
@@ -315,7 +318,7 @@ fn resolve_ref<'a>(
                     r.kind
                 )
             };
-            Err(Diagnostic::error(format!(
+            Err(Diagnostic::error(Code::ClassTemplateNotFound, format!(
                 "ClusterClass {}: {what} template {} {ns}/{} ({}) not found in the input",
                 class.key(),
                 r.kind,

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::api::{self, ApiVersion, Cluster, ClusterClass};
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Code, Diagnostic, Severity};
 use crate::k8s::field::FieldError;
 use crate::load::Object;
 use crate::source::Origin;
@@ -441,11 +441,11 @@ fn push_outcome(findings: &mut Vec<Finding>, object: &Object, api: ApiVersion, o
         }
     }
     for w in outcome.warnings {
-        let d = Diagnostic::warning(format!("{} {}: {w}", object.kind, object.key())).at_key(
-            &object.origin,
-            "",
-            "",
-        );
+        let d = Diagnostic::warning(
+            Code::AdmissionWarning,
+            format!("{} {}: {w}", object.kind, object.key()),
+        )
+        .at_key(&object.origin, "", "");
         findings.push(Finding {
             kind: object.kind.clone(),
             namespace: object.namespace.clone(),
@@ -482,12 +482,15 @@ pub fn field_finding(object: &Object, api: ApiVersion, e: &FieldError) -> Findin
 fn located(object: &Object, e: &FieldError, source: String) -> Finding {
     let message = e.to_string();
     let group = object.group();
-    let d = Diagnostic::error(crate::k8s::field::invalid_object(
-        &object.kind,
-        group,
-        &object.name,
-        std::slice::from_ref(e),
-    ));
+    let d = Diagnostic::error(
+        Code::AdmissionInvalid,
+        crate::k8s::field::invalid_object(
+            &object.kind,
+            group,
+            &object.name,
+            std::slice::from_ref(e),
+        ),
+    );
     // A whole list or mapping is pointed at by its key; a scalar by its value.
     let container = object
         .value
@@ -580,7 +583,7 @@ fn missing_templates(class: &ClusterClass, objects: &[Object]) -> Vec<Finding> {
         return Vec::new();
     };
     // One warning per class: a class checked on its own lacks every template at once.
-    let d = Diagnostic::warning(format!(
+    let d = Diagnostic::warning(Code::ClassTemplateNotFound, format!(
         "ClusterClass {}: {} template(s) not in the input: {}; admission does not read them, but the class cannot be planned without them",
         class.key(),
         missing.len(),

@@ -41,7 +41,7 @@ follow the topology.
 use serde_json::{Map, Value, json};
 
 use crate::api::{ApiVersion, Cluster, labels};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::source::pointer;
 use crate::topology::desired::{DesiredObject, DesiredState, Role};
 use crate::variables::ip_family;
@@ -413,11 +413,14 @@ impl Failure {
     /// the failure's own pointer or else at `fallback` in the Cluster.
     fn at(self, cluster: &Cluster, what: &str, fallback: &str) -> Diagnostic {
         let ptr = self.pointer.as_deref().unwrap_or(fallback);
-        Diagnostic::error(format!(
-            "Cluster {}: failed to calculate {what}: {}",
-            cluster.object.key(),
-            self.message
-        ))
+        Diagnostic::error(
+            Code::VariablesBuiltin,
+            format!(
+                "Cluster {}: failed to calculate {what}: {}",
+                cluster.object.key(),
+                self.message
+            ),
+        )
         .at(
             &cluster.object.origin,
             ptr,
@@ -427,10 +430,13 @@ impl Failure {
 }
 
 fn missing(cluster: &Cluster, what: &str, object: &str, ptr: &str) -> Diagnostic {
-    Diagnostic::error(format!(
-        "Cluster {}: failed to calculate {what}: the desired state has no {object}",
-        cluster.object.key()
-    ))
+    Diagnostic::error(
+        Code::VariablesBuiltin,
+        format!(
+            "Cluster {}: failed to calculate {what}: the desired state has no {object}",
+            cluster.object.key()
+        ),
+    )
     .at(&cluster.object.origin, ptr, "no desired object for this")
 }
 
@@ -505,10 +511,13 @@ fn worker(
     let topologies = kind.topologies(cluster);
     let list_ptr = format!("/spec/topology/workers/{list}");
     let obj = find(desired, &role).ok_or_else(|| {
-        Diagnostic::error(format!(
-            "Cluster {}: could not find desired state for {kind_name} {topology_name:?}",
-            cluster.object.key()
-        ))
+        Diagnostic::error(
+            Code::VariablesBuiltin,
+            format!(
+                "Cluster {}: could not find desired state for {kind_name} {topology_name:?}",
+                cluster.object.key()
+            ),
+        )
         .at(
             &cluster.object.origin,
             &list_ptr,
@@ -521,12 +530,15 @@ fn worker(
         .pointer(&pointer(["metadata", "labels", label]))
         .and_then(Value::as_str)
         .ok_or_else(|| {
-            Diagnostic::error(format!(
-                "Cluster {}: failed to get topology name for {}/{}",
-                cluster.object.key(),
-                obj.namespace(),
-                obj.name()
-            ))
+            Diagnostic::error(
+                Code::VariablesBuiltin,
+                format!(
+                    "Cluster {}: failed to get topology name for {}/{}",
+                    cluster.object.key(),
+                    obj.namespace(),
+                    obj.name()
+                ),
+            )
             .at(&cluster.object.origin, &list_ptr, "workers")
         })?;
     let (index, class) = topologies
@@ -535,7 +547,7 @@ fn worker(
         .find(|(_, (n, _))| *n == name)
         .map(|(i, (_, c))| (i, *c))
         .ok_or_else(|| {
-            Diagnostic::error(format!(
+            Diagnostic::error(Code::VariablesBuiltin, format!(
                 "Cluster {}: failed to lookup {kind_name} topology {name:?} in Cluster.spec.topology.workers.{list}",
                 cluster.object.key()
             ))

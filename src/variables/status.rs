@@ -19,7 +19,7 @@ use super::definitions::{
     validate_cluster_class_variables,
 };
 use crate::api::ClusterClass;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::k8s::field::{Path, aggregate};
 use crate::runtime::{DiscoverVariablesRequest, Registry};
 use crate::source::Origin;
@@ -79,7 +79,7 @@ pub fn status_variables(
                 [one] => Some(&one.0),
                 [] => {
                     return Err(NotReconciled(
-                        Diagnostic::warning(format!(
+                        Diagnostic::warning(Code::VariablesDiscovery, format!(
                             "ClusterClass {}: patch {first_name:?} discovers its variables from an extension, and neither the extension nor a recorded DiscoverVariablesResponse was given: variables of Clusters using this class are neither defaulted nor validated",
                             class.key()
                         ))
@@ -97,7 +97,7 @@ pub fn status_variables(
                 }
                 many => {
                     return Err(NotReconciled(
-                        Diagnostic::warning(format!(
+                        Diagnostic::warning(Code::VariablesDiscovery, format!(
                             "ClusterClass {}: the input holds {} DiscoverVariablesResponse documents; topoplan cannot tell which extension each came from, so variables of Clusters using this class are neither defaulted nor validated",
                             class.key(),
                             many.len()
@@ -178,7 +178,7 @@ pub fn status_variables(
     }
     let fail = |reason: String| {
         NotReconciled(
-            Diagnostic::warning(format!(
+            Diagnostic::warning(Code::VariablesDiscovery, format!(
                 "ClusterClass {}: failed to discover variables for ClusterClass {}: VariableDiscovery failed: {reason}; variables of Clusters using this class are neither defaulted nor validated",
                 class.key(),
                 class.object.name

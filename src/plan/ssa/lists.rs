@@ -10,7 +10,7 @@ other managers added; treating it as atomic would report their removal, which ne
 
 use serde_json::Value;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::load::Object;
 
 /// Marks "every item of a list" in a schema path (`spec.taints[]` is `["spec", "taints", "[]"]`).
@@ -229,7 +229,7 @@ impl ListTypes {
                 .and_then(Value::as_array);
             let (Some(group), Some(kind), Some(versions)) = (group, kind, versions) else {
                 warnings.push(
-                    Diagnostic::warning(format!(
+                    Diagnostic::warning(Code::InputCrd, format!(
                         "CustomResourceDefinition {} has no spec.group, spec.names.kind or spec.versions; its list types are not known",
                         crd.name
                     ))
@@ -243,7 +243,7 @@ impl ListTypes {
                 let schema = version.pointer("/schema/openAPIV3Schema");
                 let (Some(name), Some(schema)) = (name, schema) else {
                     warnings.push(
-                        Diagnostic::warning(format!(
+                        Diagnostic::warning(Code::InputCrd, format!(
                             "CustomResourceDefinition {}: version #{i} has no name or no schema.openAPIV3Schema; its list types are not known",
                             crd.name
                         ))
@@ -271,10 +271,13 @@ impl ListTypes {
                 );
                 for problem in problems {
                     warnings.push(
-                        Diagnostic::warning(format!(
-                            "CustomResourceDefinition {} version {name}: {problem}",
-                            crd.name
-                        ))
+                        Diagnostic::warning(
+                            Code::InputCrd,
+                            format!(
+                                "CustomResourceDefinition {} version {name}: {problem}",
+                                crd.name
+                            ),
+                        )
                         .at(
                             &crd.origin,
                             &format!("/spec/versions/{i}/schema/openAPIV3Schema"),

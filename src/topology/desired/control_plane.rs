@@ -130,6 +130,7 @@ pub fn compute(ctx: &Ctx<'_>, machine_template: Option<&Value>) -> Result<Value,
     {
         let after = crate::api::time::normalize(after).map_err(|e| {
             ctx.cluster_error(
+                crate::diag::Code::PlanDesiredState,
                 format!(
                     "Cluster {}: spec.topology.controlPlane.rollout.after: {e}",
                     ctx.cluster.object.key()

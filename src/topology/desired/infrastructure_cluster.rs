@@ -84,6 +84,7 @@ fn naming_pointer(ctx: &Ctx<'_>) -> &'static str {
 /// A naming failure, reported at the class's naming template.
 pub fn naming_error(ctx: &Ctx<'_>, what: &str, err: &str, pointer: &str) -> Diagnostic {
     ctx.class_error(
+        crate::diag::Code::PlanDesiredState,
         format!(
             "Cluster {}: failed to generate name for {what}: {err}",
             ctx.cluster.object.key()

@@ -110,6 +110,7 @@ pub fn compute(
             put(&mut machine, "minReadySeconds", min_ready);
             rollout_v1beta2(&mut spec, mdt, class).map_err(|e| {
                 ctx.cluster_error(
+        crate::diag::Code::PlanDesiredState,
                     format!(
                         "Cluster {}: spec.topology.workers.machineDeployments[{index}].rollout.after: {e}",
                         ctx.cluster.object.key()

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use crate::api::{ApiVersion, Cluster};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::topology::blueprint::Blueprint;
 use crate::topology::names;
 
@@ -197,8 +197,14 @@ impl Ctx<'_> {
     }
 
     /// A diagnostic located at `pointer` in the Cluster.
-    pub fn cluster_error(&self, message: String, pointer: &str, label: &str) -> Diagnostic {
-        Diagnostic::error(message).at(&self.cluster.object.origin, pointer, label)
+    pub fn cluster_error(
+        &self,
+        code: Code,
+        message: String,
+        pointer: &str,
+        label: &str,
+    ) -> Diagnostic {
+        Diagnostic::error(code, message).at(&self.cluster.object.origin, pointer, label)
     }
 
     /// For v1beta1 output (Cluster API v1.10), fail like `GenerateTemplate` did on a template
@@ -213,7 +219,7 @@ impl Ctx<'_> {
         }
         match crate::topology::template::v1_10_spec_template_error(tpl) {
             None => Ok(()),
-            Some(e) => Err(Diagnostic::error(format!(
+            Some(e) => Err(Diagnostic::error(Code::PlanDesiredState, format!(
                 "Cluster {}: failed to generate the {what} object from the {}: {e}",
                 self.cluster.object.key(),
                 tpl.kind
@@ -224,8 +230,14 @@ impl Ctx<'_> {
     }
 
     /// A diagnostic located at `pointer` in the ClusterClass.
-    pub fn class_error(&self, message: String, pointer: &str, label: &str) -> Diagnostic {
-        Diagnostic::error(message).at(&self.bp.class.object.origin, pointer, label)
+    pub fn class_error(
+        &self,
+        code: Code,
+        message: String,
+        pointer: &str,
+        label: &str,
+    ) -> Diagnostic {
+        Diagnostic::error(code, message).at(&self.bp.class.object.origin, pointer, label)
     }
 }
 

@@ -57,6 +57,7 @@ pub fn unknown_class<'a>(
 ) -> Diagnostic {
     let known: Vec<&str> = known.collect();
     ctx.cluster_error(
+        crate::diag::Code::ClassNotFound,
         format!(
             "{} class {class} not found in ClusterClass {}",
             kind.kind(),

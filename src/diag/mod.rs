@@ -1,9 +1,10 @@
 /*!
 Diagnostics: every error and warning topoplan reports.
 
-A [`Diagnostic`] is data — a message, an optional location in an input file, a help line and
-related diagnostics — rendered in one place by miette. Stages build them with
-[`Diagnostic::error`] / [`Diagnostic::at`] and never print anything themselves.
+A [`Diagnostic`] is data — a stable [`Code`] (what kind of problem, [`code`]), a message, an
+optional location in an input file, a help line and related diagnostics — rendered in one place
+by miette. Stages build them with [`Diagnostic::error`] / [`Diagnostic::at`] and never print
+anything themselves; a code is required, so no diagnostic is left without one.
 
 Rendering takes any diagnostic, whatever its input held, and prints a bounded, terminal-safe
 report: miette never sees the file, only an excerpt of the span's lines cut to a window of
@@ -21,6 +22,10 @@ use miette::{LabeledSpan, NamedSource, SourceCode};
 use crate::escape::{escape, escape_line, escaped_width, push_escaped};
 use crate::source::{Origin, SourceFile, Span};
 
+mod code;
+
+pub use code::{Code, markdown_table};
+
 /// How bad a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
@@ -35,6 +40,8 @@ pub enum Severity {
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
+    /// What kind of problem, by a name that stays stable across releases.
+    pub code: Code,
     /// What failed, in one sentence (Cluster API's wording where one exists).
     pub message: String,
     /// Where: the file and the span in it, with a short label.
@@ -62,9 +69,10 @@ pub struct Location {
 
 impl Diagnostic {
     /// An error with no location.
-    pub fn error(message: impl Into<String>) -> Diagnostic {
+    pub fn error(code: Code, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
+            code,
             message: message.into(),
             location: None,
             help: None,
@@ -74,10 +82,10 @@ impl Diagnostic {
     }
 
     /// A warning with no location.
-    pub fn warning(message: impl Into<String>) -> Diagnostic {
+    pub fn warning(code: Code, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
-            ..Diagnostic::error(message)
+            ..Diagnostic::error(code, message)
         }
     }
 
@@ -411,6 +419,9 @@ impl SourceCode for Excerpt {
 #[derive(Debug)]
 struct Report {
     severity: Severity,
+    /// The code, shown in the header of a top-level diagnostic (a related one shares the
+    /// report's header).
+    code: Option<Code>,
     message: String,
     help: Option<String>,
     source: Option<Excerpt>,
@@ -444,6 +455,7 @@ impl Report {
         if !nested && omitted > 0 {
             related.push(Report {
                 severity: diag.severity,
+                code: None,
                 message: format!("… and {omitted} more"),
                 help: None,
                 source: None,
@@ -453,6 +465,7 @@ impl Report {
         }
         Report {
             severity: diag.severity,
+            code: (!nested).then_some(diag.code),
             message: shown(&diag.message, MAX_MESSAGE_BYTES),
             help: diag.help.as_deref().map(|h| shown(h, MAX_HELP_BYTES)),
             source,
@@ -476,6 +489,11 @@ impl miette::Diagnostic for Report {
             Severity::Error => miette::Severity::Error,
             Severity::Warning => miette::Severity::Warning,
         })
+    }
+
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.code
+            .map(|c| Box::new(c.name()) as Box<dyn fmt::Display>)
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
@@ -602,7 +620,7 @@ mod tests {
 
     fn at(text: &str, offset: usize, len: usize) -> Diagnostic {
         let f = SourceFile::new("f.yaml", text);
-        Diagnostic::error("bad").with_span(&f, Span::new(offset, len), "here")
+        Diagnostic::error(Code::Internal, "bad").with_span(&f, Span::new(offset, len), "here")
     }
 
     #[test]
@@ -656,11 +674,11 @@ mod tests {
     #[test]
     fn message_help_and_related_are_bounded() {
         let big = "v".repeat(1_000_000);
-        let d = Diagnostic::error(format!("Invalid value: \"{big}\""))
+        let d = Diagnostic::error(Code::Internal, format!("Invalid value: \"{big}\""))
             .with_help(big.clone())
             .with_related(
                 (0..1000)
-                    .map(|i| Diagnostic::error(format!("r{i}")))
+                    .map(|i| Diagnostic::error(Code::Internal, format!("r{i}")))
                     .collect(),
             );
         let out = render(&d, false);
@@ -673,8 +691,9 @@ mod tests {
     fn one_diagnostic_is_bounded_whatever_its_related_hold() {
         let text = "k: |\n".to_owned() + &format!("  {}\n", "é".repeat(300)).repeat(100);
         let f = SourceFile::new("f.yaml", text.as_str());
-        let r = Diagnostic::error("r").with_span(&f, Span::new(3, text.len() - 3), "x");
-        let d = Diagnostic::error("d").with_related(vec![r; MAX_RELATED]);
+        let r =
+            Diagnostic::error(Code::Internal, "r").with_span(&f, Span::new(3, text.len() - 3), "x");
+        let d = Diagnostic::error(Code::Internal, "d").with_related(vec![r; MAX_RELATED]);
         let out = render(&d, false);
         assert!(out.len() <= MAX_DIAGNOSTIC_BYTES + 100, "{}", out.len());
         assert!(out.ends_with("of this diagnostic not shown)\n"), "{out}");
@@ -708,7 +727,7 @@ mod tests {
     #[test]
     fn render_all_stops_with_a_count() {
         let ds: Vec<_> = (0..1000)
-            .map(|i| Diagnostic::error(format!("e{i}")))
+            .map(|i| Diagnostic::error(Code::Internal, format!("e{i}")))
             .collect();
         let out = render_all(&ds, false);
         assert!(out.ends_with(&format!(
@@ -721,7 +740,7 @@ mod tests {
     #[test]
     fn controls_are_escaped_in_every_part() {
         let f = SourceFile::new("f\u{1b}]0;x\u{7}.yaml", "name: \u{1b}[2J\u{9b}\n");
-        let d = Diagnostic::error("m\u{1b}[31m")
+        let d = Diagnostic::error(Code::Internal, "m\u{1b}[31m")
             .with_span(&f, Span::new(6, 4), "l\u{7}")
             .with_help("h\u{202e}");
         let out = render(&d, false);
@@ -743,7 +762,7 @@ mod tests {
         let out = render(&at(text, 22, 1), false);
         assert_eq!(
             out,
-            "  × bad\n   ╭─[f.yaml:3:9]\n 2 │ kind: [x\n 3 │ metadata: {name: x}\n   ·         ┬\n   ·         ╰── here\n 4 │ b: 2\n   ╰────\n"
+            "topoplan::internal\n\n  × bad\n   ╭─[f.yaml:3:9]\n 2 │ kind: [x\n 3 │ metadata: {name: x}\n   ·         ┬\n   ·         ╰── here\n 4 │ b: 2\n   ╰────\n"
         );
     }
 }

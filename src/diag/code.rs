@@ -1,0 +1,235 @@
+/*!
+Diagnostic codes: the stable name of every kind of problem topoplan reports.
+
+A code (`topoplan::patch::missing-path`) names what went wrong independently of the message,
+which quotes the input and follows Cluster API's wording. CI allow-lists and suppresses by code,
+so a code, once released, keeps its name and meaning; a new kind of problem gets a new code.
+Every format carries it: the text report's header, the JSON documents' `code` field, the
+annotation's title, the JUnit failure's `type`. The README's table is generated from
+[`Code::ALL`] (a test keeps them equal).
+*/
+
+use std::fmt;
+
+/// Declares [`Code`] with, per variant, its name and a one-line meaning for the README.
+macro_rules! codes {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal, $summary:literal;)*) => {
+        /// What kind of problem a diagnostic reports.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Code {
+            /// Every code, in the README's order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The stable name, `topoplan::<area>::<problem>`.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Code::$variant => concat!("topoplan::", $name),)*
+                }
+            }
+
+            /// What the code means, in one line.
+            pub fn summary(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $summary,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    /// A flag's value cannot be used.
+    Usage = "usage",
+        "A command-line flag or argument has a value topoplan cannot use (`--cluster`, `--extension`, `--ca-file`, `--feature-gates`, `--vars`, the paths of `diff`).";
+    /// A file, directory or standard input cannot be read.
+    InputRead = "input::read",
+        "A file, directory or standard input cannot be read: missing, unreadable, not UTF-8, or a directory with no `.yaml`, `.yml` or `.json` file.";
+    /// An input bound was hit.
+    InputLimit = "input::limit",
+        "An input is larger or deeper than topoplan's bounds allow (`--max-input-bytes`, directory entries, nesting, files at a revision).";
+    /// A link or path leads out of the directory the user named.
+    InputOutside = "input::outside",
+        "A symbolic link or path leads out of the directory (or repository) the user named; topoplan does not follow it.";
+    /// A directory entry that is not a regular file.
+    InputSkipped = "input::skipped",
+        "A directory entry is not a regular file (a socket, device or FIFO) and was skipped.";
+    /// YAML or JSON syntax.
+    InputSyntax = "input::syntax",
+        "A file is not valid YAML or JSON, or uses YAML that Kubernetes does not read (anchors over the bound, duplicate keys, tags).";
+    /// A document that is not a Kubernetes object.
+    InputObject = "input::object",
+        "A document is not a Kubernetes object: no apiVersion, kind or metadata.name, or one of the wrong type.";
+    /// The same object twice.
+    InputDuplicate = "input::duplicate",
+        "The same object (kind, namespace, name) is defined twice in one input.";
+    /// A Cluster API kind or version topoplan does not know.
+    InputUnsupported = "input::unsupported",
+        "An object of Cluster API's groups has a kind or apiVersion Cluster API does not define.";
+    /// A field of the wrong type or one a version does not have.
+    InputField = "input::field",
+        "A field of a Cluster API object cannot be decoded (wrong type), or is not a field of the object's API version.";
+    /// A flavor: one Cluster in several files.
+    InputFlavor = "input::flavor",
+        "A Cluster is defined in several files; each is planned as an alternative flavor.";
+    /// clusterctl variable substitution failed.
+    InputSubstitution = "input::substitution",
+        "clusterctl variable substitution (`--substitute`) failed: an expression it cannot read, or a result over the bound.";
+    /// clusterctl variables with no value.
+    InputUnsetVariable = "input::unset-variable",
+        "clusterctl variables used by the input have no value (set them in the environment or an `--env-file`).";
+    /// `${VAR}` left in the input.
+    InputUnsubstituted = "input::unsubstituted",
+        "Values hold clusterctl variables (`${VAR}`) but `--substitute` was not given.";
+    /// An env file that cannot be read.
+    InputEnvFile = "input::env-file",
+        "A line of an `--env-file` cannot be read.";
+    /// `--base-ref` failed.
+    InputGit = "input::git",
+        "Reading the inputs at `--base-ref` failed: no git, no repository, an unknown revision, a link in the revision.";
+    /// A CustomResourceDefinition topoplan cannot read.
+    InputCrd = "input::crd",
+        "A CustomResourceDefinition of the input lacks what topoplan reads from it (group, kind, versions, schema).";
+    /// Refused by Cluster API's admission.
+    AdmissionInvalid = "admission::invalid",
+        "The API server (object metadata) or Cluster API's admission (validating webhooks, variable schemas and their CEL rules) refuses an object; the message is theirs.";
+    /// A warning of Cluster API's admission.
+    AdmissionWarning = "admission::warning",
+        "Cluster API's admission accepts an object with a warning (for example a deprecated field).";
+    /// A Cluster's class is not in the input.
+    ClassNotFound = "class::not-found",
+        "A Cluster's ClusterClass (or a worker class it names) is not in the input.";
+    /// A template the class references is not in the input.
+    ClassTemplateNotFound = "class::template-not-found",
+        "A template a ClusterClass references is not in the input.";
+    /// A template reference that cannot be followed.
+    ClassTemplateReference = "class::template-reference",
+        "A ClusterClass's template reference is incomplete, or names an object of another kind or version than the input holds.";
+    /// A current object cannot be found.
+    CurrentNotFound = "current::not-found",
+        "An object the current state refers to (or the Cluster a current object belongs to) is not in `--current`.";
+    /// Current objects that contradict each other.
+    CurrentInconsistent = "current::inconsistent",
+        "The current objects contradict each other or the Cluster: not topology-owned, labelled for another Cluster, another API version, a missing or duplicate label.";
+    /// Current objects with no managedFields.
+    CurrentInexact = "current::inexact",
+        "Current objects have no `capi-topology` managedFields entry, so a field removed from a template cannot be detected.";
+    /// A builtin variable cannot be computed.
+    VariablesBuiltin = "variables::builtin",
+        "A builtin variable (`builtin.*`) cannot be computed for a Cluster.";
+    /// Variable discovery did not give a definition.
+    VariablesDiscovery = "variables::discovery",
+        "Variables of a ClusterClass come from an extension's DiscoverVariables and could not be discovered offline.";
+    /// A patch failed to generate.
+    PatchGenerate = "patch::generate",
+        "A patch failed to generate: a template, `valueFrom.variable` or `enabledIf` could not be evaluated, or an extension refused the request.";
+    /// A JSON patch names a path the template does not have.
+    PatchMissingPath = "patch::missing-path",
+        "A JSON patch operation names a path that does not exist in the template it is applied to.";
+    /// A generated patch cannot be applied.
+    PatchApply = "patch::apply",
+        "A generated patch cannot be decoded or applied to its template (other than a missing path).";
+    /// ValidateTopology refuses the topology.
+    PatchValidateTopology = "patch::validate-topology",
+        "An external patch's ValidateTopology extension refuses the patched topology, or cannot be called.";
+    /// An external patch and no extension.
+    PatchNoExtension = "patch::no-extension",
+        "A ClusterClass has an external patch and no Runtime extension (`--extension` or an ExtensionConfig) serves it.";
+    /// A patch writes where Cluster API does not keep it.
+    PatchOutsideTemplate = "patch::outside-template",
+        "A patch writes outside `spec.template` of a template, which Cluster API drops (v1.10 keeps only `spec.template.spec`).";
+    /// A template reads an undeclared variable.
+    TemplateUnknownVariable = "template::unknown-variable",
+        "A patch template reads a path that is no variable of the class nor a builtin (Cluster API renders `<no value>` or fails).";
+    /// A template given to `topoplan eval` that fails.
+    TemplateRender = "template::render",
+        "A template given to `topoplan eval` does not parse or fails to execute.";
+    /// A template whose output changes on every render.
+    TemplateNonDeterministic = "template::non-deterministic",
+        "A patch template calls a function whose result changes on every render (`now`, `uuidv4`, `randAlpha`, …).";
+    /// An ExtensionConfig or `--extension` that cannot be used.
+    ExtensionConfig = "extension::config",
+        "An ExtensionConfig or `--extension` cannot be used (no URL, bad CA bundle, an unknown extension).";
+    /// A call to an extension failed.
+    ExtensionCall = "extension::call",
+        "A Runtime SDK call failed: the extension could not be reached, timed out, answered over the bound or with an invalid response.";
+    /// An extension's failure ignored by its failurePolicy.
+    ExtensionIgnored = "extension::ignored",
+        "A Runtime SDK call failed and was ignored because the handler's failurePolicy is Ignore.";
+    /// The topology's desired objects cannot be computed.
+    PlanDesiredState = "plan::desired-state",
+        "The desired state of a Cluster cannot be computed (an object cannot be generated from its template).";
+    /// An upgrade cannot be planned.
+    PlanUpgrade = "plan::upgrade",
+        "The upgrade sequence of a Cluster cannot be computed.";
+    /// An object cannot be reconciled against its current state.
+    PlanReconcile = "plan::reconcile",
+        "A desired object cannot be reconciled against its current state (the change Cluster API's server-side apply would refuse).";
+    /// No Cluster to plan.
+    PlanNoCluster = "plan::no-cluster",
+        "The input holds no Cluster with `spec.topology`, or none matches `--cluster`.";
+    /// A Cluster that cannot be planned as new.
+    PlanExistingCluster = "plan::existing-cluster",
+        "A Cluster sets references the topology controller owns, so it already exists and needs its current objects to be planned.";
+    /// The old side of a diff does not plan.
+    DiffOldSide = "diff::old-side",
+        "The old inputs of `diff` do not plan; a diff needs both sides to be valid.";
+    /// The output directory cannot be replaced.
+    OutputDirectory = "output::directory",
+        "The `--output-dir` cannot be replaced safely: not written by topoplan, a link, a mount point, the working directory, or inside the inputs.";
+    /// Writing output failed.
+    OutputWrite = "output::write",
+        "Writing the output (a file, the output directory or standard output) failed.";
+    /// Interrupted while writing.
+    OutputInterrupted = "output::interrupted",
+        "The run was interrupted (SIGINT or SIGTERM); the message says what state the output was left in.";
+    /// Diagnostics not shown.
+    OutputMore = "output::more",
+        "More diagnostics were found than are shown; the count says how many were left out.";
+    /// A bug in topoplan.
+    Internal = "internal",
+        "A bug in topoplan: please report it with the input that caused it.";
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The README's table of codes (Markdown), generated so it cannot fall behind the code.
+pub fn markdown_table() -> String {
+    let mut out = String::from("| Code | Meaning |\n|---|---|\n");
+    for c in Code::ALL {
+        out.push_str(&format!("| `{}` | {} |\n", c.name(), c.summary()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_kebab_case() {
+        let mut seen = std::collections::BTreeSet::new();
+        for c in Code::ALL {
+            let name = c.name();
+            assert!(seen.insert(name), "{name} twice");
+            let rest = name.strip_prefix("topoplan::").unwrap_or("");
+            assert!(!rest.is_empty(), "{name}");
+            for part in rest.split("::") {
+                assert!(
+                    !part.is_empty()
+                        && part
+                            .chars()
+                            .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-'),
+                    "{name}"
+                );
+            }
+        }
+    }
+}
