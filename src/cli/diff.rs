@@ -164,28 +164,50 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
         Format::Markdown | Format::Junit => None,
     };
     let color = stdout_color();
+    // --stat asks for one line per Cluster: no diffs, by any program.
+    let external = super::external_diff(args.format == Format::Table && !args.stat);
     let show = output::document::Show {
         explain: false,
         objects: !args.no_objects,
     };
     let membership = std::sync::OnceLock::new();
-    type Extra = (Option<output::markdown::Piece>, Option<output::junit::Case>);
+    type Extra = (
+        Option<output::markdown::Piece>,
+        Option<output::junit::Case>,
+        Option<Vec<output::external_diff::Pair>>,
+    );
     let render = |i: usize, c: &ClusterPlan| -> (Vec<u8>, Extra) {
         match args.format {
             Format::Table => {
                 let m = membership.get().cloned().unwrap_or_default();
+                let detail = match (&external, args.stat) {
+                    (_, true) => output::review::Detail::Stat,
+                    (Some(_), false) => output::review::Detail::Objects,
+                    (None, false) => output::review::Detail::Diffs,
+                };
                 (
-                    output::review::cluster(c, &m, color, args.stat).into_bytes(),
-                    (None, None),
+                    output::review::cluster(c, &m, color, detail).into_bytes(),
+                    (
+                        None,
+                        None,
+                        external.as_ref().map(|_| output::external_diff::pairs(c)),
+                    ),
                 )
             }
-            Format::Json => (output::review::json_cluster(i, c, show), (None, None)),
-            Format::Yaml => (output::review::yaml_cluster(c, show), (None, None)),
+            Format::Json => (output::review::json_cluster(i, c, show), (None, None, None)),
+            Format::Yaml => (output::review::yaml_cluster(c, show), (None, None, None)),
             Format::Markdown => (
                 Vec::new(),
-                (Some(output::markdown::piece(c, membership.get())), None),
+                (
+                    Some(output::markdown::piece(c, membership.get())),
+                    None,
+                    None,
+                ),
             ),
-            Format::Junit => (Vec::new(), (None, Some(output::junit::cluster_case(c)))),
+            Format::Junit => (
+                Vec::new(),
+                (None, Some(output::junit::cluster_case(c)), None),
+            ),
         }
     };
     let mut comment = output::markdown::Comment::default();
@@ -194,7 +216,11 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
     let mut held = super::held_stdout(&stdout);
     let mut emitted = 0usize;
     let mut stdout_error: Option<std::io::Error> = None;
-    let emit = |(chunk, (piece, case)): (Vec<u8>, Extra)| -> Result<(), Diagnostic> {
+    let mut diff_tree: Option<output::external_diff::Tree> = None;
+    let emit = |(chunk, (piece, case, pairs)): (Vec<u8>, Extra)| -> Result<(), Diagnostic> {
+        if let Some(pairs) = pairs {
+            output::external_diff::add(&mut diff_tree, pairs)?;
+        }
         if let Some(p) = piece {
             comment.add(p);
         }
@@ -276,6 +302,10 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
         held.finish()
     })();
     tail.map_err(stdout_failure)?;
+    if let (Some(cmd), Some(tree)) = (&external, &diff_tree) {
+        report(&cmd.warning().into_iter().collect::<Vec<_>>());
+        tree.run(cmd)?;
+    }
     // The process exits next: freeing a fleet's worth of JSON trees would only cost time.
     let changed = r.counts.changed > 0;
     let warned = !r.warnings.is_empty();

@@ -294,6 +294,21 @@ fn colored(terminal: bool) -> bool {
     }
 }
 
+/// The program `KUBECTL_EXTERNAL_DIFF` names, when it should show this run's diffs: the
+/// human table on a terminal, as kubectl honours it (a pipe or a file gets topoplan's own
+/// unified diffs, so CI logs do not depend on a variable set for people). Tests stand in for a
+/// terminal with `TOPOPLAN_TEST_STDOUT_TERMINAL`.
+pub fn external_diff(table: bool) -> Option<crate::output::external_diff::Command> {
+    use std::io::IsTerminal;
+    let terminal = std::io::stdout().is_terminal()
+        || std::env::var_os("TOPOPLAN_TEST_STDOUT_TERMINAL").is_some();
+    if !table || !terminal {
+        return None;
+    }
+    let value = std::env::var(crate::output::external_diff::VARIABLE).ok()?;
+    crate::output::external_diff::Command::parse(&value)
+}
+
 /// Whether stdout gets colours.
 pub fn stdout_color() -> bool {
     use std::io::IsTerminal;

@@ -100,6 +100,8 @@ pub struct OutputOptions {
     pub inputs: Vec<PathBuf>,
     /// Colour the table.
     pub color: bool,
+    /// Show the changes with `KUBECTL_EXTERNAL_DIFF`'s program instead of inline diffs.
+    pub external_diff: Option<output::external_diff::Command>,
     /// Show the patch trace.
     pub explain: bool,
     /// Exit 2 on changes.
@@ -195,6 +197,7 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
             dir: args.output_dir,
             inputs,
             color: stdout_color(),
+            external_diff: super::external_diff(args.format == Format::Table),
             explain: args.explain,
             detailed_exitcode: args.detailed_exitcode,
             fail_on_warn: args.fail_on_warn,
@@ -236,6 +239,8 @@ struct Chunk {
     markdown: Option<output::markdown::Piece>,
     /// With `-o junit`: its test case.
     junit: Option<output::junit::Case>,
+    /// With `KUBECTL_EXTERNAL_DIFF`: the files of its changes.
+    diff_files: Option<Vec<output::external_diff::Pair>>,
     /// With `--output-dir`: the Cluster's (namespace, name, flavor file), placing its files.
     plan_key: Option<(String, String, Option<String>)>,
 }
@@ -263,7 +268,9 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     let head = syntax.map(|s| output::document::frame(s, &[], None).head);
     let render = |i: usize, c: &plan::ClusterPlan| Chunk {
         text: match out.format {
-            Format::Table => output::table::cluster(i, c, out.color).into_bytes(),
+            Format::Table => {
+                output::table::cluster(i, c, out.color, out.external_diff.is_none()).into_bytes()
+            }
             Format::Json => output::document::json_cluster(i, c, out.show),
             Format::Yaml => output::document::yaml_cluster(c, out.show),
             Format::Markdown | Format::Junit => Vec::new(),
@@ -276,6 +283,10 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
             String::new()
         },
         files: out.dir.as_ref().map(|_| output::files::render(c)),
+        diff_files: out
+            .external_diff
+            .as_ref()
+            .map(|_| output::external_diff::pairs(c)),
         plan_key: out
             .dir
             .as_ref()
@@ -291,7 +302,11 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     let mut stdout_error: Option<std::io::Error> = None;
     let mut dir_error: Option<WriteError> = None;
     let mut emitted = 0usize;
+    let mut diff_tree: Option<output::external_diff::Tree> = None;
     let emit = |chunk: Chunk| -> Result<(), Diagnostic> {
+        if let Some(pairs) = chunk.diff_files {
+            output::external_diff::add(&mut diff_tree, pairs)?;
+        }
         let written = (|| {
             if let (Some(dir), Some(pieces), Some(cancel), Some((ns, name, source))) =
                 (&out.dir, chunk.files, cancel, chunk.plan_key)
@@ -419,6 +434,10 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
         held.finish()
     })();
     tail.map_err(stdout_failure)?;
+    if let (Some(cmd), Some(tree)) = (&out.external_diff, &diff_tree) {
+        report(&cmd.warning().into_iter().collect::<Vec<_>>());
+        tree.run(cmd)?;
+    }
     // A signal after the directory was written: it is whole; stop as the user asked.
     if super::interrupt::raised() {
         return Err(Failure::Interrupted(Diagnostic::error(

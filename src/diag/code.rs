@@ -183,6 +183,9 @@ codes! {
     /// Writing output failed.
     OutputWrite = "output::write",
         "Writing the output (a file, the output directory or standard output) failed.";
+    /// `KUBECTL_EXTERNAL_DIFF` cannot be used.
+    OutputExternalDiff = "output::external-diff",
+        "The program `KUBECTL_EXTERNAL_DIFF` names cannot be run or fails (an exit status other than 0 or 1), or some of its arguments were dropped.";
     /// Interrupted while writing.
     OutputInterrupted = "output::interrupted",
         "The run was interrupted (SIGINT or SIGTERM); the message says what state the output was left in.";

@@ -11,6 +11,7 @@ comes from input ([`crate::escape`]); JSON and YAML are escaped by their emitter
 pub mod annotations;
 pub mod diff;
 pub mod document;
+pub mod external_diff;
 pub mod files;
 pub mod junit;
 pub mod markdown;

@@ -16,8 +16,20 @@ use crate::escape::escape_line as esc;
 use crate::plan::review::{Counts, Membership, summary};
 use crate::plan::{Action, ClusterPlan};
 
-/// One Cluster of the human review (nothing when it does not change). `stat` prints one line.
-pub fn cluster(c: &ClusterPlan, m: &Membership, color: bool, stat: bool) -> String {
+/// How much of each changed Cluster the human review shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// One line (`--stat`).
+    Stat,
+    /// The line, then the objects, rollouts and deferrals (an external program shows the
+    /// diffs).
+    Objects,
+    /// All of that, then the unified diff of every changed object.
+    Diffs,
+}
+
+/// One Cluster of the human review (nothing when it does not change).
+pub fn cluster(c: &ClusterPlan, m: &Membership, color: bool, detail: Detail) -> String {
     let mut out = String::new();
     if c.has_changes() {
         let count = |a: Action| c.objects.iter().filter(|o| o.action == a).count();
@@ -51,7 +63,7 @@ pub fn cluster(c: &ClusterPlan, m: &Membership, color: bool, stat: bool) -> Stri
             count(Action::Modified),
             count(Action::Deleted)
         );
-        if stat {
+        if detail == Detail::Stat {
             return out;
         }
         for o in c.objects.iter().filter(|o| o.action != Action::Unchanged) {
@@ -86,7 +98,7 @@ pub fn cluster(c: &ClusterPlan, m: &Membership, color: bool, stat: bool) -> Stri
         for (_, object, reason) in &c.deferred {
             let _ = writeln!(out, "  deferred: {}: {}", esc(object), esc(reason));
         }
-        for o in &c.objects {
+        for o in c.objects.iter().filter(|_| detail == Detail::Diffs) {
             if let Some(d) = crate::output::table::object_diff(o, color) {
                 for line in d.lines() {
                     let _ = writeln!(out, "    {line}");

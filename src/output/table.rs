@@ -7,6 +7,8 @@ use std::fmt::Write as _;
 use anstyle::{AnsiColor, Style};
 
 use crate::escape::escape_line as esc;
+use serde_json::Value;
+
 use crate::plan::{Action, ClusterPlan, Plan};
 
 /// Render the plan as text. `color` adds ANSI colours to the ACTION column.
@@ -14,12 +16,13 @@ pub fn render(plan: &Plan, color: bool) -> String {
     plan.clusters
         .iter()
         .enumerate()
-        .map(|(i, c)| cluster(i, c, color))
+        .map(|(i, c)| cluster(i, c, color, true))
         .collect()
 }
 
-/// The `i`-th Cluster's part of the table (from the second on, after an empty line).
-pub fn cluster(i: usize, c: &ClusterPlan, color: bool) -> String {
+/// The `i`-th Cluster's part of the table (from the second on, after an empty line); `diffs`
+/// adds the unified diff of every changed object (not when an external program shows them).
+pub fn cluster(i: usize, c: &ClusterPlan, color: bool, diffs: bool) -> String {
     let mut out = String::new();
     {
         if i > 0 {
@@ -113,7 +116,7 @@ pub fn cluster(i: usize, c: &ClusterPlan, color: bool) -> String {
             count(Action::Unchanged),
             count(Action::Deleted)
         );
-        for o in &c.objects {
+        for o in c.objects.iter().filter(|_| diffs) {
             if let Some(d) = object_diff(o, color) {
                 out.push('\n');
                 out.push_str(&d);
@@ -142,6 +145,16 @@ pub fn totals(t: &crate::plan::Totals) -> String {
 /// The diff of a modified object (its managed fields now and after the plan), or of a template
 /// created by rotation against the template it replaces (the change that made the rotation).
 pub fn object_diff(o: &crate::plan::PlannedObject, color: bool) -> Option<String> {
+    let (label, before, after) = compared(o)?;
+    let d = crate::output::diff::unified(&before, &after, &label, color);
+    (!d.is_empty()).then_some(d)
+}
+
+/// What a reviewer compares for `o`, when anything: a label and the two sides, as the
+/// comparison saw them. A modified object is its managed fields now and after the plan; a
+/// template created by rotation is compared with the template it replaces, under the new name
+/// (the rename is the rotation, not the change).
+pub fn compared(o: &crate::plan::PlannedObject) -> Option<(String, Value, Value)> {
     let before = o.current.as_ref()?;
     let (label, before) = match (o.action, &o.rotated_from) {
         (Action::Modified, _) => (
@@ -149,7 +162,6 @@ pub fn object_diff(o: &crate::plan::PlannedObject, color: bool) -> Option<String
             std::borrow::Cow::Borrowed(before),
         ),
         (Action::Created, Some(old)) => {
-            // Compared under the new name: the rename is the rotation, not the change.
             let mut b = before.clone();
             crate::json::set_path(&mut b, &["metadata", "name"], o.name().into());
             (
@@ -165,8 +177,7 @@ pub fn object_diff(o: &crate::plan::PlannedObject, color: bool) -> Option<String
         _ => return None,
     };
     let (before, after) = crate::plan::ssa::display_pair(&before, &o.object);
-    let d = crate::output::diff::unified(&before, &after, &label, color);
-    (!d.is_empty()).then_some(d)
+    Some((label, before, after))
 }
 
 fn style(a: Action) -> Style {
