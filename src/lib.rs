@@ -22,6 +22,7 @@ The pipeline:
 - [`runtime`]: the Runtime SDK client (GeneratePatches, ValidateTopology, DiscoverVariables);
 - [`topology`]: blueprint (class + templates), names and each object's desired state;
 - [`variables`]: variable definitions, Cluster values with defaults, builtin variables;
+- [`lint`]: what Cluster API accepts in a class's patches but would not do as written;
 - [`validate`]: Cluster API's admission for ClusterClass and Cluster, defaulting in place;
 - [`patches`]: the patch engine and its generators (inline, external);
 - [`plan`]: per Cluster, the comparison with the current state: verdicts, rollouts, upgrades;
@@ -62,6 +63,8 @@ pub mod runtime;
 pub mod topology;
 
 pub mod variables;
+
+pub mod lint;
 
 pub mod validate;
 

@@ -31,6 +31,7 @@ const STAGES: &[&str] = &[
     "runtime",
     "topology",
     "variables",
+    "lint",
     "validate",
     "patches",
     "plan",

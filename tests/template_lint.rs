@@ -57,3 +57,35 @@ fn the_bundled_classes_have_no_lint_warnings() {
             .run();
     }
 }
+
+#[test]
+fn validate_warns_too() {
+    with_template("{{ .imageRepositry }}/x")
+        .test()
+        .args(["validate", "-f", "."])
+        .stderr_contains("reads .imageRepositry in a template, which is no variable of the class")
+        .stderr_contains("did you mean .imageRepository?")
+        .stderr_contains("topoplan::template::unknown-variable")
+        .run();
+}
+
+/// A typo piped into a function fails the render with Go's message, which says nothing of the
+/// typo: the error's own help names it and the nearest variable.
+#[test]
+fn a_render_that_fails_on_a_typo_says_so_in_its_help() {
+    let out = with_template("{{ .builtin.cluster.nmae | upper }}")
+        .plan_test(&[])
+        .status(1)
+        .run();
+    let err = out
+        .stderr
+        .split("topoplan::")
+        .find(|d| d.starts_with("patch::generate"))
+        .unwrap_or_else(|| panic!("no patch::generate error in {}", out.stderr));
+    assert!(
+        err.contains(
+            "the patch's template reads .builtin.cluster.nmae, which names nothing: did you mean .builtin.cluster.name?"
+        ),
+        "{err}"
+    );
+}

@@ -389,9 +389,11 @@ impl Streamed {
         }
         if !self.errors.is_empty() {
             let mut d = self.errors;
+            // A misspelt template path is the likely cause of a template that failed: the
+            // error's help says so, and the lint's warnings follow the errors.
+            crate::lint::explain_failures(&mut d, fleet.lint());
             d.extend(side.ignored());
-            // A misspelt template path is the likely cause of a template that failed.
-            d.extend(fleet.lint().iter().cloned());
+            d.extend(fleet.lint().iter().map(|u| u.warning.clone()));
             return Err(Failed {
                 diagnostics: d,
                 emitted: self.emitted,

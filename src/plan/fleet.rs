@@ -15,9 +15,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use rayon::prelude::*;
 
 use super::{
-    ClusterPlan, Extensions, State, classify, current, ineffective_operations,
-    non_deterministic_templates, normalized_version, orphans, rollout, sort_objects,
-    unknown_template_paths, upgrade_decision, upgrade_step, verdict, versions_of, with_stored,
+    ClusterPlan, Extensions, State, classify, current, normalized_version, orphans, rollout,
+    sort_objects, upgrade_decision, upgrade_step, verdict, versions_of, with_stored,
 };
 use crate::api::{self, Cluster, ClusterClass};
 use crate::diag::{Code, Diagnostic, Diagnostics};
@@ -87,7 +86,7 @@ pub struct Fleet<'a> {
     closing: Vec<Diagnostic>,
     /// Template paths that are no variable (also among `warnings`): told with a failed run's
     /// errors too, since such a path is the likely cause of a template that fails to render.
-    lint: Vec<Diagnostic>,
+    lint: Vec<crate::lint::UnknownPath>,
 }
 
 impl<'a> Fleet<'a> {
@@ -176,11 +175,11 @@ impl<'a> Fleet<'a> {
             warnings.extend(class.warnings.iter().cloned());
             match Blueprint::resolve(class, catalog) {
                 Ok(bp) => {
-                    warnings.extend(non_deterministic_templates(class));
-                    let found = unknown_template_paths(class);
-                    lint.extend(found.iter().cloned());
-                    warnings.extend(found);
-                    let (lost, unseen) = ineffective_operations(class);
+                    warnings.extend(crate::lint::non_deterministic_templates(class));
+                    let found = crate::lint::unknown_template_paths(class);
+                    warnings.extend(found.iter().map(|u| u.warning.clone()));
+                    lint.extend(found);
+                    let (lost, unseen) = crate::lint::ineffective_operations(class);
                     warnings.extend(unseen);
                     if lost.is_empty() {
                         blueprints.insert(key.clone(), bp);
@@ -248,7 +247,7 @@ impl<'a> Fleet<'a> {
     }
 
     /// The template-path warnings, told with a failed run's errors too.
-    pub fn lint(&self) -> &[Diagnostic] {
+    pub fn lint(&self) -> &[crate::lint::UnknownPath] {
         &self.lint
     }
 

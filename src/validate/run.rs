@@ -262,6 +262,13 @@ pub fn admit(
         );
         if mode == Mode::Validate {
             findings.extend(missing_templates(class, objects_ro));
+            // What admission accepts but Cluster API would render as `<no value>`, or
+            // differently on every reconcile (`plan` warns of the same).
+            let lint = crate::lint::unknown_template_paths(class)
+                .into_iter()
+                .map(|u| u.warning)
+                .chain(crate::lint::non_deterministic_templates(class));
+            findings.extend(lint.map(|d| plain(&class.object, d)));
         }
         let discovery = match settings.registry {
             Some(r) => Discovery::Live(r),
