@@ -72,7 +72,11 @@ fn every_fixture_class_lints_clean() {
             let out = Test::new().args([command, "-f", d]).run_unchecked();
             // Validation always reaches the lint (a plan may stop first: no extension, no
             // current state).
-            assert!(command != "validate" || out.code == 0, "{d}: {}", out.stderr);
+            assert!(
+                command != "validate" || out.code == 0,
+                "{d}: {}",
+                out.stderr
+            );
             assert!(
                 !out.stderr.contains("topoplan::template::"),
                 "{command} {d}:\n{}",
@@ -112,4 +116,39 @@ fn a_render_that_fails_on_a_typo_says_so_in_its_help() {
         ),
         "{err}"
     );
+}
+
+/// A declared variable this Cluster leaves unset prints `<no value>`, which Cluster API
+/// writes into the object as is: the plan keeps that output and warns of it.
+#[test]
+fn a_render_that_prints_no_value_is_warned_about() {
+    Plan::new()
+        .variable("registry", json!({"type": "string"}))
+        .raw_patch(json!({
+            "name": "image",
+            "definitions": [{
+                "selector": control_plane(),
+                "jsonPatches": [{
+                    "op": "add",
+                    "path": "/spec/template/spec/kubeadmConfigSpec/files",
+                    "valueFrom": {"template": "- path: /etc/topoplan\n  content: \"{{ .registry }}/x\"\n"},
+                }],
+            }],
+        }))
+        .plan_test(&["-o", "yaml"])
+        .stdout_contains("content: <no value>/x")
+        .stderr_contains("topoplan::template::no-value")
+        .stderr_contains("patch \"image\" renders \"<no value>\" into KubeadmControlPlaneTemplate")
+        .stderr_contains("a path its template reads has no value for this Cluster")
+        .run();
+}
+
+/// A typo is told once, by the class's lint, not again for every Cluster it renders for.
+#[test]
+fn a_typo_is_not_warned_about_twice() {
+    with_template("{{ .imageRepositry }}/x")
+        .plan_test(&[])
+        .stderr_contains("topoplan::template::unknown-variable")
+        .stderr_lacks("topoplan::template::no-value")
+        .run();
 }

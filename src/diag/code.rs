@@ -147,6 +147,9 @@ codes! {
     /// A template given to `topoplan eval` that fails.
     TemplateRender = "template::render",
         "A template given to `topoplan eval` does not parse or fails to execute.";
+    /// A template that printed `<no value>` for a Cluster.
+    TemplateNoValue = "template::no-value",
+        "A patch template printed `<no value>` for a Cluster: a path it reads has no value there (an unset optional variable, a missing key); Cluster API writes that text into the object.";
     /// A template whose output changes on every render.
     TemplateNonDeterministic = "template::non-deterministic",
         "A patch template calls a function whose result changes on every render (`now`, `uuidv4`, `randAlpha`, …).";

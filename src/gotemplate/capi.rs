@@ -57,6 +57,8 @@ pub struct Rendered {
     pub value: Json,
     /// `json.Marshal` of the value: the bytes Cluster API puts into the patch.
     pub json: String,
+    /// How many actions printed `<no value>` (see [`super::Template::execute_noting`]).
+    pub no_value: usize,
 }
 
 /// Render text only (no YAML step), with the given function set and missing-key mode.
@@ -87,15 +89,20 @@ pub fn render_value_template(template: &str, vars: &Json) -> Result<Rendered, Re
         Ok(tpl) => tpl,
         Err(m) => return Err(RenderError::Parse(m.clone())),
     };
-    let text = tpl
-        .execute(&Value::from_json(vars))
-        .map_err(|e| match e.kind {
-            ErrorKind::Parse => RenderError::Parse(e.message),
-            ErrorKind::Exec => RenderError::Exec(e.message),
-        })?;
+    let (text, no_value) =
+        tpl.execute_noting(&Value::from_json(vars))
+            .map_err(|e| match e.kind {
+                ErrorKind::Parse => RenderError::Parse(e.message),
+                ErrorKind::Exec => RenderError::Exec(e.message),
+            })?;
     let value = yaml_to_json(&text)?;
     let json = gojson::marshal(&value);
-    Ok(Rendered { text, value, json })
+    Ok(Rendered {
+        text,
+        value,
+        json,
+        no_value,
+    })
 }
 
 /// Most texts a thread keeps parsed; past it the cache starts over, so a process that sees

@@ -162,6 +162,18 @@ pub(crate) struct Exec<'t> {
     spent: u64,
     budget: u64,
     stack: Vec<Frame<'t>>,
+    /// How many times an action printed `<no value>` (a missing key or nil).
+    no_value: usize,
+}
+
+/// What an execution printed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Executed {
+    /// The output.
+    pub text: String,
+    /// How many actions printed `<no value>`: a path with no value in the data (a typo or an
+    /// unset variable), which Go prints without failing.
+    pub no_value: usize,
 }
 
 /// Run template `name` of `set` (parsed from `text` as `parse_name`) on `data`.
@@ -172,7 +184,7 @@ pub(crate) fn execute<'t>(
     name: &'t str,
     missing_key: MissingKey,
     data: &Value,
-) -> Result<String, ExecError> {
+) -> Result<Executed, ExecError> {
     let dot = match data {
         Value::Nil | Value::Invalid => V::INVALID,
         v => V::concrete(v.clone()),
@@ -193,6 +205,7 @@ pub(crate) fn execute<'t>(
         spent: 0,
         budget: cost::execution_budget(),
         stack: Vec::new(),
+        no_value: 0,
     };
     let Some(root) = set.get(name) else {
         return Err(e.err(format!(
@@ -215,7 +228,10 @@ pub(crate) fn execute<'t>(
         return Err(e.err(msg));
     }
     result?;
-    Ok(e.out)
+    Ok(Executed {
+        text: e.out,
+        no_value: e.no_value,
+    })
 }
 
 impl<'t> Exec<'t> {
@@ -622,7 +638,10 @@ impl<'t> Exec<'t> {
 
     fn print_value(&mut self, v: &V) -> R<()> {
         match &v.val {
-            Value::Invalid | Value::Nil => self.write("<no value>"),
+            Value::Invalid | Value::Nil => {
+                self.no_value += 1;
+                self.write("<no value>")
+            }
             val => {
                 let before = self.out.len();
                 print::fprint_value(&mut self.out, val, MAX_OUTPUT);
@@ -1458,7 +1477,30 @@ mod tests {
             MissingKey::Default,
             &Value::from_json(&data),
         )
+        .map(|e| e.text)
         .map_err(|e| e.0)
+    }
+
+    #[test]
+    fn missing_keys_and_nil_are_counted_as_no_value() {
+        let set = crate::gotemplate::parse::parse(
+            "tpl",
+            "{{ .a }}{{ .missing }}{{ .n }}",
+            &FuncMap::new(),
+        )
+        .unwrap();
+        let e = execute(
+            &set,
+            "",
+            "tpl",
+            "tpl",
+            MissingKey::Default,
+            &Value::from_json(&serde_json::json!({"a": 1, "n": null})),
+        )
+        .map_err(|e| e.0)
+        .unwrap();
+        assert_eq!(e.text, "1<no value><no value>");
+        assert_eq!(e.no_value, 2);
     }
 
     #[test]

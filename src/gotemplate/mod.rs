@@ -116,6 +116,12 @@ pub fn parse(text: &str, opts: &Options<'_>) -> Result<Template, Error> {
 impl Template {
     /// Execute on `data` (Go's `Execute`); on error Go's partial output is discarded.
     pub fn execute(&self, data: &value::Value) -> Result<String, Error> {
+        self.execute_noting(data).map(|(text, _)| text)
+    }
+
+    /// [`Template::execute`], also counting the actions that printed `<no value>` (what Go
+    /// prints, without failing, for a path with no value in the data).
+    pub fn execute_noting(&self, data: &value::Value) -> Result<(String, usize), Error> {
         exec::execute(
             &self.set,
             &self.text,
@@ -124,6 +130,7 @@ impl Template {
             self.missing_key,
             data,
         )
+        .map(|e| (e.text, e.no_value))
         .map_err(|e| Error {
             kind: ErrorKind::Exec,
             message: e.0,

@@ -130,19 +130,28 @@ fn filtered(list: Option<&Value>, allowed: &dyn Fn(&str) -> bool) -> Map<String,
     out
 }
 
-/// Apply the patches of `class` to `desired` (Cluster API's `engine.Apply`); the result says
-/// what each patch did to each template.
+/// What applying a class's patches did.
+#[derive(Debug, Default)]
+pub struct Applied {
+    /// What each patch did to each template.
+    pub traces: Vec<PatchTrace>,
+    /// Templates that rendered `<no value>` for this Cluster.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Apply the patches of `class` to `desired` (Cluster API's `engine.Apply`).
 pub fn apply(
     cluster: &Cluster,
     class: &ClusterClass,
     bp: &Blueprint<'_>,
     desired: &mut DesiredState,
     ctx: PatchContext<'_>,
-) -> Result<Vec<PatchTrace>, Vec<Diagnostic>> {
+) -> Result<Applied, Vec<Diagnostic>> {
     let list = patches(class);
     let mut traces = Vec::with_capacity(list.len());
+    let mut warnings = Vec::new();
     if list.is_empty() {
-        return Ok(traces);
+        return Ok(Applied::default());
     }
     let mut req = request::create(cluster, bp, desired);
     let global_builtins = builtins::global(cluster, desired).map_err(|e| vec![e])?;
@@ -269,6 +278,32 @@ pub fn apply(
             .generate(&req)
             .map_err(|f| generation_error(f, &req, class, cluster, index, name))?;
         let response = apply_generated(&mut req, &generated, class, cluster, index, name)?;
+        for (uid, pointer) in generator.no_values() {
+            let into = req
+                .items
+                .iter()
+                .find(|i| i.uid == uid)
+                .map(describe_item)
+                .unwrap_or_default();
+            warnings.push(
+                Diagnostic::warning(
+                    Code::TemplateNoValue,
+                    format!(
+                        "Cluster {}: ClusterClass {}: patch {name:?} renders \"<no value>\" into {into}: a path its template reads has no value for this Cluster",
+                        cluster.object.key(),
+                        class.key()
+                    ),
+                )
+                .at(
+                    &class.object.origin,
+                    &format!("/spec/patches/{index}{pointer}"),
+                    "prints <no value>",
+                )
+                .with_help(
+                    "Cluster API writes the text \"<no value>\" there; set the variable for this Cluster, or guard the path (`{{ if .x }}`, `default`)",
+                ),
+            );
+        }
         traces.push(trace(
             index,
             name,
@@ -288,7 +323,7 @@ pub fn apply(
             }
         }
     }
-    Ok(traces)
+    Ok(Applied { traces, warnings })
 }
 
 /// A generator's failure as a diagnostic: at the operation (or `enabledIf`) that failed and

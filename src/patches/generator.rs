@@ -80,4 +80,9 @@ pub trait PatchGenerator {
 
     /// What `--explain` says of a template the patch left alone without a reason of its own.
     fn nothing_generated(&self) -> &'static str;
+
+    /// Templates of the patch that printed `<no value>`: (item uid, pointer inside the patch).
+    fn no_values(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
 }

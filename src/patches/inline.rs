@@ -29,6 +29,9 @@ pub struct InlineGenerator<'p> {
     /// The merged variables of each request item, when the caller already has them (every
     /// inline patch sees the same variables).
     pub merged: Option<&'p [std::cell::OnceCell<Value>]>,
+    /// Templates that printed `<no value>`: (uid of the item, pointer of the
+    /// `valueFrom.template` inside the patch).
+    pub no_value: std::cell::RefCell<Vec<(String, String)>>,
 }
 
 impl<'p> InlineGenerator<'p> {
@@ -39,6 +42,7 @@ impl<'p> InlineGenerator<'p> {
             skipped: std::cell::RefCell::new(Vec::new()),
             failure: std::cell::RefCell::new(None),
             merged: None,
+            no_value: std::cell::RefCell::new(Vec::new()),
         }
     }
 
@@ -84,6 +88,10 @@ impl PatchGenerator for InlineGenerator<'_> {
 
     fn nothing_generated(&self) -> &'static str {
         "no patch generated"
+    }
+
+    fn no_values(&self) -> Vec<(String, String)> {
+        self.no_value.borrow().clone()
     }
 }
 
@@ -143,12 +151,23 @@ impl InlineGenerator<'_> {
             }
             let mut item_left = super::jsonpatch::MAX_PATCH_GROWTH;
             for (j, d) in defs {
-                match generate_json_patches(
+                let mut printed_no_value = Vec::new();
+                let generated = generate_json_patches(
                     arr(d, "jsonPatches"),
                     data,
                     &mut item_left,
                     &mut all_left,
-                ) {
+                    &mut printed_no_value,
+                );
+                self.no_value
+                    .borrow_mut()
+                    .extend(printed_no_value.into_iter().map(|k| {
+                        (
+                            item.uid.clone(),
+                            format!("/definitions/{j}/jsonPatches/{k}/valueFrom/template"),
+                        )
+                    }));
+                match generated {
                     Ok(p) => out.push(ResponseItem {
                         uid: item.uid.clone(),
                         patch_type: PatchType::JsonPatch,
@@ -364,12 +383,14 @@ pub fn matches_selector(item: &RequestItem, selector: &Value) -> bool {
 /// `generateJSONPatches`: the RFC 6902 document for one definition.
 /// The RFC 6902 document of one definition; an error comes with the index of its operation.
 /// The values may add up to `item_left` bytes (compact JSON) for this template and `all_left`
-/// for the whole patch; both are decremented.
+/// for the whole patch; both are decremented. The index of each operation whose template
+/// printed `<no value>` is added to `no_value`.
 fn generate_json_patches(
     ops: &[Value],
     data: &Value,
     item_left: &mut u64,
     all_left: &mut u64,
+    no_value: &mut Vec<usize>,
 ) -> Result<Value, (usize, String)> {
     let mut out = Vec::with_capacity(ops.len());
     for (k, op) in ops.iter().enumerate() {
@@ -381,7 +402,10 @@ fn generate_json_patches(
             Value::String(op.get("path").and_then(Value::as_str).unwrap_or("").into()),
         );
         if name == "add" || name == "replace" {
-            let value = calculate_value(op, data).map_err(|e| (k, e))?;
+            let (value, printed_no_value) = calculate_value(op, data).map_err(|e| (k, e))?;
+            if printed_no_value {
+                no_value.push(k);
+            }
             let left = (*item_left).min(*all_left);
             let Some(n) = super::jsonpatch::json_size_within(&value, left) else {
                 let (limit, scope) = if *item_left <= *all_left {
@@ -406,8 +430,9 @@ fn generate_json_patches(
     Ok(Value::Array(out))
 }
 
-/// `calculateValue`; `data` is the object of merged variables.
-fn calculate_value(op: &Value, data: &Value) -> Result<Value, String> {
+/// `calculateValue`; `data` is the object of merged variables. With the value, whether a
+/// template printed `<no value>`.
+fn calculate_value(op: &Value, data: &Value) -> Result<(Value, bool), String> {
     let empty = Map::new();
     let vars = data.as_object().unwrap_or(&empty);
     let value = op.get("value").filter(|v| !v.is_null());
@@ -419,7 +444,7 @@ fn calculate_value(op: &Value, data: &Value) -> Result<Value, String> {
         (Some(_), Some(_)) => {
             return Err("failed to calculate value: both .value and .valueFrom are set".into());
         }
-        (Some(v), None) => return Ok(v.clone()),
+        (Some(v), None) => return Ok((v.clone(), false)),
         (None, Some(_)) => {}
     }
     let from = from.unwrap_or(&Value::Null);
@@ -434,9 +459,11 @@ fn calculate_value(op: &Value, data: &Value) -> Result<Value, String> {
     match (variable, template) {
         (None, None) => Err("failed to calculate value: .valueFrom is set, but neither .valueFrom.variable nor .valueFrom.template are set".into()),
         (Some(_), Some(_)) => Err("failed to calculate value: .valueFrom is set, but both .valueFrom.variable and .valueFrom.template are set".into()),
-        (Some(v), None) => get_variable_value(vars, v).map_err(|e| format!("failed to calculate value: {e}")),
+        (Some(v), None) => get_variable_value(vars, v)
+            .map(|v| (v, false))
+            .map_err(|e| format!("failed to calculate value: {e}")),
         (None, Some(t)) => capi::render_value_template(t, data)
-            .map(|r| r.value)
+            .map(|r| (r.value, r.no_value > 0))
             .map_err(|e| format!("failed to calculate value for template: {}", render_error_text(t, &e))),
     }
 }
@@ -588,7 +615,15 @@ mod tests {
                 &json!({"valueFrom": {"template": "{{ .s }}"}}),
                 &Value::Object(v.clone())
             ),
-            Ok(json!("str"))
+            Ok((json!("str"), false))
+        );
+        // A missing key prints `<no value>`, and says so.
+        assert_eq!(
+            calculate_value(
+                &json!({"valueFrom": {"template": "/etc/{{ .nope }}/pki"}}),
+                &Value::Object(v.clone())
+            ),
+            Ok((json!("/etc/<no value>/pki"), true))
         );
     }
 

@@ -12,5 +12,5 @@ pub mod inline;
 pub mod jsonpatch;
 pub mod request;
 
-pub use engine::{PatchContext, apply};
+pub use engine::{Applied, PatchContext, apply};
 pub use generator::{PatchGenerator, PatchType, ResponseItem};

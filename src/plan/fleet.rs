@@ -305,8 +305,21 @@ impl<'a> Fleet<'a> {
             None => std::borrow::Cow::Borrowed(o),
         };
         let c = Cluster::parse(&merged, api).map_err(|e| vec![e])?;
-        let warnings = c.warnings.clone();
-        let mut p = self.plan_cluster(&c, state)?;
+        let mut warnings = c.warnings.clone();
+        let (mut p, rendered) = self.plan_cluster(&c, state)?;
+        // A template the lint already warned of (a path that names nothing) prints
+        // `<no value>` for every Cluster: the class's warning says it once.
+        warnings.extend(rendered.into_iter().filter(|w| {
+            !self
+                .lint
+                .iter()
+                .any(|u| match (&u.warning.location, &w.location) {
+                    (Some(a), Some(b)) => {
+                        std::sync::Arc::ptr_eq(&a.file, &b.file) && a.span == b.span
+                    }
+                    _ => false,
+                })
+        }));
         if self
             .ambiguous
             .contains(&(p.namespace.clone(), p.name.clone()))
@@ -316,7 +329,12 @@ impl<'a> Fleet<'a> {
         Ok((p, warnings))
     }
 
-    fn plan_cluster(&self, c: &Cluster, state: &State<'_>) -> Result<ClusterPlan, Vec<Diagnostic>> {
+    /// Plan `c`: its plan, and the warnings of its templates' renders.
+    fn plan_cluster(
+        &self,
+        c: &Cluster,
+        state: &State<'_>,
+    ) -> Result<(ClusterPlan, Vec<Diagnostic>), Vec<Diagnostic>> {
         let ext = &self.ext;
         let bp = self.blueprints.get(&c.class_key()).ok_or_else(|| {
             vec![Diagnostic::error(
@@ -364,7 +382,7 @@ impl<'a> Fleet<'a> {
             registry: ext.registry,
             status: ext.status.get(&c.class_key()),
         };
-        let traces = crate::patches::apply(c, bp.class, bp, &mut desired, ctx)?;
+        let applied = crate::patches::apply(c, bp.class, bp, &mut desired, ctx)?;
         let mut p = match (&current, &decision) {
             (Some(cur), Some(decision)) => {
                 let seed = format!("{}/{}", c.namespace(), c.name());
@@ -396,8 +414,8 @@ impl<'a> Fleet<'a> {
             }
             _ => classify(c, desired),
         };
-        p.patches = traces;
-        Ok(p)
+        p.patches = applied.traces;
+        Ok((p, applied.warnings))
     }
 }
 
