@@ -1,0 +1,168 @@
+/*!
+Reading one `apiextensions.k8s.io/v1` CustomResourceDefinition: its group, kind, and the schema of
+each served version, compiled into a [`Structural`].
+
+Owns what a CRD object must hold for its objects to be admitted, and the bounds a schema must
+keep before anything recurses into it: at most [`MAX_DEPTH`] levels of JSON nesting and
+[`MAX_NODES`] JSON values per version (Cluster API's largest CRDs have a few tens of
+thousands). A CRD or a version that falls short gives a warning located in the CRD's file and is
+left out (its objects are then not admitted at all, as if no CRD were given); it never fails the
+run, since the API server that accepted the CRD is the judge of its validity, not topoplan.
+Versions with `served: false` are skipped silently: the API server has no endpoint for them.
+*/
+
+use serde_json::Value;
+
+use super::structural::{Gvk, Structural};
+use crate::diag::Diagnostic;
+use crate::k8s::field::Path;
+use crate::load::Object;
+
+/// JSON nesting a version's schema may have (a schema level is two JSON levels:
+/// `properties` / name).
+pub const MAX_DEPTH: usize = 256;
+/// JSON values a version's schema may have.
+pub const MAX_NODES: usize = 2_000_000;
+
+/// Whether `o` is a CustomResourceDefinition.
+pub fn is_crd(o: &Object) -> bool {
+    o.kind == "CustomResourceDefinition" && o.group() == "apiextensions.k8s.io"
+}
+
+/// The depth and size of a JSON value, walked without recursion; `Err` with a reason once a bound
+/// is passed.
+pub fn check_bounds(v: &Value) -> Result<(), String> {
+    let mut stack: Vec<(&Value, usize)> = vec![(v, 1)];
+    let mut nodes = 0usize;
+    while let Some((v, depth)) = stack.pop() {
+        nodes += 1;
+        if nodes > MAX_NODES {
+            return Err(format!("the schema has more than {MAX_NODES} values"));
+        }
+        if depth > MAX_DEPTH {
+            return Err(format!("the schema nests deeper than {MAX_DEPTH} levels"));
+        }
+        match v {
+            Value::Array(a) => stack.extend(a.iter().map(|c| (c, depth + 1))),
+            Value::Object(m) => stack.extend(m.values().map(|c| (c, depth + 1))),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn warn(crd: &Object, pointer: &str, message: String, label: &str) -> Diagnostic {
+    Diagnostic::warning(format!("CustomResourceDefinition {}: {message}", crd.name))
+        .at(&crd.origin, pointer, label.to_string())
+        .with_help("objects of this version are not checked against the CRD")
+}
+
+/// The served versions of `crd`, compiled, and the warnings for what could not be read.
+pub fn read(crd: &Object) -> (Vec<Structural>, Vec<Diagnostic>) {
+    let mut out = Vec::new();
+    let mut warnings = Vec::new();
+    if crd.api_version != "apiextensions.k8s.io/v1" {
+        warnings.push(warn(
+            crd,
+            "/apiVersion",
+            format!(
+                "{} is not read, only apiextensions.k8s.io/v1",
+                crd.api_version
+            ),
+            "unsupported version",
+        ));
+        return (out, warnings);
+    }
+    let v = &crd.value;
+    let group = v.pointer("/spec/group").and_then(Value::as_str);
+    let kind = v.pointer("/spec/names/kind").and_then(Value::as_str);
+    let versions = v.pointer("/spec/versions").and_then(Value::as_array);
+    let (Some(group), Some(kind), Some(versions)) = (group, kind, versions) else {
+        warnings.push(warn(
+            crd,
+            "/spec",
+            "has no spec.group, spec.names.kind or spec.versions".into(),
+            "incomplete CustomResourceDefinition",
+        ));
+        return (out, warnings);
+    };
+    let preserve = v
+        .pointer("/spec/preserveUnknownFields")
+        .and_then(Value::as_bool)
+        == Some(true);
+    for (i, version) in versions.iter().enumerate() {
+        let at = format!("/spec/versions/{i}");
+        if version.get("served").and_then(Value::as_bool) != Some(true) {
+            continue;
+        }
+        let name = version.get("name").and_then(Value::as_str);
+        let schema = version.pointer("/schema/openAPIV3Schema");
+        let (Some(name), Some(schema)) = (name, schema) else {
+            warnings.push(warn(
+                crd,
+                &at,
+                format!("served version #{i} has no name or no schema.openAPIV3Schema"),
+                "no schema here",
+            ));
+            continue;
+        };
+        let schema_at = format!("{at}/schema/openAPIV3Schema");
+        if let Err(why) = check_bounds(schema) {
+            warnings.push(warn(
+                crd,
+                &schema_at,
+                format!("version {name}: {why}"),
+                "schema",
+            ));
+            continue;
+        }
+        let path = Path::new("spec")
+            .child("versions")
+            .index(i)
+            .child("schema")
+            .child("openAPIV3Schema");
+        match Structural::compile(Gvk::new(group, name, kind), schema, preserve, &path) {
+            Ok(s) => out.push(s),
+            Err(errs) => {
+                let total = errs.len();
+                let pointer = errs.first().map(|e| e.path.pointer()).unwrap_or_default();
+                let related: Vec<Diagnostic> = errs
+                    .iter()
+                    .map(|e| {
+                        Diagnostic::warning(e.to_string()).at(
+                            &crd.origin,
+                            &e.path.pointer(),
+                            "here",
+                        )
+                    })
+                    .collect();
+                warnings.push(
+                    warn(
+                        crd,
+                        &pointer,
+                        format!("version {name}: the schema cannot be read"),
+                        "not a valid schema",
+                    )
+                    .with_related_bounded(related, total),
+                );
+            }
+        }
+    }
+    (out, warnings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn bounds_are_checked_without_recursion() {
+        let mut deep = json!(1);
+        for _ in 0..(MAX_DEPTH + 10) {
+            deep = json!({"properties": deep});
+        }
+        assert!(check_bounds(&deep).is_err());
+        assert!(check_bounds(&json!({"type": "object", "properties": {"a": {}}})).is_ok());
+    }
+}
