@@ -57,6 +57,43 @@ fn warn(crd: &Object, pointer: &str, message: String, label: &str) -> Diagnostic
         .with_help("objects of this version are not checked against the CRD")
 }
 
+/// A warning for the CEL rules of a version that topoplan's CEL engine cannot compile (where
+/// the API server could, since it accepted the CRD): objects with a value there would be refused
+/// with that error, so the user must know it is topoplan's limit, not theirs.
+fn rule_warning(
+    crd: &Object,
+    version: &str,
+    schema_at: &str,
+    s: &Structural,
+) -> Option<Diagnostic> {
+    let errors = s.cel.as_ref()?.compile_errors();
+    let (first, _) = errors.first()?;
+    let related: Vec<Diagnostic> = errors
+        .iter()
+        .map(|(p, e)| {
+            Diagnostic::warning(format!("{p}: {e}")).at(
+                &crd.origin,
+                &format!("{schema_at}{}", p.pointer()),
+                "this rule",
+            )
+        })
+        .collect();
+    Some(
+        Diagnostic::warning(format!(
+            "CustomResourceDefinition {}: version {version}: {} x-kubernetes-validations rule(s) cannot be compiled by topoplan's CEL engine",
+            crd.name,
+            errors.len()
+        ))
+        .at(
+            &crd.origin,
+            &format!("{schema_at}{}", first.pointer()),
+            "not compiled",
+        )
+        .with_help("objects with a value where such a rule applies are reported invalid with the compile error")
+        .with_related_bounded(related, errors.len()),
+    )
+}
+
 /// The served versions of `crd`, compiled, and the warnings for what could not be read.
 pub fn read(crd: &Object) -> (Vec<Structural>, Vec<Diagnostic>) {
     let mut out = Vec::new();
@@ -122,7 +159,12 @@ pub fn read(crd: &Object) -> (Vec<Structural>, Vec<Diagnostic>) {
             .child("schema")
             .child("openAPIV3Schema");
         match Structural::compile(Gvk::new(group, name, kind), schema, preserve, &path) {
-            Ok(s) => out.push(s),
+            Ok(s) => {
+                if let Some(w) = rule_warning(crd, name, &schema_at, &s) {
+                    warnings.push(w);
+                }
+                out.push(s);
+            }
             Err(errs) => {
                 let total = errs.len();
                 let pointer = errs.first().map(|e| e.path.pointer()).unwrap_or_default();

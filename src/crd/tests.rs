@@ -398,6 +398,43 @@ spec: {}
     );
 }
 
+#[test]
+fn rules_topoplan_cannot_compile_are_warned_about() {
+    let yaml = r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              n:
+                type: integer
+                x-kubernetes-validations:
+                - rule: "self.noSuchField == 1"
+"#;
+    let (crds, warnings) = Crds::from_objects(&objects("crds.yaml", yaml));
+    assert_eq!(crds.len(), 1);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(
+        warnings[0].message,
+        "CustomResourceDefinition widgets.example.com: version v1: 1 x-kubernetes-validations rule(s) cannot be compiled by topoplan's CEL engine"
+    );
+    assert_eq!(
+        warnings[0].position(),
+        Some(("crds.yaml".to_string(), 21, 25))
+    );
+}
+
 /// A CRD schema node: the variable-schema keywords plus the CRD dialect's.
 fn crd_schema() -> impl Strategy<Value = Value> {
     let leaf = (

@@ -88,6 +88,15 @@ pub struct Validator {
     root: Node,
     /// Some expression is deeper than [`SHALLOW_DEPTH`].
     deep: bool,
+    /// The rules that did not compile: where in the schema, and why.
+    errors: Vec<(Path, String)>,
+}
+
+/// What compiling collects besides the tree.
+#[derive(Default)]
+struct Acc {
+    max_depth: usize,
+    errors: Vec<(Path, String)>,
 }
 
 impl std::fmt::Debug for Validator {
@@ -106,13 +115,27 @@ impl Validator {
             return Ok(None);
         }
         with_big_stack(|| {
-            let mut max_depth = 0;
-            let root = build(schema, decl_of_crd(schema, true), &mut max_depth, 0);
+            let mut acc = Acc::default();
+            let root = build(
+                schema,
+                decl_of_crd(schema, true),
+                &Path::root(),
+                &mut acc,
+                0,
+            );
             root.map(|root| Validator {
                 root,
-                deep: max_depth > SHALLOW_DEPTH,
+                deep: acc.max_depth > SHALLOW_DEPTH,
+                errors: acc.errors,
             })
         })
+    }
+
+    /// The rules that did not compile, each with its path in the schema (relative to the
+    /// schema's root, e.g. `properties[spec].x-kubernetes-validations[0].rule`) and the error
+    /// every object with a value there will be refused with.
+    pub fn compile_errors(&self) -> &[(Path, String)] {
+        &self.errors
     }
 
     /// Evaluate the rules against `value` (and `old` for transition rules) at `path`, with
@@ -156,11 +179,13 @@ fn compile_rules(
     s: &Value,
     rules: Vec<Rule>,
     decl: Option<&Decl>,
-    max_depth: &mut usize,
+    at: &Path,
+    acc: &mut Acc,
 ) -> Vec<CompiledRule> {
     rules
         .into_iter()
-        .map(|r| {
+        .enumerate()
+        .map(|(i, r)| {
             let compiled = match decl {
                 None => Err(
                     "rule compiler initialization error: failed to convert to declType for CEL validation rules"
@@ -173,11 +198,18 @@ fn compile_rules(
                 .unwrap_or_else(|_| Err("compilation failed: internal error".to_string()))
                 .map_err(|e| format!("rule compile error: {e}")),
             };
-            if let Ok(c) = &compiled {
-                *max_depth = (*max_depth).max(expr_depth(c.parsed.run(), 0));
-                if let Some(Ok((m, _))) = &c.message {
-                    *max_depth = (*max_depth).max(expr_depth(m.run(), 0));
+            match &compiled {
+                Ok(c) => {
+                    acc.max_depth = acc.max_depth.max(expr_depth(c.parsed.run(), 0));
+                    if let Some(Ok((m, _))) = &c.message {
+                        acc.max_depth = acc.max_depth.max(expr_depth(m.run(), 0));
+                    }
                 }
+                Err(e) if !e.is_empty() => acc.errors.push((
+                    at.child("x-kubernetes-validations").index(i).child("rule"),
+                    e.clone(),
+                )),
+                Err(_) => {}
             }
             let field_path = (!r.field_path.is_empty())
                 .then(|| rule::valid_field_path(&r.field_path, s).ok())
@@ -194,17 +226,21 @@ fn compile_rules(
 
 /// `validator(s, s, isResourceRoot, declType)`: the node for `s`, or `None` when no rule is at
 /// or below it.
-fn build(s: &Value, decl: Option<Decl>, max_depth: &mut usize, depth: usize) -> Option<Node> {
+fn build(s: &Value, decl: Option<Decl>, at: &Path, acc: &mut Acc, depth: usize) -> Option<Node> {
     if depth > MAX_SCHEMA_DEPTH || !s.is_object() {
         return None;
     }
-    let rules = compile_rules(s, rule::rules_of(s), decl.as_ref(), max_depth);
+    let rules = compile_rules(s, rule::rules_of(s), decl.as_ref(), at, acc);
     let all_of: Vec<Vec<CompiledRule>> = s
         .get("allOf")
         .and_then(Value::as_array)
         .map(|list| {
             list.iter()
-                .map(|j| compile_rules(s, rule::rules_of(j), decl.as_ref(), max_depth))
+                .enumerate()
+                .map(|(i, j)| {
+                    let at = at.child("allOf").index(i);
+                    compile_rules(s, rule::rules_of(j), decl.as_ref(), &at, acc)
+                })
                 .filter(|r| !r.is_empty())
                 .collect()
         })
@@ -213,10 +249,13 @@ fn build(s: &Value, decl: Option<Decl>, max_depth: &mut usize, depth: usize) -> 
     let items = s
         .get("items")
         .filter(|i| i.is_object())
-        .and_then(|i| build(i, elem.clone(), max_depth, depth + 1))
+        .and_then(|i| build(i, elem.clone(), &at.child("items"), acc, depth + 1))
         .map(Box::new);
     let additional = types::additional_properties(s)
-        .and_then(|a| build(a, elem.clone(), max_depth, depth + 1))
+        .and_then(|a| {
+            let at = at.child("additionalProperties");
+            build(a, elem.clone(), &at, acc, depth + 1)
+        })
         .map(Box::new);
     let mut properties = BTreeMap::new();
     if let Some(props) = s.get("properties").and_then(Value::as_object) {
@@ -233,7 +272,8 @@ fn build(s: &Value, decl: Option<Decl>, max_depth: &mut usize, depth: usize) -> 
             let Some(field_decl) = field_decl else {
                 continue;
             };
-            if let Some(n) = build(p, Some(field_decl), max_depth, depth + 1) {
+            let at = at.child("properties").key(k);
+            if let Some(n) = build(p, Some(field_decl), &at, acc, depth + 1) {
                 properties.insert(k.clone(), n);
             }
         }
