@@ -2,10 +2,8 @@
 Reading one `apiextensions.k8s.io/v1` CustomResourceDefinition: its group, kind, and the schema of
 each served version, compiled into a [`Structural`].
 
-Owns what a CRD object must hold for its objects to be admitted, and the bounds a schema must
-keep before anything recurses into it: at most [`MAX_DEPTH`] levels of JSON nesting and
-[`MAX_NODES`] JSON values per version (Cluster API's largest CRDs have a few tens of
-thousands). A CRD or a version that falls short gives a warning located in the CRD's file and is
+Owns what a CRD object must hold for its objects to be admitted; a version's schema must also
+keep within [`super::bounds`]. A CRD or a version that falls short gives a warning located in the CRD's file and is
 left out (its objects are then not admitted at all, as if no CRD were given); it never fails the
 run, since the API server that accepted the CRD is the judge of its validity, not topoplan.
 Versions with `served: false` are skipped silently: the API server has no endpoint for them.
@@ -13,42 +11,15 @@ Versions with `served: false` are skipped silently: the API server has no endpoi
 
 use serde_json::Value;
 
+use super::bounds::check_bounds;
 use super::structural::{Gvk, Structural};
 use crate::diag::Diagnostic;
 use crate::k8s::field::Path;
 use crate::load::Object;
 
-/// JSON nesting a version's schema may have (a schema level is two JSON levels:
-/// `properties` / name).
-pub const MAX_DEPTH: usize = 256;
-/// JSON values a version's schema may have.
-pub const MAX_NODES: usize = 2_000_000;
-
 /// Whether `o` is a CustomResourceDefinition.
 pub fn is_crd(o: &Object) -> bool {
     o.kind == "CustomResourceDefinition" && o.group() == "apiextensions.k8s.io"
-}
-
-/// The depth and size of a JSON value, walked without recursion; `Err` with a reason once a bound
-/// is passed.
-pub fn check_bounds(v: &Value) -> Result<(), String> {
-    let mut stack: Vec<(&Value, usize)> = vec![(v, 1)];
-    let mut nodes = 0usize;
-    while let Some((v, depth)) = stack.pop() {
-        nodes += 1;
-        if nodes > MAX_NODES {
-            return Err(format!("the schema has more than {MAX_NODES} values"));
-        }
-        if depth > MAX_DEPTH {
-            return Err(format!("the schema nests deeper than {MAX_DEPTH} levels"));
-        }
-        match v {
-            Value::Array(a) => stack.extend(a.iter().map(|c| (c, depth + 1))),
-            Value::Object(m) => stack.extend(m.values().map(|c| (c, depth + 1))),
-            _ => {}
-        }
-    }
-    Ok(())
 }
 
 fn warn(crd: &Object, pointer: &str, message: String, label: &str) -> Diagnostic {
@@ -191,20 +162,4 @@ pub fn read(crd: &Object) -> (Vec<Structural>, Vec<Diagnostic>) {
         }
     }
     (out, warnings)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn bounds_are_checked_without_recursion() {
-        let mut deep = json!(1);
-        for _ in 0..(MAX_DEPTH + 10) {
-            deep = json!({"properties": deep});
-        }
-        assert!(check_bounds(&deep).is_err());
-        assert!(check_bounds(&json!({"type": "object", "properties": {"a": {}}})).is_ok());
-    }
 }

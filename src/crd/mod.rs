@@ -32,6 +32,7 @@ subresources, conversion between versions, validation ratcheting) is listed in
 */
 
 pub mod admit;
+pub mod bounds;
 pub mod default;
 pub mod definition;
 pub mod embedded;

@@ -63,15 +63,14 @@ pub struct Structural {
 impl Structural {
     /// Decode and compile `openapi` (a version's `schema.openAPIV3Schema`) for objects of `gvk`.
     /// Errors are field errors under `path` (where the schema sits in its CRD); a schema beyond
-    /// [`super::definition::MAX_DEPTH`] or [`super::definition::MAX_NODES`] is refused before
-    /// anything recurses into it.
+    /// [`super::bounds`] is refused before anything recurses into it.
     pub fn compile(
         gvk: Gvk,
         openapi: &Value,
         preserve_unknown_fields: bool,
         path: &Path,
     ) -> Result<Structural, Vec<FieldError>> {
-        super::definition::check_bounds(openapi)
+        super::bounds::check_bounds(openapi)
             .map_err(|why| vec![FieldError::forbidden(path, why)])?;
         let schema = Schema::parse_crd(openapi, path)?;
         let cel =
