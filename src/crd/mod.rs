@@ -12,10 +12,10 @@ operations on an object, each in its file, in the order the API server runs them
 
 1. [`prune()`] — decoding (`unstructuredSchemaCoercer.apply`): the root ObjectMeta decoded
    ([`objectmeta`]), unknown fields dropped (`structuralpruning.PruneWithOptions`, never
-   `apiVersion`, `kind` or `metadata` at the root or at an embedded resource; [`prune`]),
+   `apiVersion`, `kind` or `metadata` at the root or at an embedded resource; [`mod@prune`]),
    `null`s of non-nullable fields without default dropped ([`nulls`]), and the ObjectMeta of
    embedded resources decoded ([`objectmeta`]); it returns every dropped field's path.
-2. [`default()`] — structural defaulting (`structuraldefaulting.Default`; [`default`]).
+2. [`default()`] — structural defaulting (`structuraldefaulting.Default`; [`mod@default`]).
 3. [`validate()`] — `customResourceStrategy.Validate` / `ValidateUpdate`: the OpenAPI schema
    (kube-openapi, [`crate::schema::value`]), embedded resources' `apiVersion`, `kind` and
    ObjectMeta ([`embedded`]), list-type sets and maps ([`listtype`]), then, unless an error

@@ -3,7 +3,7 @@
 (`structuraldefaulting.PruneNonNullableNullsWithoutDefaults`): a `null` field, map value or list
 item whose schema is not `nullable` and has no `default`.
 
-Owns [`prune_nulls`]. A non-nullable `null` with a default is left for [`super::default`] to
+Owns [`prune_nulls`]. A non-nullable `null` with a default is left for [`mod@super::default`] to
 replace; a `null` list item is never removed (only fields and map values are), and a value with
 no schema is not looked into.
 */

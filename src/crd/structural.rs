@@ -4,7 +4,7 @@ and its CEL rules compiled once (what the API server builds per version in `crdH
 `structuralschema.NewStructural`, the schema validator and `cel.NewValidator`).
 
 Owns [`Structural`] and the group-version-kind key [`Gvk`]. Knows nothing of where the CRD was
-read from ([`super::definition`] does) nor of what is done with an object ([`super::prune`] and
+read from ([`super::definition`] does) nor of what is done with an object ([`mod@super::prune`] and
 the others borrow a `Structural`).
 */
 
