@@ -297,5 +297,47 @@ add("kcp", kcp,
     kcp_obj({"version": "v1", "unknownSpecField": True}),
     )
 
+# --- numbers, enums and formats in the CRD dialect -----------------------------------------
+num_schema = root({"type": "object", "properties": {
+    "f": {"type": "number", "maximum": 1.5, "minimum": -0.5, "exclusiveMinimum": True},
+    "i": {"type": "integer", "maximum": 2.5, "multipleOf": 2},
+    "m": {"type": "number", "multipleOf": 0.1},
+    "big": {"type": "integer", "format": "int64", "minimum": -9007199254740993},
+    "e": {"type": "integer", "enum": [1, 2.5, None]},
+    "s": {"type": "string", "enum": ["a", 65]},
+    "ios": {"x-kubernetes-int-or-string": True, "maxLength": 2, "maximum": 5},
+    "b": {"type": "boolean", "nullable": True, "default": False},
+}})
+add("numbers", num_schema,
+    obj({"f": 2}), obj({"f": 1.6}), obj({"f": -0.5}), obj({"f": 1.5}),
+    obj({"i": 3}), obj({"i": 4}), obj({"i": 2}), obj({"i": 3.0}),
+    obj({"m": 0.3}), obj({"m": 0.35}), obj({"m": 7}),
+    obj({"big": -9007199254740994}), obj({"big": 5}),
+    obj({"e": 1}), obj({"e": 2.5}), obj({"e": None}), obj({"e": 3}),
+    obj({"s": "A"}), obj({"s": "b"}),
+    obj({"ios": "abc"}), obj({"ios": 9}), obj({"ios": "ok"}),
+    obj({"b": None}), obj({}),
+    )
+
+# --- pruning corners ------------------------------------------------------------------------
+corner_schema = root({"type": "object", "properties": {
+    "closed": {"type": "object", "additionalProperties": False},
+    "open": {"type": "object", "additionalProperties": True, "x-kubernetes-preserve-unknown-fields": True},
+    "deep": {"type": "object", "x-kubernetes-preserve-unknown-fields": True, "properties": {
+        "typed": {"type": "array", "items": {"type": "object", "properties": {"k": {"type": "string"}}}}}},
+    "embeddedList": {"type": "array", "items": {"type": "object", "x-kubernetes-embedded-resource": True,
+                     "properties": {"data": {"type": "object", "additionalProperties": {"type": "string"}}}}},
+    "mapOfLists": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "object",
+                   "properties": {"a": {"type": "integer", "default": 1}}}}},
+}})
+add("corners", corner_schema,
+    obj({"closed": {"x": {"y": 1}, "z": [1, {"w": 2}]}}),
+    obj({"open": {"x": {"y": 1}, "z": [1, {"w": 2}]}}),
+    obj({"deep": {"typed": [{"k": "a", "extra": 1}], "free": {"x": 1}}}),
+    obj({"embeddedList": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "uid": "u", "x": 1},
+                           "data": {"a": "b"}, "binaryData": {}}, {"kind": "ConfigMap"}]}),
+    obj({"mapOfLists": {"a": [{}, {"a": 2, "b": 3}, None], "b": []}}),
+    )
+
 for c in cases:
     print(json.dumps(c, sort_keys=True))
