@@ -19,6 +19,8 @@ The pipeline:
 - [`api`]: typed ClusterClass and Cluster (v1beta1 and v1beta2 in, one internal model);
 - [`gotemplate`]: Go text/template and hermetic Sprig, as Cluster API renders templates;
 - [`schema`]: structural OpenAPI schemas: validation, defaulting, pruning, CEL;
+- [`crd`]: CustomResourceDefinitions, and objects pruned, defaulted and validated against them
+  as the API server does;
 - [`runtime`]: the Runtime SDK client (GeneratePatches, ValidateTopology, DiscoverVariables);
 - [`topology`]: blueprint (class + templates), names and each object's desired state;
 - [`variables`]: variable definitions, Cluster values with defaults, builtin variables;
@@ -57,6 +59,8 @@ pub mod api;
 pub mod gotemplate;
 
 pub mod schema;
+
+pub mod crd;
 
 pub mod runtime;
 

@@ -28,6 +28,7 @@ const STAGES: &[&str] = &[
     "api",
     "gotemplate",
     "schema",
+    "crd",
     "runtime",
     "topology",
     "variables",

@@ -135,6 +135,45 @@ pub fn dns1123_label(value: &str) -> Vec<String> {
     errs
 }
 
+const DNS1035_LABEL_FMT: &str = "[a-z]([-a-z0-9]*[a-z0-9])?";
+const DNS1035_LABEL_MSG: &str = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+
+/// `validation.IsDNS1035Label` (pkg/util/validation): what an embedded resource's lower-cased
+/// kind must be.
+pub fn dns1035_label(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > DNS1123_LABEL_MAX_LEN {
+        errs.push(max_len_error(DNS1123_LABEL_MAX_LEN));
+    }
+    let b = value.as_bytes();
+    let ok = match (b.first(), b.last()) {
+        (Some(f), Some(l)) => {
+            f.is_ascii_lowercase()
+                && (l.is_ascii_lowercase() || l.is_ascii_digit())
+                && b.iter()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+        }
+        _ => false,
+    };
+    if !ok {
+        errs.push(regex_error(
+            DNS1035_LABEL_MSG,
+            DNS1035_LABEL_FMT,
+            &["my-name", "abc-123"],
+        ));
+    }
+    errs
+}
+
+/// `path.IsValidPathSegmentPrefix`: what a `generateName` checked as a path segment must be.
+pub fn path_segment_prefix(name: &str) -> Vec<String> {
+    ["/", "%"]
+        .iter()
+        .filter(|s| name.contains(*s))
+        .map(|s| format!("may not contain '{s}'"))
+        .collect()
+}
+
 /// `path.IsValidPathSegmentName` (apimachinery's api/validation/path): the name rule of kinds
 /// whose names are only URL path segments (RBAC's, e.g. `system:controller:x`).
 pub fn path_segment_name(name: &str) -> Vec<String> {
@@ -293,6 +332,21 @@ mod tests {
             vec!["must be no more than 63 characters"]
         );
         assert_eq!(dns1123_label("").len(), 1);
+    }
+
+    #[test]
+    fn dns1035_labels_as_apimachinery() {
+        assert!(dns1035_label("kubeadmcontrolplane").is_empty());
+        assert_eq!(
+            dns1035_label("1pod"),
+            vec![
+                "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
+            ]
+        );
+        assert_eq!(
+            path_segment_prefix("a/b%"),
+            vec!["may not contain '/'", "may not contain '%'"]
+        );
     }
 
     #[test]

@@ -23,6 +23,19 @@ happen is a keyword of the wrong JSON type (`maxLength: "3"`), which Kubernetes 
 decoding the object; [`Schema::parse`] reports those as field errors. A JSON `null` for `default`
 or `example`, or as an `enum` entry, counts as absent, as Go's decoding of `apiextensionsv1.JSON`
 leaves a nil `Raw` that the conversion then skips.
+
+# The CRD dialect
+
+A CustomResourceDefinition's `openAPIV3Schema` (`apiextensionsv1.JSONSchemaProps`) is the same
+tree with more keywords. [`Schema::parse_crd`] reads it: everything above, plus the CRD-only
+keywords in [`CrdKeywords`] (`nullable`, `additionalProperties: true|false`,
+`x-kubernetes-embedded-resource`, the list and map types, `multipleOf`, and `maximum` /
+`minimum` as float64). Two readings differ from the variable dialect, as apiextensions' own
+decoding differs from Cluster API's: `maximum` / `minimum` are float64 (kept in
+[`CrdKeywords`], the int64 fields stay empty), and a `null` enum entry is kept (the conversion
+of `apiextensionsv1.JSON` turns it into a nil entry, which matches no value but is listed in the
+error). A variable schema never has [`Schema::crd`] set, so nothing that reads variable schemas
+changes.
 */
 
 use std::collections::BTreeMap;
@@ -77,6 +90,40 @@ impl VariableMetadata {
     pub fn is_empty(&self) -> bool {
         self.labels.is_empty() && self.annotations.is_empty()
     }
+}
+
+/// The keywords only a CRD schema has (`apiextensionsv1.JSONSchemaProps` beyond Cluster API's
+/// variable schema). Boxed in [`Schema::crd`] so variable schemas stay as small as they were.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CrdKeywords {
+    /// `nullable`.
+    pub nullable: bool,
+    /// `additionalProperties` written as a bool (`true`: any field, values unpruned below;
+    /// `false`: no field besides `properties`). A schema is in [`Schema::additional_properties`].
+    pub additional_properties_bool: Option<bool>,
+    /// `x-kubernetes-embedded-resource`.
+    pub embedded_resource: bool,
+    /// `x-kubernetes-list-type` (`atomic`, `set`, `map`).
+    pub list_type: Option<String>,
+    /// `x-kubernetes-list-map-keys`.
+    pub list_map_keys: Vec<String>,
+    /// `x-kubernetes-map-type` (`granular`, `atomic`).
+    pub map_type: Option<String>,
+    /// `maximum` (float64 in a CRD).
+    pub maximum: Option<f64>,
+    /// `minimum` (float64 in a CRD).
+    pub minimum: Option<f64>,
+    /// `multipleOf`.
+    pub multiple_of: Option<f64>,
+}
+
+/// Which keyword set a schema is read with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dialect {
+    /// Cluster API's variable schema.
+    Variable,
+    /// A CRD's `openAPIV3Schema`.
+    Crd,
 }
 
 /// A variable schema node (`JSONSchemaProps`). Absent pointer fields are `None`; absent strings
@@ -143,6 +190,8 @@ pub struct Schema {
     pub any_of: Vec<Schema>,
     /// `not`.
     pub not: Option<Box<Schema>>,
+    /// CRD-only keywords; `None` for every variable schema and for CRD nodes that use none.
+    pub crd: Option<Box<CrdKeywords>>,
 }
 
 impl Schema {
@@ -151,8 +200,51 @@ impl Schema {
     /// reported all at once.
     pub fn parse(v: &Value, path: &Path) -> Result<Schema, Vec<FieldError>> {
         let mut errs = Vec::new();
-        let s = parse_node(v, path, &mut errs);
+        let s = parse_node(v, path, &mut errs, Dialect::Variable);
         if errs.is_empty() { Ok(s) } else { Err(errs) }
+    }
+
+    /// Decode a CRD schema node (`openAPIV3Schema`, the fuller dialect: see the module docs).
+    /// The caller bounds the depth of `v`: decoding recurses once per level.
+    pub fn parse_crd(v: &Value, path: &Path) -> Result<Schema, Vec<FieldError>> {
+        let mut errs = Vec::new();
+        let s = parse_node(v, path, &mut errs, Dialect::Crd);
+        if errs.is_empty() { Ok(s) } else { Err(errs) }
+    }
+
+    /// The CRD-only keywords, all unset for a variable schema.
+    pub fn crd_keywords(&self) -> &CrdKeywords {
+        static NONE: CrdKeywords = CrdKeywords {
+            nullable: false,
+            additional_properties_bool: None,
+            embedded_resource: false,
+            list_type: None,
+            list_map_keys: Vec::new(),
+            map_type: None,
+            maximum: None,
+            minimum: None,
+            multiple_of: None,
+        };
+        self.crd.as_deref().unwrap_or(&NONE)
+    }
+
+    /// `nullable: true` (CRDs only).
+    pub fn is_nullable(&self) -> bool {
+        self.crd.as_ref().is_some_and(|c| c.nullable)
+    }
+
+    /// `maximum` as float64, from either dialect.
+    pub fn maximum_f64(&self) -> Option<f64> {
+        self.maximum
+            .map(|m| m as f64)
+            .or_else(|| self.crd.as_ref().and_then(|c| c.maximum))
+    }
+
+    /// `minimum` as float64, from either dialect.
+    pub fn minimum_f64(&self) -> Option<f64> {
+        self.minimum
+            .map(|m| m as f64)
+            .or_else(|| self.crd.as_ref().and_then(|c| c.minimum))
     }
 
     /// `x-kubernetes-int-or-string: true`.
@@ -195,7 +287,7 @@ impl Schema {
     }
 }
 
-fn parse_node(v: &Value, path: &Path, errs: &mut Vec<FieldError>) -> Schema {
+fn parse_node(v: &Value, path: &Path, errs: &mut Vec<FieldError>, d: Dialect) -> Schema {
     let mut s = Schema::default();
     let m = match v {
         Value::Object(m) => m,
@@ -215,18 +307,22 @@ fn parse_node(v: &Value, path: &Path, errs: &mut Vec<FieldError>) -> Schema {
             Value::Object(pm) => {
                 for (k, pv) in pm {
                     s.properties
-                        .insert(k.clone(), parse_node(pv, &pp.key(k), errs));
+                        .insert(k.clone(), parse_node(pv, &pp.key(k), errs, d));
                 }
             }
             Value::Null => {}
             other => errs.push(type_error(&pp, other, "object")),
         }
     }
-    s.additional_properties = sub(m, "additionalProperties", path, errs);
+    let mut crd = CrdKeywords::default();
+    match (d, m.get("additionalProperties")) {
+        (Dialect::Crd, Some(Value::Bool(b))) => crd.additional_properties_bool = Some(*b),
+        _ => s.additional_properties = sub(m, "additionalProperties", path, errs, d),
+    }
     s.max_properties = int(m, "maxProperties", path, errs);
     s.min_properties = int(m, "minProperties", path, errs);
     s.required = strings(m, "required", path, errs);
-    s.items = sub(m, "items", path, errs);
+    s.items = sub(m, "items", path, errs, d);
     s.max_items = int(m, "maxItems", path, errs);
     s.min_items = int(m, "minItems", path, errs);
     s.unique_items = boolean(m, "uniqueItems", path, errs);
@@ -234,15 +330,35 @@ fn parse_node(v: &Value, path: &Path, errs: &mut Vec<FieldError>) -> Schema {
     s.max_length = int(m, "maxLength", path, errs);
     s.min_length = int(m, "minLength", path, errs);
     s.pattern = string(m, "pattern", path, errs);
-    s.maximum = int(m, "maximum", path, errs);
-    s.minimum = int(m, "minimum", path, errs);
+    if d == Dialect::Crd {
+        crd.maximum = float(m, "maximum", path, errs);
+        crd.minimum = float(m, "minimum", path, errs);
+        crd.multiple_of = float(m, "multipleOf", path, errs);
+        crd.nullable = boolean(m, "nullable", path, errs) == Some(true);
+        crd.embedded_resource =
+            boolean(m, "x-kubernetes-embedded-resource", path, errs) == Some(true);
+        crd.list_type = opt_string(m, "x-kubernetes-list-type", path, errs);
+        crd.list_map_keys =
+            strings(m, "x-kubernetes-list-map-keys", path, errs).unwrap_or_default();
+        crd.map_type = opt_string(m, "x-kubernetes-map-type", path, errs);
+    } else {
+        s.maximum = int(m, "maximum", path, errs);
+        s.minimum = int(m, "minimum", path, errs);
+    }
     s.exclusive_maximum = boolean(m, "exclusiveMaximum", path, errs);
     s.exclusive_minimum = boolean(m, "exclusiveMinimum", path, errs);
     s.preserve_unknown_fields = boolean(m, "x-kubernetes-preserve-unknown-fields", path, errs);
     s.int_or_string = boolean(m, "x-kubernetes-int-or-string", path, errs);
     match m.get("enum") {
         None | Some(Value::Null) => {}
-        Some(Value::Array(a)) => s.enum_ = a.iter().filter(|v| !v.is_null()).cloned().collect(),
+        // A CRD keeps null entries (see the module docs).
+        Some(Value::Array(a)) => {
+            s.enum_ = a
+                .iter()
+                .filter(|v| d == Dialect::Crd || !v.is_null())
+                .cloned()
+                .collect()
+        }
         Some(other) => errs.push(type_error(&path.child("enum"), other, "array")),
     }
     s.default = m.get("default").filter(|v| !v.is_null()).cloned();
@@ -254,10 +370,13 @@ fn parse_node(v: &Value, path: &Path, errs: &mut Vec<FieldError>) -> Schema {
             Err(e) => errs.extend(e),
         },
     }
-    s.all_of = list(m, "allOf", path, errs);
-    s.one_of = list(m, "oneOf", path, errs);
-    s.any_of = list(m, "anyOf", path, errs);
-    s.not = sub(m, "not", path, errs);
+    s.all_of = list(m, "allOf", path, errs, d);
+    s.one_of = list(m, "oneOf", path, errs, d);
+    s.any_of = list(m, "anyOf", path, errs, d);
+    s.not = sub(m, "not", path, errs, d);
+    if crd != CrdKeywords::default() {
+        s.crd = Some(Box::new(crd));
+    }
     s
 }
 
@@ -325,6 +444,40 @@ fn int(m: &Map<String, Value>, key: &str, path: &Path, errs: &mut Vec<FieldError
     }
 }
 
+/// A float64 keyword (CRD `maximum`, `minimum`, `multipleOf`).
+fn float(
+    m: &Map<String, Value>,
+    key: &str,
+    path: &Path,
+    errs: &mut Vec<FieldError>,
+) -> Option<f64> {
+    match m.get(key) {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) => n.as_f64(),
+        Some(other) => {
+            errs.push(type_error(&path.child(key), other, "float64"));
+            None
+        }
+    }
+}
+
+/// A string keyword whose absence Go keeps apart from `""` (`*string`).
+fn opt_string(
+    m: &Map<String, Value>,
+    key: &str,
+    path: &Path,
+    errs: &mut Vec<FieldError>,
+) -> Option<String> {
+    match m.get(key) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(other) => {
+            errs.push(type_error(&path.child(key), other, "string"));
+            None
+        }
+    }
+}
+
 fn strings(
     m: &Map<String, Value>,
     key: &str,
@@ -382,20 +535,27 @@ fn sub(
     key: &str,
     path: &Path,
     errs: &mut Vec<FieldError>,
+    d: Dialect,
 ) -> Option<Box<Schema>> {
     match m.get(key) {
         None | Some(Value::Null) => None,
-        Some(v) => Some(Box::new(parse_node(v, &path.child(key), errs))),
+        Some(v) => Some(Box::new(parse_node(v, &path.child(key), errs, d))),
     }
 }
 
-fn list(m: &Map<String, Value>, key: &str, path: &Path, errs: &mut Vec<FieldError>) -> Vec<Schema> {
+fn list(
+    m: &Map<String, Value>,
+    key: &str,
+    path: &Path,
+    errs: &mut Vec<FieldError>,
+    d: Dialect,
+) -> Vec<Schema> {
     match m.get(key) {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Array(a)) => a
             .iter()
             .enumerate()
-            .map(|(i, v)| parse_node(v, &path.child(key).index(i), errs))
+            .map(|(i, v)| parse_node(v, &path.child(key).index(i), errs, d))
             .collect(),
         Some(other) => {
             errs.push(type_error(&path.child(key), other, "array"));
@@ -523,6 +683,40 @@ mod tests {
                 "spec.variables[v].schema.openAPIV3Schema.minimum: Invalid value: 1.5: must be of type int64",
             ]
         );
+    }
+
+    #[test]
+    fn crd_dialect_reads_its_own_keywords() {
+        let v = json!({"type": "object", "nullable": true, "additionalProperties": false,
+            "x-kubernetes-embedded-resource": true, "x-kubernetes-map-type": "atomic",
+            "properties": {"l": {"type": "array", "x-kubernetes-list-type": "map",
+                "x-kubernetes-list-map-keys": ["name"], "items": {"type": "object"}},
+                "n": {"type": "number", "maximum": 1.5, "minimum": -2, "multipleOf": 0.5,
+                      "enum": [null, 1]}}});
+        let s = Schema::parse_crd(&v, &root()).unwrap_or_else(|e| panic!("{e:?}"));
+        let k = s.crd_keywords();
+        assert!(k.nullable && k.embedded_resource);
+        assert_eq!(k.additional_properties_bool, Some(false));
+        assert_eq!(k.map_type.as_deref(), Some("atomic"));
+        assert!(s.additional_properties.is_none());
+        let l = s.properties["l"].crd_keywords();
+        assert_eq!(l.list_type.as_deref(), Some("map"));
+        assert_eq!(l.list_map_keys, vec!["name".to_string()]);
+        let n = &s.properties["n"];
+        assert_eq!(
+            (n.maximum, n.maximum_f64(), n.minimum_f64()),
+            (None, Some(1.5), Some(-2.0))
+        );
+        assert_eq!(n.crd_keywords().multiple_of, Some(0.5));
+        assert_eq!(n.enum_, vec![Value::Null, json!(1)]);
+        // The same JSON as a variable schema: CRD keywords ignored, bool additionalProperties
+        // and a fractional maximum refused, null enum entries dropped.
+        let errs = Schema::parse(&v, &root()).err().unwrap_or_default();
+        assert_eq!(errs.len(), 2, "{errs:?}");
+        let plain = Schema::parse(&json!({"enum": [null, 1], "nullable": true}), &root())
+            .unwrap_or_default();
+        assert!(plain.crd.is_none() && !plain.is_nullable());
+        assert_eq!(plain.enum_, vec![json!(1)]);
     }
 
     #[test]

@@ -11,7 +11,11 @@ int32/int64/float range checks kube-openapi adds for a single numeric type), `it
 `maxItems` / `minItems`, `uniqueItems` (Go deep equality: `1` and `1.0` differ), `properties`,
 `additionalProperties`, `required`, `maxProperties` / `minProperties`, and `allOf` / `anyOf` /
 `oneOf` / `not` including kube-openapi's "best failure" choice by match count. `nullable` is not
-part of a variable schema, so `null` only passes a schema without `type`.
+part of a variable schema, so there `null` only passes a schema without `type`.
+
+A CRD schema ([`Schema::parse_crd`]) adds what its dialect has: `nullable` (`null` passes any
+type), `additionalProperties: false` (every field besides `properties` is a forbidden property),
+float64 `maximum` / `minimum`, and `multipleOf`.
 
 Values are Kubernetes-decoded JSON: a number without fraction or exponent that fits int64 is an
 integer, any other number a float64 (`serde_json::Value` already splits them that way; a `u64`
@@ -63,6 +67,8 @@ pub enum Code {
     Pattern,
     /// 606.
     Enum,
+    /// 607.
+    MultipleOf,
     /// 608.
     Max,
     /// 609.
@@ -77,6 +83,10 @@ pub enum Code {
     TooFewProperties,
     /// 615.
     TooManyProperties,
+    /// 616.
+    UnallowedProperty,
+    /// 618.
+    MultipleOfMustBePositive,
 }
 
 impl Code {
@@ -98,6 +108,9 @@ impl Code {
             Code::MinItems => 612,
             Code::TooFewProperties => 614,
             Code::TooManyProperties => 615,
+            Code::UnallowedProperty => 616,
+            Code::MultipleOfMustBePositive => 618,
+            Code::MultipleOf => 607,
         }
     }
 
@@ -382,12 +395,12 @@ fn node(s: &Schema, mode: Mode, path: &str, data: &Value) -> Res {
     let (types, format) = view(s, mode);
     let mut r = Res::default();
     if data.is_null() {
-        r.merge(type_check(&types, format, path, data));
+        r.merge(type_check(&types, format, path, data, s.is_nullable()));
         r.merge(enum_check(s, path, data));
         return r;
     }
     if !types.is_empty() || !format.is_empty() {
-        r.merge(type_check(&types, format, path, data));
+        r.merge(type_check(&types, format, path, data, false));
         r.matches += 1;
     }
     r.merge(junctors(s, mode, path, data));
@@ -450,10 +463,10 @@ fn is_float_json_integer(f: f64) -> bool {
 }
 
 /// `typeValidator.Validate`.
-fn type_check(types: &[&str], format: &str, path: &str, data: &Value) -> Res {
+fn type_check(types: &[&str], format: &str, path: &str, data: &Value, nullable: bool) -> Res {
     let joined = types.join(",");
     if data.is_null() {
-        if !types.is_empty() && !types.contains(&"null") {
+        if !types.is_empty() && !types.contains(&"null") && !nullable {
             return Res::err(invalid_type(path, &joined, "null"));
         }
         return Res {
@@ -773,10 +786,9 @@ fn number_check(s: &Schema, types: &[&str], format: &str, path: &str, data: GoNu
     if let Some(e) = range_check(data, type_name, fmt, "Checked", path) {
         res.add(e);
     }
-    let check = |bound: Option<i64>, exclusive: Option<bool>, max: bool, prefix: &str| {
+    let check = |bound: Option<f64>, exclusive: Option<bool>, max: bool, prefix: &str| {
         let mut r = Res::default();
         if let Some(b) = bound {
-            let b = b as f64;
             let excl = exclusive == Some(true);
             if let Some(e) = range_check(GoNum::Float(b), type_name, fmt, prefix, path) {
                 r.add(e);
@@ -789,12 +801,83 @@ fn number_check(s: &Schema, types: &[&str], format: &str, path: &str, data: GoNu
         }
         r
     };
-    let r_min = check(s.minimum, s.exclusive_minimum, false, "Minimum boundary");
-    let r_max = check(s.maximum, s.exclusive_maximum, true, "Maximum boundary");
+    let r_min = check(
+        s.minimum_f64(),
+        s.exclusive_minimum,
+        false,
+        "Minimum boundary",
+    );
+    let r_max = check(
+        s.maximum_f64(),
+        s.exclusive_maximum,
+        true,
+        "Maximum boundary",
+    );
+    if let Some(f) = s.crd_keywords().multiple_of {
+        res.merge(multiple_of_check(f, type_name, fmt, path, data));
+    }
     res.merge(r_min);
     res.merge(r_max);
     res.matches += 1;
     res
+}
+
+/// The `multipleOf` part of `numberValidator.Validate`: natively (`MultipleOfInt` on an int64
+/// with `int64(factor)`) when the factor fits the node's type, else as floats (`MultipleOf`).
+fn multiple_of_check(factor: f64, type_name: &str, fmt: &str, path: &str, data: GoNum) -> Res {
+    let positive = |shown: String, value: ErrValue| {
+        OpenApiError::new(
+            Code::MultipleOfMustBePositive,
+            path,
+            format!("factor MultipleOf declared for {path} must be positive: {shown}"),
+        )
+        .with_value(Some(value))
+    };
+    let not_multiple = |shown: String, value: ErrValue| {
+        OpenApiError::new(
+            Code::MultipleOf,
+            path,
+            format!("{path} in body should be a multiple of {shown}"),
+        )
+        .with_value(Some(value))
+    };
+    let as_float = |data: f64| {
+        let shown = strconv::format_float(factor, b'g', -1);
+        if factor <= 0.0 {
+            return Some(positive(shown, ErrValue::Float(factor)));
+        }
+        let mult = if factor < 1.0 {
+            1.0 / factor * data
+        } else {
+            data / factor
+        };
+        (!is_float_json_integer(mult)).then(|| not_multiple(shown, ErrValue::Float(data)))
+    };
+    let mut r = Res::default();
+    if let Some(e) = range_check(GoNum::Float(factor), type_name, fmt, "MultipleOf", path) {
+        r.add(e);
+        if let Some(e) = as_float(data.as_f64()) {
+            r.add(e);
+        }
+        return r;
+    }
+    let err = match data {
+        GoNum::Int(i) => {
+            let f = go_f64_to_i64(factor);
+            if f <= 0 {
+                Some(positive(f.to_string(), ErrValue::Int(f)))
+            } else {
+                // Go's int64 division and product wrap; the check is exact either way.
+                (i.wrapping_div(f).wrapping_mul(f) != i)
+                    .then(|| not_multiple(f.to_string(), ErrValue::Int(i)))
+            }
+        }
+        GoNum::Float(d) => as_float(d),
+    };
+    if let Some(e) = err {
+        r.add(e);
+    }
+    r
 }
 
 /// `schemaSliceValidator.Validate`.
@@ -932,7 +1015,20 @@ fn object_check(s: &Schema, mode: Mode, path: &str, m: &Map<String, Value>) -> R
     }
     let mut keys: Vec<&String> = m.keys().collect();
     keys.sort();
-    if let Some(ap) = &s.additional_properties {
+    if s.crd_keywords().additional_properties_bool == Some(false) {
+        for k in &keys {
+            if !s.properties.contains_key(*k) {
+                r.add(
+                    OpenApiError::new(
+                        Code::UnallowedProperty,
+                        path,
+                        format!("{path}.{k} in body is a forbidden property"),
+                    )
+                    .with_value(Some(ErrValue::Str((*k).clone()))),
+                );
+            }
+        }
+    } else if let Some(ap) = &s.additional_properties {
         for k in &keys {
             if !s.properties.contains_key(*k) {
                 r.merge(node(ap, mode, &format!("{path}.{k}"), &m[*k]));
@@ -1182,6 +1278,55 @@ mod tests {
                 json!({"a": {}})
             ),
             vec!["a.b in body is required"]
+        );
+    }
+
+    fn crd_msgs(s: Value, v: Value) -> Vec<String> {
+        let s = Schema::parse_crd(&s, &Path::new("s")).unwrap_or_else(|e| panic!("{e:?}"));
+        validate(&s, &v, Mode::CustomResource)
+            .into_iter()
+            .map(|e| e.message)
+            .collect()
+    }
+
+    #[test]
+    fn crd_dialect_checks() {
+        assert!(crd_msgs(json!({"type": "string", "nullable": true}), Value::Null).is_empty());
+        assert_eq!(
+            crd_msgs(
+                json!({"type": "string", "nullable": true, "enum": ["a"]}),
+                Value::Null
+            ),
+            vec![" in body should be one of [a]"]
+        );
+        assert_eq!(
+            crd_msgs(
+                json!({"type": "object", "additionalProperties": false, "properties": {"a": {}}}),
+                json!({"a": 1, "b": 2})
+            ),
+            vec![".b in body is a forbidden property"]
+        );
+        assert_eq!(
+            crd_msgs(json!({"type": "number", "maximum": 1.5}), json!(2.5)),
+            vec![" in body should be less than or equal to 1.5"]
+        );
+        // An int64 value is compared with int64(maximum), as kube-openapi does.
+        assert_eq!(
+            crd_msgs(json!({"type": "number", "maximum": 1.5}), json!(2)),
+            vec![" in body should be less than or equal to 1"]
+        );
+        assert_eq!(
+            crd_msgs(json!({"type": "integer", "multipleOf": 3}), json!(7)),
+            vec![" in body should be a multiple of 3"]
+        );
+        assert_eq!(
+            crd_msgs(json!({"type": "number", "multipleOf": 0.5}), json!(0.75)),
+            vec![" in body should be a multiple of 0.5"]
+        );
+        assert!(crd_msgs(json!({"type": "number", "multipleOf": 0.5}), json!(1.5)).is_empty());
+        assert_eq!(
+            crd_msgs(json!({"type": "number", "multipleOf": 0}), json!(1)),
+            vec!["factor MultipleOf declared for  must be positive: 0"]
         );
     }
 

@@ -68,6 +68,7 @@ today both environments declare the same functions.
 */
 
 mod check;
+mod compiled;
 mod cost;
 mod eval;
 mod ops;
@@ -84,6 +85,7 @@ use serde_json::Value;
 
 use crate::k8s::field::{BadValue, FieldError, Path};
 use check::Ty;
+pub use compiled::Validator;
 use parse::Parsed;
 use rule::Rule;
 use types::{Decl, decl_of, schema_type};

@@ -8,6 +8,11 @@ names are CEL-escaped, additionalProperties → `map(string, V)`, `x-kubernetes-
 for strings, bytes, lists and maps, the largest size a request can hold: the schema's
 `maxLength` (times 4: bytes per rune), `maxItems` or `maxProperties`, else what fits in a 3 MiB
 request given the element's smallest serialized size.
+
+A CRD schema ([`decl_of_crd`]) types the root of the resource, and every node with
+`x-kubernetes-embedded-resource`, as the API server's `WithTypeAndObjectMeta` does: `apiVersion`
+and `kind` strings and a `metadata` object with only `name` and `generateName` are declared
+whatever the schema says. A variable schema knows no embedded resources ([`decl_of`]).
 */
 
 use std::collections::BTreeMap;
@@ -101,6 +106,40 @@ pub(crate) fn additional_properties(s: &Value) -> Option<&Value> {
 /// The declared type of schema `s`, or `None` where Kubernetes has none (no `type`, an array
 /// without `items`): rules there cannot be compiled.
 pub(crate) fn decl_of(s: &Value) -> Option<Decl> {
+    decl_in(s, false, false)
+}
+
+/// The declared type of a CRD schema node `s`; `resource_root` for the root of the resource
+/// (`SchemaDeclType(s, isResourceRoot)`).
+pub(crate) fn decl_of_crd(s: &Value, resource_root: bool) -> Option<Decl> {
+    decl_in(s, true, resource_root)
+}
+
+/// `apiVersion`, `kind` and `metadata` (name and generateName) as a resource root declares them.
+fn add_type_and_object_meta(fields: &mut BTreeMap<String, Decl>) {
+    let string = || decl_of(&serde_json::json!({"type": "string"}));
+    let meta = serde_json::json!({"type": "object", "properties": {
+        "name": {"type": "string"}, "generateName": {"type": "string"}}});
+    for (name, d) in [
+        ("apiVersion", string()),
+        ("kind", string()),
+        ("metadata", decl_of(&meta)),
+    ] {
+        if let Some(d) = d {
+            fields.insert(name.to_string(), d);
+        }
+    }
+}
+
+fn embedded(s: &Value) -> bool {
+    s.get("x-kubernetes-embedded-resource")
+        .and_then(Value::as_bool)
+        == Some(true)
+}
+
+/// `decl_of` for either dialect: `crd` enables embedded resources, `root` marks a resource root.
+fn decl_in(s: &Value, crd: bool, root: bool) -> Option<Decl> {
+    let child = |c: &Value| decl_in(c, crd, crd && embedded(c));
     if is_int_or_string(s) {
         let mut d = Decl::simple(Kind::Dyn, 1);
         d.max_elements = match int_field(s, "maxLength") {
@@ -112,7 +151,7 @@ pub(crate) fn decl_of(s: &Value) -> Option<Decl> {
     match schema_type(s) {
         "array" => {
             let items = s.get("items").filter(|i| i.is_object())?;
-            let elem = decl_of(items)?;
+            let elem = child(items)?;
             let max = match int_field(s, "maxItems") {
                 Some(n) => zero_if_negative(n),
                 None => zero_if_negative((MAX_REQUEST_SIZE_BYTES - 2) / (elem.min_size + 1)),
@@ -125,7 +164,7 @@ pub(crate) fn decl_of(s: &Value) -> Option<Decl> {
         }
         "object" => {
             if let Some(ap) = additional_properties(s) {
-                let elem = decl_of(ap)?;
+                let elem = child(ap)?;
                 let max = match int_field(s, "maxProperties") {
                     Some(n) => zero_if_negative(n),
                     None => zero_if_negative((MAX_REQUEST_SIZE_BYTES - 2) / (elem.min_size + 6)),
@@ -145,7 +184,7 @@ pub(crate) fn decl_of(s: &Value) -> Option<Decl> {
             let mut min_size = 2i64;
             if let Some(props) = s.get("properties").and_then(Value::as_object) {
                 for (name, prop) in props {
-                    let Some(d) = decl_of(prop) else { continue };
+                    let Some(d) = child(prop) else { continue };
                     if required.contains(&name.as_str()) && prop.get("default").is_none() {
                         min_size = min_size.saturating_add(name.len() as i64 + d.min_size + 4);
                     }
@@ -153,6 +192,9 @@ pub(crate) fn decl_of(s: &Value) -> Option<Decl> {
                         fields.insert(escaped, d);
                     }
                 }
+            }
+            if root {
+                add_type_and_object_meta(&mut fields);
             }
             Some(Decl::simple(Kind::Object(fields), min_size))
         }

@@ -1,0 +1,142 @@
+/*!
+Custom resources as the API server treats them on create and update: the CustomResourceDefinitions
+of the input read into a registry, and each object pruned, defaulted and validated against the
+schema of the version it is written in, in the API server's order, with its messages.
+
+Owns reading `apiextensions.k8s.io/v1` CustomResourceDefinitions ([`definition`]) into
+[`Crds`], keyed by group, version and kind, one entry per served version; each entry is a
+[`Structural`]: the schema decoded once (the CRD dialect of [`crate::schema::props`]) with its
+CEL rules compiled once, shared behind an `Arc` by every object of that kind. And owns the
+operations on an object, each in its file, in the order the API server runs them
+(`k8s.io/apiextensions-apiserver`, v0.34 and later):
+
+1. [`prune()`] — decoding (`unstructuredSchemaCoercer.apply`): the root ObjectMeta decoded
+   ([`objectmeta`]), unknown fields dropped (`structuralpruning.PruneWithOptions`, never
+   `apiVersion`, `kind` or `metadata` at the root or at an embedded resource; [`mod@prune`]),
+   `null`s of non-nullable fields without default dropped ([`nulls`]), and the ObjectMeta of
+   embedded resources decoded ([`objectmeta`]); it returns every dropped field's path.
+2. [`default()`] — structural defaulting (`structuraldefaulting.Default`; [`mod@default`]).
+3. [`validate()`] — `customResourceStrategy.Validate` / `ValidateUpdate`: the OpenAPI schema
+   (kube-openapi, [`crate::schema::value`]), embedded resources' `apiVersion`, `kind` and
+   ObjectMeta ([`embedded`]), list-type sets and maps ([`listtype`]), then, unless an error
+   already blocks them, the `x-kubernetes-validations` rules ([`crate::schema::cel::Validator`]).
+
+[`admit()`] runs the three and words the result as the API server's `Invalid` status
+(`Kind.group "name" is invalid: [...]`). Where the input comes from is not known here: callers
+locate errors themselves with [`crate::k8s::field::Path::pointer`].
+
+Must not: plan, compare or write anything, nor touch an object of a kind it has no CRD for.
+What of the API server is not emulated (ObjectMeta rules of the resource root, status and scale
+subresources, conversion between versions, validation ratcheting) is listed in
+[`validate`](validate/index.html)'s docs.
+*/
+
+pub mod admit;
+pub mod bounds;
+pub mod default;
+pub mod definition;
+pub mod embedded;
+pub mod listtype;
+pub mod nulls;
+pub mod objectmeta;
+pub mod prune;
+pub mod structural;
+pub mod validate;
+
+#[cfg(test)]
+mod golden;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::diag::Diagnostic;
+use crate::load::Object;
+
+pub use admit::{Admitted, admit};
+pub use default::default;
+pub use prune::prune;
+pub use structural::{Gvk, Structural};
+pub use validate::validate;
+
+/// The served versions of every CustomResourceDefinition read, by group, version and kind.
+#[derive(Debug, Clone, Default)]
+pub struct Crds {
+    by_gvk: HashMap<Gvk, Arc<Structural>>,
+}
+
+impl Crds {
+    /// An empty registry.
+    pub fn new() -> Crds {
+        Crds::default()
+    }
+
+    /// Read every CustomResourceDefinition among `objects` (other objects are skipped). A CRD
+    /// that cannot be read, wholly or in one version, gives a located warning and contributes
+    /// what could be read; a later definition of the same group and kind replaces an earlier one.
+    pub fn from_objects<'a>(
+        objects: impl IntoIterator<Item = &'a Object>,
+    ) -> (Crds, Vec<Diagnostic>) {
+        let mut crds = Crds::new();
+        let mut warnings = Vec::new();
+        for o in objects {
+            if definition::is_crd(o) {
+                warnings.extend(crds.add(o));
+            }
+        }
+        (crds, warnings)
+    }
+
+    /// Read one CustomResourceDefinition (see [`Crds::from_objects`]); returns its warnings.
+    pub fn add(&mut self, crd: &Object) -> Vec<Diagnostic> {
+        let (served, warnings) = definition::read(crd);
+        for s in served {
+            self.by_gvk.insert(s.gvk().clone(), Arc::new(s));
+        }
+        warnings
+    }
+
+    /// The schema objects of `api_version` (`group/version`) and `kind` are admitted with, when a
+    /// CRD serves that version.
+    pub fn get(&self, api_version: &str, kind: &str) -> Option<&Arc<Structural>> {
+        let (group, version) = match api_version.split_once('/') {
+            Some((g, v)) => (g, v),
+            None => ("", api_version),
+        };
+        self.by_gvk.get(&Gvk::new(group, version, kind))
+    }
+
+    /// The schema of `object`'s `apiVersion` and `kind`, if a CRD serves them.
+    pub fn for_object(&self, object: &Value) -> Option<&Arc<Structural>> {
+        let api_version = object.get("apiVersion").and_then(Value::as_str)?;
+        let kind = object.get("kind").and_then(Value::as_str)?;
+        self.get(api_version, kind)
+    }
+
+    /// [`admit()`] `object` against its CRD; `None` when no CRD serves its version and kind
+    /// (the object is left untouched).
+    pub fn admit(&self, object: &mut Value, old: Option<&Value>) -> Option<Admitted> {
+        let s = Arc::clone(self.for_object(object)?);
+        Some(admit(object, old, &s))
+    }
+
+    /// How many group-version-kinds are served.
+    pub fn len(&self) -> usize {
+        self.by_gvk.len()
+    }
+
+    /// No CRD was read.
+    pub fn is_empty(&self) -> bool {
+        self.by_gvk.is_empty()
+    }
+
+    /// Every served group-version-kind, sorted.
+    pub fn served(&self) -> Vec<&Gvk> {
+        let mut v: Vec<&Gvk> = self.by_gvk.keys().collect();
+        v.sort();
+        v
+    }
+}
