@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::bounds::check_bounds;
 use super::structural::{Gvk, Structural};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::k8s::field::Path;
 use crate::load::Object;
 
@@ -23,9 +23,12 @@ pub fn is_crd(o: &Object) -> bool {
 }
 
 fn warn(crd: &Object, pointer: &str, message: String, label: &str) -> Diagnostic {
-    Diagnostic::warning(format!("CustomResourceDefinition {}: {message}", crd.name))
-        .at(&crd.origin, pointer, label.to_string())
-        .with_help("objects of this version are not checked against the CRD")
+    Diagnostic::warning(
+        Code::InputCrd,
+        format!("CustomResourceDefinition {}: {message}", crd.name),
+    )
+    .at(&crd.origin, pointer, label.to_string())
+    .with_help("objects of this version are not checked against the CRD")
 }
 
 /// A warning for the CEL rules of a version that topoplan's CEL engine cannot compile (where
@@ -42,7 +45,7 @@ fn rule_warning(
     let related: Vec<Diagnostic> = errors
         .iter()
         .map(|(p, e)| {
-            Diagnostic::warning(format!("{p}: {e}")).at(
+            Diagnostic::warning(Code::InputCrd, format!("{p}: {e}")).at(
                 &crd.origin,
                 &format!("{schema_at}{}", p.pointer()),
                 "this rule",
@@ -50,7 +53,7 @@ fn rule_warning(
         })
         .collect();
     Some(
-        Diagnostic::warning(format!(
+        Diagnostic::warning(Code::InputCrd, format!(
             "CustomResourceDefinition {}: version {version}: {} x-kubernetes-validations rule(s) cannot be compiled by topoplan's CEL engine",
             crd.name,
             errors.len()
@@ -142,7 +145,7 @@ pub fn read(crd: &Object) -> (Vec<Structural>, Vec<Diagnostic>) {
                 let related: Vec<Diagnostic> = errs
                     .iter()
                     .map(|e| {
-                        Diagnostic::warning(e.to_string()).at(
+                        Diagnostic::warning(Code::InputCrd, e.to_string()).at(
                             &crd.origin,
                             &e.path.pointer(),
                             "here",
