@@ -69,6 +69,50 @@ fn rejects(file: &str, old: &str, new: &str, anchor: &str, delta: i64, message: 
     );
 }
 
+/// As [`rejects`], for a change the CRD's schema refuses before any webhook runs (Cluster API's
+/// CRDs are built in): the schema's error, then — when the error blocks the CRD's CEL rules, as
+/// an enum or type error does — the API server's note that some rules were not checked, at the
+/// object.
+fn rejects_at_schema(
+    file: &str,
+    old: &str,
+    new: &str,
+    anchor: &str,
+    delta: i64,
+    message: &str,
+    blocks_cel: bool,
+) {
+    let doc = variant(file, old, new, &[], 1);
+    assert_eq!(doc["valid"], false);
+    let text = std::fs::read_to_string(common::repo().join(VARS).join(file))
+        .expect("fixture")
+        .replacen(old, new, 1);
+    let at = text
+        .find(anchor)
+        .unwrap_or_else(|| panic!("anchor {anchor:?}"));
+    let line = text[..at].matches('\n').count() as i64 + 1 + delta;
+    let object = text[..text.find("kind: Cluster").unwrap_or(0)]
+        .matches('\n')
+        .count() as i64;
+    let mut expected = vec![(format!("in/{file}:{line}"), message.to_string())];
+    if blocks_cel {
+        expected.push((
+            format!("in/{file}:{object}"),
+            "<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation".to_string(),
+        ));
+    }
+    assert_eq!(errors(&doc), expected, "{doc:#}");
+    assert!(
+        doc["findings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|f| f["severity"] == "error")
+            .all(|f| f["code"] == "topoplan::schema::invalid"),
+        "{doc:#}"
+    );
+}
+
 #[test]
 fn bundled_examples_are_valid() {
     for dir in [
@@ -148,13 +192,15 @@ fn unknown_machine_deployment_class() {
 
 #[test]
 fn duplicate_machine_deployment_names() {
-    rejects(
+    // The CRD's list-map (keyed by name) refuses it before the webhook's own check.
+    rejects_at_schema(
         "cluster.yaml",
         "name: md-1",
         "name: md-0",
         "class: memory-heavy",
-        1,
-        "spec.topology.workers.machineDeployments[1].name: Invalid value: \"md-0\": name must be unique. MachineDeployment with name \"md-0\" is defined more than once",
+        0,
+        "spec.topology.workers.machineDeployments[1]: Duplicate value: {\"name\":\"md-0\"}",
+        false,
     );
 }
 
@@ -197,25 +243,29 @@ fn patch_path_outside_spec() {
 
 #[test]
 fn unsupported_op() {
-    rejects(
+    // The CRD's enum refuses it (in the CRD's order) before the webhook would.
+    rejects_at_schema(
         "clusterclass.yaml",
         "      - op: add\n        path: /spec/template/spec/kubeadmConfigSpec/clusterConfiguration/etcd",
         "      - op: copy\n        path: /spec/template/spec/kubeadmConfigSpec/clusterConfiguration/etcd",
         "op: copy",
         0,
-        "spec.patches[1].definitions[0].jsonPatches[0].op: Unsupported value: \"{\\n  \\\"op\\\": \\\"copy\\\",\\n  \\\"path\\\": \\\"/spec/template/spec/kubeadmConfigSpec/clusterConfiguration/etcd\\\",\\n  \\\"valueFrom\\\": {\\n    \\\"template\\\": \\\"local:\\\\n  imageTag: {{ .etcdVersion | replace \\\\\\\"+\\\\\\\" \\\\\\\"_\\\\\\\" }}-0\\\\n\\\"\\n  }\\n}\": supported values: \"add\", \"remove\", \"replace\"",
+        "spec.patches[1].definitions[0].jsonPatches[0].op: Unsupported value: \"copy\": supported values: \"add\", \"replace\", \"remove\"",
+        true,
     );
 }
 
 #[test]
 fn bad_schema_type() {
-    rejects(
+    // The CRD's enum of schema types refuses it, at the list index, before the webhook would.
+    rejects_at_schema(
         "clusterclass.yaml",
         "        type: array\n        maxItems: 3",
         "        type: list\n        maxItems: 3",
         "type: list",
         0,
-        "spec.variables[extraDisks].schema.openAPIV3Schema.type: Unsupported value: \"list\": supported values: \"array\", \"boolean\", \"integer\", \"number\", \"object\", \"string\"",
+        "spec.variables[6].schema.openAPIV3Schema.type: Unsupported value: \"list\": supported values: \"object\", \"array\", \"string\", \"integer\", \"number\", \"boolean\"",
+        true,
     );
 }
 
@@ -591,6 +641,8 @@ spec:
   names: {kind: ClusterClass}
   versions:
   - name: v1beta2
+    served: true
+    storage: true
     schema:
       openAPIV3Schema:
         type: object

@@ -132,6 +132,7 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
         (Ok(old), Ok(new)) if errors.is_empty() => Ok(ReviewOptions {
             old,
             plan: PlanOptions {
+                crds: args.admission.crds(&new),
                 load: new,
                 clusters,
                 gates,

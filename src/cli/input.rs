@@ -170,9 +170,27 @@ pub struct AdmissionArgs {
     /// every other gate at Cluster API's default.
     #[arg(long = "feature-gates", value_name = "NAME=BOOL,...")]
     pub feature_gates: Option<String>,
+
+    /// CustomResourceDefinitions of provider kinds (files, directories; other objects there
+    /// are ignored): templates are pruned and defaulted by them as the API server would, and
+    /// every generated object is validated against them. CRDs in -f and --current count too;
+    /// Cluster API's own are built in. Repeatable.
+    #[arg(long = "crds", value_name = "PATH")]
+    pub crds: Vec<PathBuf>,
 }
 
 impl AdmissionArgs {
+    /// Where to read `--crds` from: read like the input (`base`'s limits), never substituted.
+    pub fn crds(&self, base: &LoadOptions) -> Option<LoadOptions> {
+        (!self.crds.is_empty()).then(|| LoadOptions {
+            paths: self.crds.clone(),
+            default_namespace: base.default_namespace.clone(),
+            substitute: None,
+            input_limit: base.input_limit.clone(),
+            ..Default::default()
+        })
+    }
+
     /// The gates to use.
     pub fn gates(&self) -> Result<crate::validate::Gates, Diagnostic> {
         let gates = crate::validate::Gates::default();

@@ -184,6 +184,7 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
         per_file: load.per_file.clone(),
         ..Default::default()
     });
+    let crds = args.admission.crds(&load);
     Ok((
         PlanOptions {
             load,
@@ -191,6 +192,7 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
             gates,
             extensions,
             current,
+            crds,
         },
         OutputOptions {
             format: args.format,

@@ -64,6 +64,7 @@ pub fn resolve(args: ValidateArgs) -> Result<(ValidateOptions, Format), Failure>
     };
     Ok((
         ValidateOptions {
+            crds: args.admission.crds(&load),
             load,
             old,
             gates: args.admission.gates()?,

@@ -33,6 +33,7 @@ subresources, conversion between versions, validation ratcheting) is listed in
 
 pub mod admit;
 pub mod bounds;
+pub mod builtin;
 pub mod default;
 pub mod definition;
 pub mod embedded;
@@ -121,6 +122,28 @@ impl Crds {
     pub fn admit(&self, object: &mut Value, old: Option<&Value>) -> Option<Admitted> {
         let s = Arc::clone(self.for_object(object)?);
         Some(admit(object, old, &s))
+    }
+
+    /// This registry, plus Cluster API's built-in schemas ([`builtin`]) for the versions and
+    /// kinds it does not serve itself: the input's own CRD of a kind wins.
+    pub fn with_builtin(mut self) -> Crds {
+        for (gvk, s) in &builtin::builtin().by_gvk {
+            self.by_gvk
+                .entry(gvk.clone())
+                .or_insert_with(|| Arc::clone(s));
+        }
+        self
+    }
+
+    /// Whether the schema of `api_version` and `kind` is Cluster API's built-in one.
+    pub fn is_builtin(&self, api_version: &str, kind: &str) -> bool {
+        match (
+            self.get(api_version, kind),
+            builtin::builtin().get(api_version, kind),
+        ) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
     }
 
     /// How many group-version-kinds are served.

@@ -36,6 +36,15 @@ impl Gvk {
             kind: kind.to_string(),
         }
     }
+
+    /// `group/version` (`version` for the core group).
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() {
+            self.version.clone()
+        } else {
+            format!("{}/{}", self.group, self.version)
+        }
+    }
 }
 
 impl fmt::Display for Gvk {

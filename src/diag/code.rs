@@ -99,6 +99,15 @@ codes! {
     /// A warning of Cluster API's admission.
     AdmissionWarning = "admission::warning",
         "Cluster API's admission accepts an object with a warning (for example a deprecated field).";
+    /// A field the API server drops.
+    SchemaPruned = "schema::pruned",
+        "A field its CustomResourceDefinition does not declare: the API server drops it when the object is written (an unknown field, often a typo or a field of another version).";
+    /// Refused by a CRD's schema.
+    SchemaInvalid = "schema::invalid",
+        "An object fails its CustomResourceDefinition's schema (types, formats, enums, patterns, limits, required fields, CEL rules): the API server refuses it. A generated object's error names the patch that wrote the field when known.";
+    /// Kinds no CRD describes.
+    SchemaUnchecked = "schema::unchecked",
+        "Objects of these kinds were planned without schema checks: no CustomResourceDefinition for them was given (`-f`, `--crds`, `--current`, `--provider-repo`).";
     /// A Cluster's class is not in the input.
     ClassNotFound = "class::not-found",
         "A Cluster's ClusterClass (or a worker class it names) is not in the input.";

@@ -119,8 +119,19 @@ impl Path {
                         if part.is_empty() {
                             continue;
                         }
-                        out.push('/');
-                        push_token(&mut out, part);
+                        // kube-openapi names list items inside one field (`variables[6]`).
+                        let (field, indexes) = match part.find('[') {
+                            Some(i) if part.ends_with(']') => (&part[..i], &part[i..]),
+                            _ => (part, ""),
+                        };
+                        if !field.is_empty() {
+                            out.push('/');
+                            push_token(&mut out, field);
+                        }
+                        for idx in indexes.split(['[', ']']).filter(|s| !s.is_empty()) {
+                            out.push('/');
+                            push_token(&mut out, idx);
+                        }
                     }
                 }
                 Elem::Index(i) => {
@@ -550,6 +561,13 @@ mod tests {
             "/spec/infrastructure/templateRef/name"
         );
         assert_eq!(Path::root().to_string(), "");
+        // kube-openapi's names: list items inside one dotted field.
+        assert_eq!(
+            Path::new("spec")
+                .child("variables[6].schema.items[0][1].type")
+                .pointer(),
+            "/spec/variables/6/schema/items/0/1/type"
+        );
     }
 
     #[test]

@@ -146,6 +146,17 @@ impl Object {
     pub fn key(&self) -> String {
         format!("{}/{}", self.namespace, self.name)
     }
+
+    /// `group/Kind namespace/name`: the object's identity across inputs.
+    pub fn key_with_kind(&self) -> String {
+        format!(
+            "{}/{} {}/{}",
+            self.group(),
+            self.kind,
+            self.namespace,
+            self.name
+        )
+    }
 }
 
 /// The group of an apiVersion string (`""` for `v1`).

@@ -81,7 +81,8 @@ where
             .collect();
 
         // The old inputs, admitted and planned once: only the Clusters they converge to are kept.
-        let old_side = Side::admit(plan_opts, old, None).map_err(old_failed)?;
+        let extra_crds = super::load_crds(plan_opts.crds.as_ref()).map_err(Failed::from)?;
+        let old_side = Side::admit(plan_opts, old, None, &extra_crds).map_err(old_failed)?;
         let old_catalog = Catalog::new(&old_side.objects);
         let old_lists = crate::plan::ssa::ListTypes::builtin();
         let old_fleet = Fleet::prepare(
@@ -153,10 +154,11 @@ where
                 state.extend(c);
             }
         }
-        let new_side = Side::admit(plan_opts, new, Some(&state)).map_err(|d| Failed {
-            diagnostics: d,
-            emitted: false,
-        })?;
+        let new_side =
+            Side::admit(plan_opts, new, Some(&state), &extra_crds).map_err(|d| Failed {
+                diagnostics: d,
+                emitted: false,
+            })?;
         let fail = |mut d: Vec<Diagnostic>, emitted: bool| {
             d.extend(new_side.ignored());
             Failed {

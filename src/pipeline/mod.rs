@@ -121,8 +121,9 @@ where
         .cloned()
         .collect();
     let current = current.as_ref().map(|c| c.objects.as_slice());
+    let extra_crds = load_crds(opts.crds.as_ref()).map_err(Failed::from)?;
     let planned = (|| -> Result<Outcome, Failed> {
-        let side = Side::admit(opts, inputs, current).map_err(|d| Failed {
+        let side = Side::admit(opts, inputs, current, &extra_crds).map_err(|d| Failed {
             diagnostics: d,
             emitted: false,
         })?;
@@ -207,6 +208,20 @@ fn expand_plan_outputs(c: &LoadOptions) -> LoadOptions {
     }
 }
 
+/// The CustomResourceDefinitions of `--crds` (other objects there are ignored: the flag adds
+/// schemas, not objects to plan).
+pub(crate) fn load_crds(opts: Option<&LoadOptions>) -> Result<Vec<Object>, Diagnostics> {
+    let Some(o) = opts else {
+        return Ok(Vec::new());
+    };
+    let loaded = load::load(o)?;
+    Ok(loaded
+        .objects
+        .into_iter()
+        .filter(crate::crd::definition::is_crd)
+        .collect())
+}
+
 /// One side of a run, admitted: the objects as the API server would store them, and what
 /// planning them needs besides.
 pub(crate) struct Side {
@@ -216,6 +231,10 @@ pub(crate) struct Side {
     pub(crate) classes: fleet::Classes,
     pub(crate) lists: ssa::ListTypes,
     pub(crate) list_warnings: Vec<Diagnostic>,
+    /// The CRDs objects are admitted with and generated objects checked against.
+    pub(crate) crds: crate::crd::Crds,
+    /// What reading the CRDs found wrong.
+    pub(crate) crd_warnings: Vec<Diagnostic>,
 }
 
 impl Side {
@@ -227,6 +246,7 @@ impl Side {
         opts: &PlanOptions,
         inputs: load::Inputs,
         current: Option<&[Object]>,
+        extra_crds: &[Object],
     ) -> Result<Side, Vec<Diagnostic>> {
         let registry =
             extensions::connect(&inputs.objects, &opts.extensions, extensions::Need::Plan)
@@ -235,10 +255,21 @@ impl Side {
             d.extend(extensions::ignored(registry.as_ref()));
             d
         };
+        // The current objects' CRDs first: the input's own, read later, replace them.
+        let (crds, crd_warnings) = crate::crd::Crds::from_objects(
+            current
+                .unwrap_or(&[])
+                .iter()
+                .chain(extra_crds)
+                .chain(inputs.objects.iter()),
+        );
+        let crds = crds.with_builtin();
         let settings = Settings {
             mode: Mode::Plan,
             gates: opts.gates,
             registry: registry.as_ref(),
+            crds: &crds,
+            stored: current,
         };
         // Clusters that exist only in the current state are planned as they are stored: what
         // would the controller do to them now (drift, or a changed class)? They pass admission
@@ -278,6 +309,8 @@ impl Side {
             classes,
             lists,
             list_warnings,
+            crds,
+            crd_warnings,
         })
     }
 
@@ -286,6 +319,7 @@ impl Side {
         Extensions {
             registry: self.registry.as_ref(),
             status: &self.validation.status_variables,
+            crds: &self.crds,
         }
     }
 
@@ -298,6 +332,7 @@ impl Side {
     pub(crate) fn warnings(&self) -> Vec<Diagnostic> {
         let mut w = self.validation.diagnostics();
         w.extend(self.ignored());
+        w.extend(self.crd_warnings.iter().cloned());
         w.extend(self.list_warnings.iter().cloned());
         w
     }

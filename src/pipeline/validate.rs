@@ -21,6 +21,8 @@ pub struct ValidateOptions {
     pub gates: crate::validate::Gates,
     /// Runtime extensions (resolved, not yet contacted).
     pub extensions: crate::runtime::ExtensionOptions,
+    /// Where to read CustomResourceDefinitions apart from the input (`--crds`).
+    pub crds: Option<LoadOptions>,
 }
 
 /// What admission made of the input.
@@ -58,10 +60,20 @@ pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
             Diagnostics(d)
         },
     )?;
+    let extra = super::load_crds(opts.crds.as_ref()).map_err(|Diagnostics(mut d)| {
+        d.splice(0..0, skipped.iter().cloned());
+        Diagnostics(d)
+    })?;
+    let (crds, crd_warnings) =
+        crate::crd::Crds::from_objects(old.iter().chain(extra.iter()).chain(inputs.objects.iter()));
+    skipped.extend(crd_warnings);
+    let crds = crds.with_builtin();
     let settings = Settings {
         mode: Mode::Validate,
         gates: opts.gates,
         registry: registry.as_ref(),
+        crds: &crds,
+        stored: None,
     };
     let validation = admit(
         &mut inputs.objects,

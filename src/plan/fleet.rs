@@ -218,6 +218,7 @@ impl<'a> Fleet<'a> {
                 ambiguous.insert((group[0].namespace.clone(), group[0].name.clone()));
             }
         }
+        closing.extend(unchecked_kinds(blueprints.values(), ext.crds));
         Ok(Fleet {
             objects,
             blueprints,
@@ -383,6 +384,12 @@ impl<'a> Fleet<'a> {
             status: ext.status.get(&c.class_key()),
         };
         let applied = crate::patches::apply(c, bp.class, bp, &mut desired, ctx)?;
+        let checked = super::generated::check(c, bp.class, &desired, &applied.traces, ext.crds);
+        if !checked.errors.is_empty() {
+            return Err(checked.errors);
+        }
+        let mut warnings = applied.warnings;
+        warnings.extend(checked.warnings);
         let mut p = match (&current, &decision) {
             (Some(cur), Some(decision)) => {
                 let seed = format!("{}/{}", c.namespace(), c.name());
@@ -415,8 +422,50 @@ impl<'a> Fleet<'a> {
             _ => classify(c, desired),
         };
         p.patches = applied.traces;
-        Ok((p, applied.warnings))
+        Ok((p, warnings))
     }
+}
+
+/// One warning naming the template kinds (and the kinds generated from them) no CRD describes,
+/// when some provider CRD was given: their objects are planned unchecked. With no provider CRD
+/// at all nothing is said, as before CRDs were read (the README says how to give them).
+fn unchecked_kinds<'b>(
+    blueprints: impl Iterator<Item = &'b Blueprint<'b>>,
+    crds: &crate::crd::Crds,
+) -> Option<Diagnostic> {
+    let provider = crds
+        .served()
+        .iter()
+        .any(|g| !crds.is_builtin(&g.api_version(), &g.kind));
+    if !provider {
+        return None;
+    }
+    let mut missing = BTreeSet::new();
+    for bp in blueprints {
+        let mut templates = vec![bp.infrastructure_cluster, bp.control_plane];
+        templates.extend(bp.control_plane_machine_infrastructure);
+        for md in bp.machine_deployments.values() {
+            templates.extend([md.bootstrap, md.infrastructure]);
+        }
+        for mp in bp.machine_pools.values() {
+            templates.extend([mp.bootstrap, mp.infrastructure]);
+        }
+        for t in templates {
+            if crds.get(&t.api_version, &t.kind).is_none() {
+                missing.insert(format!("{} {}", t.api_version, t.kind));
+            }
+        }
+    }
+    (!missing.is_empty()).then(|| {
+        Diagnostic::warning(
+            Code::SchemaUnchecked,
+            format!(
+                "no CustomResourceDefinition for {}: these templates and the objects generated from them were planned without schema checks",
+                missing.into_iter().collect::<Vec<_>>().join(", ")
+            ),
+        )
+        .with_help("pass the provider's CRDs with --crds (or in -f, --current), e.g. from its components YAML")
+    })
 }
 
 /// The (namespace, name) of each Cluster `only` selects, and an error for each selection that

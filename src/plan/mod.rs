@@ -20,6 +20,7 @@ use crate::topology::{self, Blueprint, Role};
 pub mod current;
 pub mod extensions;
 pub mod fleet;
+pub mod generated;
 pub mod review;
 pub mod rollout;
 pub mod ssa;
@@ -41,6 +42,8 @@ pub struct PlanOptions {
     pub extensions: crate::runtime::ExtensionOptions,
     /// Where to read the current objects (`--current`); `None` plans every Cluster as new.
     pub current: Option<LoadOptions>,
+    /// Where to read CustomResourceDefinitions apart from the input (`--crds`).
+    pub crds: Option<LoadOptions>,
 }
 
 pub use totals::Totals;
@@ -175,6 +178,8 @@ pub struct Extensions<'a> {
     pub registry: Option<&'a crate::runtime::Registry>,
     /// Each admitted ClusterClass's `status.variables`.
     pub status: &'a BTreeMap<(String, String), crate::variables::definitions::StatusVariables>,
+    /// The CRDs generated objects are checked against.
+    pub crds: &'a crate::crd::Crds,
 }
 
 /// What exists: the `--current` objects, indexed, and the list semantics their comparison uses.

@@ -33,7 +33,6 @@ pub mod stored;
 pub mod cluster;
 pub mod clusterclass;
 pub mod compatibility;
-pub mod crd;
 pub mod gates;
 pub mod gostruct;
 pub mod k8s;

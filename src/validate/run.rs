@@ -19,7 +19,7 @@ use crate::k8s::field::FieldError;
 use crate::load::Object;
 use crate::source::Origin;
 
-use super::{Options, Outcome, crd, stored};
+use super::{Options, Outcome, stored};
 use crate::k8s::field::Path;
 use crate::variables::definitions::{StatusVariables, validate_cluster_class_variables};
 use crate::variables::status::{Discovery, NotReconciled, status_variables};
@@ -45,15 +45,22 @@ pub struct Settings<'a> {
     /// The Runtime extensions that answer DiscoverVariables; without them, recorded
     /// DiscoverVariablesResponse documents of the input stand in.
     pub registry: Option<&'a crate::runtime::Registry>,
+    /// The CustomResourceDefinitions objects are admitted with (the input's, `--crds`,
+    /// `--current`'s, and Cluster API's built in).
+    pub crds: &'a crate::crd::Crds,
+    /// Every stored object (`--current`), for the CRDs' transition rules; `None`: `old`.
+    pub stored: Option<&'a [Object]>,
 }
 
 impl Settings<'_> {
-    /// Default gates for `mode`, no extensions.
+    /// Default gates for `mode`, no extensions, Cluster API's built-in CRDs.
     pub fn new(mode: Mode) -> Settings<'static> {
         Settings {
             mode,
             gates: super::Gates::default(),
             registry: None,
+            crds: crate::crd::builtin::builtin(),
+            stored: None,
         }
     }
 }
@@ -121,6 +128,12 @@ pub fn admit(
 ) -> Validation {
     let mode = settings.mode;
     let mut findings = Vec::new();
+
+    // The API server's schema stage comes before any webhook: every object a CRD serves is
+    // pruned, defaulted and validated in place; one it refuses goes no further.
+    let (schema_findings, refused) =
+        schema_stage(objects, settings.stored.unwrap_or(old), settings.crds);
+    findings.extend(schema_findings);
 
     // Decode every ClusterClass (and find every Cluster); a type error in a spec is already a
     // located diagnostic. Clusters are decoded one at a time further down, so that a fleet's
@@ -210,28 +223,16 @@ pub fn admit(
         Vec::new()
     };
 
-    // The CRDs of the input, found once (a fleet holds thousands of objects and a few CRDs).
-    let crds: Vec<&Object> = objects_ro.iter().filter(|o| crd::is_crd(o)).collect();
-
     // ClusterClasses first: a Cluster's variables are only checked against a class the API
     // server would have accepted.
     let mut class_ok: BTreeMap<(String, String), bool> = BTreeMap::new();
     let mut status_vars = BTreeMap::new();
     for (k, class) in &classes {
         let old_class = old_classes.get(k);
-        // The CRD's own schema first: the API server rejects there before any webhook runs.
-        if let Some(schema) = crd::spec_schema(
-            crds.iter().copied(),
-            "ClusterClass",
-            &class.object.api_version,
-        ) {
-            let old_spec = old_class.and_then(|o| o.object.value.get("spec"));
-            let errs = crd::validate(schema, &class.object, old_spec);
-            if !errs.is_empty() {
-                push_written(&mut findings, &class.object, errs);
-                class_ok.insert(k.clone(), false);
-                continue;
-            }
+        // Refused by the CRD's schema: no webhook runs.
+        if refused.contains(&class.object.key_with_kind()) {
+            class_ok.insert(k.clone(), false);
+            continue;
         }
         // Clusters that use the class: the new input's, plus old ones the input does not replace.
         let mut using: Vec<&Cluster> = using_clusters
@@ -294,14 +295,6 @@ pub fn admit(
     // Clusters: the mutating webhook (defaults, variables) then the validating one. Each
     // Cluster's admission reads only shared, finished state, so they run in parallel, each
     // storing its defaulted form in place; their findings are gathered in input order.
-    let mut cluster_schemas: BTreeMap<String, Option<Value>> = BTreeMap::new();
-    for &i in &cluster_at {
-        let v = objects_ro[i].api_version.as_str();
-        if !cluster_schemas.contains_key(v) {
-            let schema = crd::spec_schema(crds.iter().copied(), "Cluster", v).cloned();
-            cluster_schemas.insert(v.to_string(), schema);
-        }
-    }
     let admit_one = |cluster: &Cluster| -> (Vec<Finding>, Option<Value>) {
         let mut findings = Vec::new();
         let k = (cluster.namespace().to_string(), cluster.name().to_string());
@@ -309,16 +302,8 @@ pub fn admit(
             .get(&k)
             .and_then(|(o, api)| Cluster::parse(o, *api).ok());
         let old_cluster = old_cluster.as_ref();
-        let schema = cluster_schemas
-            .get(cluster.object.api_version.as_str())
-            .and_then(Option::as_ref);
-        if let Some(schema) = schema {
-            let old_spec = old_cluster.and_then(|o| o.object.value.get("spec"));
-            let errs = crd::validate(schema, &cluster.object, old_spec);
-            if !errs.is_empty() {
-                push_written(&mut findings, &cluster.object, errs);
-                return (findings, None);
-            }
+        if refused.contains(&cluster.object.key_with_kind()) {
+            return (findings, None);
         }
         let class_key = cluster.class_key();
         let class = classes.get(&class_key);
@@ -465,6 +450,94 @@ fn push_outcome(findings: &mut Vec<Finding>, object: &Object, api: ApiVersion, o
 }
 
 /// Errors found on the object as written (its own version's field names, no conversion).
+/// The API server's schema stage for every object a CRD of `crds` serves, in parallel: pruned,
+/// defaulted and validated in place (with the stored object of `old`, when there is one, for
+/// transition rules). Returns the findings in input order (a warning per pruned field, the
+/// errors of each refused object) and the refused objects' keys.
+fn schema_stage(
+    objects: &mut [Object],
+    old: &[Object],
+    crds: &crate::crd::Crds,
+) -> (Vec<Finding>, std::collections::HashSet<String>) {
+    let stored: std::collections::HashMap<String, &Value> =
+        old.iter().map(|o| (o.key_with_kind(), &o.value)).collect();
+    let results: Vec<Vec<Finding>> = objects
+        .par_iter_mut()
+        .map(|o| {
+            let Some(s) = crds.for_object(&o.value).cloned() else {
+                return Vec::new();
+            };
+            let old_value = stored.get(&o.key_with_kind()).copied();
+            let admitted = crate::crd::admit(&mut o.value, old_value, &s);
+            let mut out: Vec<Finding> = admitted
+                .pruned
+                .iter()
+                .map(|p| pruned_finding(o, p))
+                .collect();
+            if !admitted.is_valid() {
+                let before = out.len();
+                push_written(&mut out, o, admitted.errors);
+                for f in &mut out[before..] {
+                    f.diagnostic.code = Code::SchemaInvalid;
+                }
+            }
+            out
+        })
+        .collect();
+    let mut refused = std::collections::HashSet::new();
+    let mut findings = Vec::new();
+    for (o, fs) in objects.iter().zip(results) {
+        if fs.iter().any(|f| f.severity() == Severity::Error) {
+            refused.insert(o.key_with_kind());
+        }
+        findings.extend(fs);
+    }
+    (findings, refused)
+}
+
+/// The warning for a field the API server drops from `object` (`path` as it words it,
+/// `spec.template.spec.foo`, `spec.list[0].x`), at the field in the user's file.
+fn pruned_finding(object: &Object, path: &str) -> Finding {
+    let pointer = dotted_to_pointer(path);
+    let d = Diagnostic::warning(
+        Code::SchemaPruned,
+        format!(
+            "{} {}: unknown field \"{path}\": its CustomResourceDefinition does not declare it, so the API server drops it",
+            object.kind,
+            object.key()
+        ),
+    )
+    .at_key(&object.origin, &pointer, "not in the schema");
+    Finding {
+        kind: object.kind.clone(),
+        namespace: object.namespace.clone(),
+        name: object.name.clone(),
+        path: path.to_string(),
+        message: d.message.clone(),
+        diagnostic: d,
+    }
+}
+
+/// `spec.list[0].x` as a JSON pointer (`/spec/list/0/x`).
+fn dotted_to_pointer(path: &str) -> String {
+    let mut out = String::new();
+    for part in path.split('.').filter(|p| !p.is_empty()) {
+        let (name, indexes) = match part.find('[') {
+            Some(i) => (&part[..i], &part[i..]),
+            None => (part, ""),
+        };
+        if !name.is_empty() {
+            out.push('/');
+            out.push_str(&name.replace('~', "~0").replace('/', "~1"));
+        }
+        for idx in indexes.split(['[', ']']).filter(|s| !s.is_empty()) {
+            out.push('/');
+            out.push_str(idx);
+        }
+    }
+    out
+}
+
 fn push_written(findings: &mut Vec<Finding>, object: &Object, errors: Vec<FieldError>) {
     let mut seen = std::collections::HashSet::new();
     for e in &errors {

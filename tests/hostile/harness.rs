@@ -76,6 +76,32 @@ impl Hostile {
         self
     }
 
+    /// Give Cluster and ClusterClass CRDs without limits (`--crds`; append after the
+    /// subcommand's arguments). Cluster API's built-in CRDs refuse many hostile inputs at once
+    /// (lengths, item counts), as the API server would; tests of topoplan's own bounds behind
+    /// them need inputs that get that far, as they would with a user's CRD that sets no limits.
+    pub fn without_crd_limits(self) -> Hostile {
+        let mut crds = String::new();
+        for (plural, kind) in [("clusters", "Cluster"), ("clusterclasses", "ClusterClass")] {
+            crds.push_str(&format!(
+                "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n\
+                 metadata: {{name: {plural}.cluster.x-k8s.io}}\n\
+                 spec:\n  group: cluster.x-k8s.io\n  names: {{kind: {kind}, plural: {plural}}}\n\
+                 \x20 scope: Namespaced\n  versions:\n"
+            ));
+            for v in ["v1beta1", "v1beta2"] {
+                crds.push_str(&format!(
+                    "  - name: {v}\n    served: true\n    storage: {}\n    schema:\n      \
+                     openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}\n",
+                    v == "v1beta2"
+                ));
+            }
+            crds.push_str("---\n");
+        }
+        self.file("permissive-crds.yaml", crds)
+            .args(["--crds", "permissive-crds.yaml"])
+    }
+
     /// Make a directory under the working directory.
     pub fn dir(self, name: &str) -> Hostile {
         std::fs::create_dir_all(self.dir.path().join(name)).expect("create dir");

@@ -1,0 +1,218 @@
+//! CRD schemas: what the API server would store. Cluster API's own CRDs are built in, provider
+//! CRDs come from `-f`, `--crds` and `--current`; templates are pruned and defaulted by them,
+//! generated objects validated against them, with the API server's messages (issue 15).
+
+mod common;
+
+use common::scenario::Plan;
+use common::{Test, repo};
+
+const QUICK_START: &str = "testdata/examples/quick-start";
+
+fn crds() -> String {
+    repo().join("testdata/crds").display().to_string()
+}
+
+/// The quick-start with `from` replaced by `to` in `file`.
+fn quick_start(file: &str, from: &str, to: &str) -> Test {
+    let text = std::fs::read_to_string(repo().join(QUICK_START).join(file)).expect("fixture");
+    assert!(text.contains(from), "{file} lacks {from:?}");
+    Test::new()
+        .fixture(QUICK_START, "in")
+        .file(&format!("in/{file}"), &text.replacen(from, to, 1))
+}
+
+#[test]
+fn a_cluster_field_of_the_wrong_type_is_refused_by_the_built_in_schema() {
+    // No CRD given: Cluster API's own are built in, and the API server's check comes first.
+    let message = "Cluster.cluster.x-k8s.io \"dev\" is invalid: spec.topology.workers.machineDeployments[0].replicas: Invalid value: \"string\": spec.topology.workers.machineDeployments[0].replicas in body must be of type integer: \"string\"";
+    for command in ["validate", "plan"] {
+        quick_start("cluster.yaml", "replicas: 2", "replicas: \"2\"")
+            .args([command, "-f", "in"])
+            .status(1)
+            .stderr_contains("topoplan::schema::invalid")
+            .stderr_contains(message)
+            .stderr_matches(r"in/cluster\.yaml:\d+:\d+\]")
+            .run();
+    }
+}
+
+/// The quick-start's class with one more patch, `certs`, that writes an integer where the
+/// KubeadmControlPlane has a string.
+fn with_certs_patch() -> Test {
+    quick_start(
+        "clusterclass.yaml",
+        "  patches:\n",
+        "  patches:\n  - name: certs\n    definitions:\n    - selector:\n        apiVersion: controlplane.cluster.x-k8s.io/v1beta2\n        kind: KubeadmControlPlaneTemplate\n        matchResources: {controlPlane: true}\n      jsonPatches:\n      - op: add\n        path: /spec/template/spec/kubeadmConfigSpec/files\n        value: [{path: 42, content: x}]\n",
+    )
+}
+
+#[test]
+fn a_patch_writing_the_wrong_type_into_a_provider_object_is_refused_naming_the_patch() {
+    // Without the CRD, it plans as Cluster API's controller would believe it could.
+    with_certs_patch()
+        .args(["plan", "-f", "in"])
+        .status(0)
+        .run();
+    let out = with_certs_patch()
+        .args(["plan", "-f", "in", "--crds", &crds()])
+        .status(1)
+        .stderr_contains("topoplan::schema::invalid")
+        .stderr_contains("would be refused by the API server (written by patch \"certs\")")
+        .stderr_contains("spec.kubeadmConfigSpec.files[0].path: Invalid value: \"integer\": spec.kubeadmConfigSpec.files[0].path in body must be of type string: \"integer\"")
+        .stderr_contains("the Cluster would stop reconciling")
+        .run();
+    // Located at the patch in the class, and nothing else is refused.
+    assert!(
+        out.stderr.contains("in/clusterclass.yaml:"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        out.stderr.matches("topoplan::schema::invalid").count(),
+        1,
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_template_field_the_crd_lacks_is_pruned_with_a_warning() {
+    let out = quick_start(
+        "templates.yaml",
+        "      machineTemplate:\n",
+        "      machineTemplatee: {}\n      machineTemplate:\n",
+    )
+    .args(["plan", "-f", "in", "--crds", &crds(), "-o", "json"])
+    .stderr_contains("topoplan::schema::pruned")
+    .stderr_contains("KubeadmControlPlaneTemplate fleet/docker-small-control-plane: unknown field \"spec.template.spec.machineTemplatee\": its CustomResourceDefinition does not declare it, so the API server drops it")
+    .stderr_matches(r"in/templates\.yaml:\d+:\d+\]")
+    .run();
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("plan document");
+    assert!(
+        !doc["clusters"].to_string().contains("machineTemplatee"),
+        "the plan holds what is stored"
+    );
+}
+
+#[test]
+fn templates_get_their_crd_defaults() {
+    // v1beta1's KubeadmControlPlane CRD defaults rolloutStrategy; the generated object has it.
+    let dir = repo().join("testdata/examples/quick-start-v1beta1");
+    let plain = Test::new()
+        .args(["plan", "-f", dir.to_str().unwrap_or_default(), "-o", "json"])
+        .run();
+    assert!(!plain.stdout.contains("\"rolloutStrategy\""));
+    let with = Test::new()
+        .args([
+            "plan",
+            "-f",
+            dir.to_str().unwrap_or_default(),
+            "--crds",
+            &crds(),
+            "-o",
+            "json",
+        ])
+        .stderr_lacks("topoplan::schema::")
+        .run();
+    assert!(
+        with.stdout.contains("\"rolloutStrategy\""),
+        "{}",
+        &with.stdout[..with.stdout.len().min(400)]
+    );
+}
+
+#[test]
+fn kinds_without_a_crd_are_named_once_when_crds_are_given() {
+    Test::new()
+        .fixture(QUICK_START, "in")
+        .args(["plan", "-f", "in", "--crds", &crds()])
+        .stderr_contains("topoplan::schema::unchecked")
+        .stderr_contains("no CustomResourceDefinition for infrastructure.cluster.x-k8s.io/v1beta2 DockerClusterTemplate")
+        .run();
+    // With none given, nothing is said (Cluster API's built-in CRDs do not count).
+    Test::new()
+        .fixture(QUICK_START, "in")
+        .args(["plan", "-f", "in"])
+        .stderr_lacks("topoplan::schema::unchecked")
+        .run();
+}
+
+#[test]
+fn crds_given_with_the_input_count_too_and_other_objects_under_crds_are_ignored() {
+    let kcp = std::fs::read_to_string(repo().join("testdata/crds/kubeadm-control-plane.yaml"))
+        .expect("fixture");
+    with_certs_patch()
+        .file("in/kcp-crd.yaml", &kcp)
+        .args(["plan", "-f", "in"])
+        .status(1)
+        .stderr_contains("written by patch \"certs\"")
+        .run();
+    // --crds reads only CRDs: a Cluster there is not planned.
+    let cluster =
+        std::fs::read_to_string(repo().join(QUICK_START).join("cluster.yaml")).expect("fixture");
+    Test::new()
+        .fixture(QUICK_START, "in")
+        .file("extra/kcp.yaml", &kcp)
+        .file(
+            "extra/other.yaml",
+            &cluster.replacen("name: dev\n", "name: other\n", 1),
+        )
+        .args(["plan", "-f", "in", "--crds", "extra", "-o", "json"])
+        .stdout_lacks("\"other\"")
+        .run();
+}
+
+/// A CRD's transition rule (`oldSelf`) runs against the stored object given with `--current`.
+#[test]
+fn transition_rules_see_the_stored_object() {
+    let crd = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer}
+            x-kubernetes-validations:
+            - rule: self.size >= oldSelf.size
+              message: size may not shrink
+";
+    let widget = |size: i64| {
+        format!(
+            "apiVersion: example.com/v1\nkind: Widget\nmetadata: {{name: w, namespace: default}}\nspec: {{size: {size}}}\n"
+        )
+    };
+    let p = Plan::new();
+    let base = || {
+        Test::new()
+            .file("in/class.yaml", &p.class_yaml())
+            .file("in/cluster.yaml", &p.cluster_yaml())
+            .file("in/crd.yaml", crd)
+            .file("current/widget.yaml", &widget(3))
+    };
+    base()
+        .file("in/widget.yaml", &widget(2))
+        .args(["plan", "-f", "in", "--current", "current"])
+        .status(1)
+        .stderr_contains(
+            "Widget.example.com \"w\" is invalid: spec: Invalid value: size may not shrink",
+        )
+        .run();
+    base()
+        .file("in/widget.yaml", &widget(4))
+        .args(["plan", "-f", "in", "--current", "current"])
+        .stderr_lacks("size may not shrink")
+        .run();
+}
