@@ -245,9 +245,8 @@ impl Side {
         // with the rest, as they once did.
         let mut objects = match current {
             None => inputs.objects,
-            Some(c) => {
-                crate::plan::with_current(inputs.objects, c).map_err(|d| with_ignored(d.0))?
-            }
+            Some(c) => crate::plan::stored::with_current(inputs.objects, c)
+                .map_err(|d| with_ignored(d.0))?,
         };
         // Admission compares with the stored ClusterClasses and Clusters only.
         let stored: Vec<Object> = current

@@ -14,9 +14,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rayon::prelude::*;
 
+use super::stored::with_stored;
 use super::{
     ClusterPlan, Extensions, State, classify, current, normalized_version, orphans, rollout,
-    sort_objects, upgrade_decision, upgrade_step, verdict, versions_of, with_stored,
+    sort_objects, upgrade_decision, upgrade_step, verdict, versions_of,
 };
 use crate::api::{self, Cluster, ClusterClass};
 use crate::diag::{Code, Diagnostic, Diagnostics};
