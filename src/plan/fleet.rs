@@ -112,9 +112,11 @@ impl<'a> Fleet<'a> {
                 let Some(api) = api::check_core_object(o)? else {
                     return Ok(None);
                 };
-                let stored = state.index.and_then(|ix| ix.cluster(&o.namespace, &o.name));
+                let stored = state
+                    .index
+                    .and_then(|ix| Some((ix.cluster(&o.namespace, &o.name)?, ix)));
                 let merged = match stored {
-                    Some(s) => std::borrow::Cow::Owned(with_stored(o, s)?),
+                    Some((s, ix)) => std::borrow::Cow::Owned(with_stored(o, s, ix)?),
                     None => std::borrow::Cow::Borrowed(o),
                 };
                 let c = Cluster::parse(&merged, api)?;
@@ -300,9 +302,11 @@ impl<'a> Fleet<'a> {
                     format!("{} is not a Cluster", o.key()),
                 )]
             })?;
-        let stored = state.index.and_then(|ix| ix.cluster(&o.namespace, &o.name));
+        let stored = state
+            .index
+            .and_then(|ix| Some((ix.cluster(&o.namespace, &o.name)?, ix)));
         let merged = match stored {
-            Some(s) => std::borrow::Cow::Owned(with_stored(o, s).map_err(|e| vec![e])?),
+            Some((s, ix)) => std::borrow::Cow::Owned(with_stored(o, s, ix).map_err(|e| vec![e])?),
             None => std::borrow::Cow::Borrowed(o),
         };
         let c = Cluster::parse(&merged, api).map_err(|e| vec![e])?;

@@ -10,6 +10,8 @@ objects ([`super::current`]) nor compare anything ([`super::ssa`]).
 
 use std::collections::BTreeSet;
 
+use serde_json::Value;
+
 use crate::api;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::load::Object;
@@ -35,7 +37,7 @@ pub(crate) fn with_current(
                 .then(|| index.cluster(&o.namespace, &o.name))
                 .flatten();
             match stored {
-                Some(s) => with_stored(&o, s).unwrap_or_else(|e| {
+                Some(s) => with_stored(&o, s, &index).unwrap_or_else(|e| {
                     errors.push(e);
                     o
                 }),
@@ -72,10 +74,20 @@ fn current_only_clusters(inputs: &[Object], current: &[Object]) -> Vec<Object> {
         .collect()
 }
 
-/// The Cluster to plan: the `-f` Cluster with what only the stored Cluster knows (its uid and
-/// the references the controller set). A reference the two disagree on is an error: the input
-/// contradicts the current state.
-pub(super) fn with_stored(given: &Object, stored: &Object) -> Result<Object, Diagnostic> {
+/// The Cluster to plan: the `-f` Cluster as the user's apply leaves it over the stored one. The
+/// user's file is the whole of what they want, except for what controllers write and the file
+/// never holds, which the apply keeps: the references the topology controller set, the control
+/// plane endpoint the Cluster controller copied from the provider (`spec.controlPlaneEndpoint`,
+/// written by Cluster API's `reconcileInfrastructure` and `reconcileControlPlane`), and the uid the API
+/// server gave it — the stored Cluster's, or the one its objects' owner references carry
+/// ([`current::Index::cluster_uid`]). Status is the stored Cluster's anyway: the Cluster's plan
+/// starts from the stored object (`verdict`). A reference the two disagree on is an error: the
+/// input contradicts the current state.
+pub(super) fn with_stored(
+    given: &Object,
+    stored: &Object,
+    ix: &current::Index<'_>,
+) -> Result<Object, Diagnostic> {
     if std::ptr::eq(given, stored) {
         return Ok(given.clone());
     }
@@ -85,10 +97,7 @@ pub(super) fn with_stored(given: &Object, stored: &Object) -> Result<Object, Dia
             continue;
         };
         match given.value.pointer(ptr).filter(|v| !api::is_zero(v)) {
-            None => {
-                let keys: Vec<&str> = ptr.trim_start_matches('/').split('/').collect();
-                crate::json::set_path(&mut merged.value, &keys, s.clone());
-            }
+            None => set(&mut merged.value, ptr, s.clone()),
             Some(g) if current::read_ref(Some(g)) != current::read_ref(Some(s)) => {
                 return Err(Diagnostic::error(Code::CurrentInconsistent, format!(
                     "Cluster {}: {} differs from the stored Cluster's ({})",
@@ -102,10 +111,202 @@ pub(super) fn with_stored(given: &Object, stored: &Object) -> Result<Object, Dia
             Some(_) => {}
         }
     }
-    if let Some(uid) = stored.value.pointer("/metadata/uid")
-        && given.value.pointer("/metadata/uid").is_none()
+    const ENDPOINT: &str = "/spec/controlPlaneEndpoint";
+    if let Some(s) = stored
+        .value
+        .pointer(ENDPOINT)
+        .filter(|v| !endpoint_unset(v))
+        && given.value.pointer(ENDPOINT).is_none_or(endpoint_unset)
     {
-        crate::json::set_path(&mut merged.value, &["metadata", "uid"], uid.clone());
+        set(&mut merged.value, ENDPOINT, s.clone());
+    }
+    if given.value.pointer("/metadata/uid").is_none()
+        && let Some(uid) = ix.cluster_uid(&stored.namespace, &stored.name)
+    {
+        set(
+            &mut merged.value,
+            "/metadata/uid",
+            Value::String(uid.to_string()),
+        );
     }
     Ok(merged)
+}
+
+/// An endpoint nobody filled in: absent parts, an empty host, port 0 (the Go zero value).
+fn endpoint_unset(v: &Value) -> bool {
+    let host = v.get("host").and_then(Value::as_str).unwrap_or("");
+    let port = v.get("port").and_then(Value::as_i64).unwrap_or(0);
+    api::is_zero(v) || (host.is_empty() && port == 0)
+}
+
+/// Set the field at JSON pointer `ptr` (plain keys, no escapes), creating parents.
+fn set(v: &mut Value, ptr: &str, value: Value) {
+    let keys: Vec<&str> = ptr.trim_start_matches('/').split('/').collect();
+    crate::json::set_path(v, &keys, value);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::source::{Origin, SourceFile, SpanTable};
+
+    fn object(v: Value) -> Object {
+        let origin = Origin {
+            file: SourceFile::new("test.yaml".to_string(), String::new()),
+            spans: Arc::new(SpanTable::default()),
+        };
+        Object::new(v, origin, "ns").expect("object")
+    }
+
+    fn cluster(meta: Value, spec: Value) -> Value {
+        let mut m = json!({"name": "c1", "namespace": "ns"});
+        if let (Some(m), Some(extra)) = (m.as_object_mut(), meta.as_object()) {
+            m.extend(extra.clone());
+        }
+        json!({"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "Cluster", "metadata": m, "spec": spec})
+    }
+
+    /// An object of the Cluster's topology with owner references to Clusters.
+    fn owned(name: &str, refs: Value) -> Value {
+        json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "DockerMachineTemplate",
+               "metadata": {"name": name, "namespace": "ns", "ownerReferences": refs}})
+    }
+
+    fn owner(api: &str, name: &str, uid: &str) -> Value {
+        json!({"apiVersion": api, "kind": "Cluster", "name": name, "uid": uid})
+    }
+
+    const V2: &str = "cluster.x-k8s.io/v1beta2";
+
+    fn merged(given: Value, current: Vec<Value>) -> Value {
+        let current: Vec<Object> = current.into_iter().map(object).collect();
+        let ix = current::Index::new(&current);
+        let stored = ix.cluster("ns", "c1").expect("stored Cluster");
+        with_stored(&object(given), stored, &ix)
+            .expect("merged")
+            .value
+    }
+
+    #[test]
+    fn uid_from_the_owner_references_of_its_objects() {
+        let given = cluster(json!({}), json!({"topology": {}}));
+        let stored = cluster(json!({}), json!({"topology": {}}));
+        // (what the current objects say, the uid the Cluster gets)
+        let cases: Vec<(&str, Vec<Value>, Option<&str>)> = vec![
+            (
+                "every reference agrees",
+                vec![
+                    owned("a", json!([owner(V2, "c1", "u1")])),
+                    owned("b", json!([owner("cluster.x-k8s.io/v1beta1", "c1", "u1")])),
+                ],
+                Some("u1"),
+            ),
+            (
+                "references disagree: an earlier Cluster of that name",
+                vec![
+                    owned("a", json!([owner(V2, "c1", "u1")])),
+                    owned("b", json!([owner(V2, "c1", "u0")])),
+                ],
+                None,
+            ),
+            (
+                "another Cluster, another kind, another group: none of them",
+                vec![owned(
+                    "a",
+                    json!([owner(V2, "c2", "u2"),
+                           {"apiVersion": V2, "kind": "MachineSet", "name": "c1", "uid": "u3"},
+                           owner("example.com/v1", "c1", "u4")]),
+                )],
+                None,
+            ),
+            (
+                "a reference without a uid: topoplan's own state, which would then differ",
+                vec![
+                    owned("a", json!([owner(V2, "c1", "u1")])),
+                    owned(
+                        "b",
+                        json!([{"apiVersion": V2, "kind": "Cluster", "name": "c1"}]),
+                    ),
+                ],
+                None,
+            ),
+            (
+                "an empty uid is none",
+                vec![
+                    owned("a", json!([owner(V2, "c1", "")])),
+                    owned("b", json!([owner(V2, "c1", "u1")])),
+                ],
+                None,
+            ),
+            ("malformed references", vec![owned("a", json!("x"))], None),
+        ];
+        for (name, objects, want) in cases {
+            let mut current = vec![stored.clone()];
+            current.extend(objects);
+            let got = merged(given.clone(), current);
+            assert_eq!(
+                got.pointer("/metadata/uid").and_then(Value::as_str),
+                want,
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn own_uids_come_first() {
+        let refs = owned("a", json!([owner(V2, "c1", "from-ref")]));
+        let stored = cluster(json!({"uid": "stored"}), json!({}));
+        let got = merged(cluster(json!({}), json!({})), vec![stored, refs.clone()]);
+        assert_eq!(got["metadata"]["uid"], json!("stored"));
+        let stored = cluster(json!({}), json!({}));
+        let got = merged(
+            cluster(json!({"uid": "given"}), json!({})),
+            vec![stored, refs],
+        );
+        assert_eq!(got["metadata"]["uid"], json!("given"));
+    }
+
+    #[test]
+    fn controller_fields_are_kept() {
+        let endpoint = json!({"host": "10.0.0.1", "port": 6443});
+        let infra = json!({"apiGroup": "infrastructure.cluster.x-k8s.io", "kind": "DockerCluster", "name": "c1-x"});
+        let stored = cluster(
+            json!({}),
+            json!({"controlPlaneEndpoint": endpoint, "infrastructureRef": infra, "paused": true}),
+        );
+        let given_endpoint = json!({"host": "lb.example.com", "port": 443});
+        // (what the input writes, the endpoint planned)
+        let cases = [
+            (json!({}), endpoint.clone()),
+            (
+                json!({"controlPlaneEndpoint": {"host": "", "port": 0}}),
+                endpoint.clone(),
+            ),
+            (json!({"controlPlaneEndpoint": null}), endpoint.clone()),
+            (
+                json!({"controlPlaneEndpoint": given_endpoint}),
+                given_endpoint.clone(),
+            ),
+        ];
+        for (spec, want) in cases {
+            let got = merged(cluster(json!({}), spec.clone()), vec![stored.clone()]);
+            assert_eq!(got["spec"]["controlPlaneEndpoint"], want, "{spec}");
+            assert_eq!(got["spec"]["infrastructureRef"], infra, "{spec}");
+            // What the user wrote (or left out) stays theirs.
+            assert!(got["spec"].get("paused").is_none(), "{spec}");
+        }
+        // A stored Cluster with no endpoint gives none.
+        let got = merged(
+            cluster(json!({}), json!({})),
+            vec![cluster(
+                json!({}),
+                json!({"controlPlaneEndpoint": {"host": "", "port": 0}}),
+            )],
+        );
+        assert!(got["spec"].get("controlPlaneEndpoint").is_none());
+    }
 }
