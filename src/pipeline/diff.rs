@@ -11,7 +11,7 @@ Cluster twice costs time; holding every settled object of a fleet cost gigabytes
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{Failed, Progress, Side, Totals, stream};
+use super::{Against, Failed, Progress, Side, Totals, stream};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::load::{self, Object};
 use crate::plan::fleet::Fleet;
@@ -81,7 +81,7 @@ where
             .collect();
 
         // The old inputs, admitted and planned once: only the Clusters they converge to are kept.
-        let old_side = Side::admit(plan_opts, old, None).map_err(old_failed)?;
+        let old_side = Side::admit(plan_opts, old, Against::Nothing).map_err(old_failed)?;
         let old_catalog = Catalog::new(&old_side.objects);
         let old_lists = crate::plan::ssa::ListTypes::builtin();
         let old_fleet = Fleet::prepare(
@@ -153,12 +153,13 @@ where
                 state.extend(c);
             }
         }
-        let new_side = Side::admit(plan_opts, new, Some(&state)).map_err(|d| Failed {
-            diagnostics: d,
-            emitted: false,
-        })?;
+        let new_side =
+            Side::admit(plan_opts, new, Against::Settled(&state)).map_err(|d| Failed {
+                diagnostics: d,
+                emitted: false,
+            })?;
         let fail = |mut d: Vec<Diagnostic>, emitted: bool| {
-            d.extend(new_side.ignored());
+            d.extend(new_side.told_with_errors());
             Failed {
                 diagnostics: d,
                 emitted,

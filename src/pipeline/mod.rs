@@ -122,12 +122,13 @@ where
         .collect();
     let current = current.as_ref().map(|c| c.objects.as_slice());
     let planned = (|| -> Result<Outcome, Failed> {
-        let side = Side::admit(opts, inputs, current).map_err(|d| Failed {
+        let against = current.map_or(Against::Nothing, Against::Stored);
+        let side = Side::admit(opts, inputs, against).map_err(|d| Failed {
             diagnostics: d,
             emitted: false,
         })?;
         let fail = |mut d: Vec<Diagnostic>, emitted: bool| {
-            d.extend(side.ignored());
+            d.extend(side.told_with_errors());
             Failed {
                 diagnostics: d,
                 emitted,
@@ -207,6 +208,28 @@ fn expand_plan_outputs(c: &LoadOptions) -> LoadOptions {
     }
 }
 
+/// What one side of a run is admitted against.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Against<'a> {
+    /// Nothing exists yet: every Cluster is new.
+    Nothing,
+    /// The objects as the management cluster stores them (`plan --current`): the input's
+    /// Clusters, templates and ClusterClasses are applied over their stored forms.
+    Stored(&'a [Object]),
+    /// The state `diff`'s old inputs settle in: its classes are the old files themselves, which
+    /// the new files replace whole; only Clusters are applied over it.
+    Settled(&'a [Object]),
+}
+
+impl<'a> Against<'a> {
+    fn objects(self) -> Option<&'a [Object]> {
+        match self {
+            Against::Nothing => None,
+            Against::Stored(c) | Against::Settled(c) => Some(c),
+        }
+    }
+}
+
 /// One side of a run, admitted: the objects as the API server would store them, and what
 /// planning them needs besides.
 pub(crate) struct Side {
@@ -216,18 +239,21 @@ pub(crate) struct Side {
     pub(crate) classes: fleet::Classes,
     pub(crate) lists: ssa::ListTypes,
     pub(crate) list_warnings: Vec<Diagnostic>,
+    /// Input objects that could not be applied over their stored forms.
+    pub(crate) stored_warnings: Vec<Diagnostic>,
 }
 
 impl Side {
-    /// Connect the extensions and admit `inputs` against the `current` objects (`None`: every
-    /// Cluster is new). Stored ClusterClasses and Clusters among the current objects make
-    /// admission an update, as the API server would run it (class compatibility, Cluster
-    /// topology changes). Errors come with the extensions' forgiven failures.
+    /// Connect the extensions and admit `inputs` against what exists. Stored ClusterClasses and
+    /// Clusters among the current objects make admission an update, as the API server would
+    /// run it (class compatibility, Cluster topology changes). Errors come with the extensions'
+    /// forgiven failures.
     pub(crate) fn admit(
         opts: &PlanOptions,
-        inputs: load::Inputs,
-        current: Option<&[Object]>,
+        mut inputs: load::Inputs,
+        against: Against<'_>,
     ) -> Result<Side, Vec<Diagnostic>> {
+        let current = against.objects();
         let registry =
             extensions::connect(&inputs.objects, &opts.extensions, extensions::Need::Plan)
                 .map_err(|d| d.0)?;
@@ -239,6 +265,20 @@ impl Side {
             mode: Mode::Plan,
             gates: opts.gates,
             registry: registry.as_ref(),
+        };
+        // List semantics first: applying the input over the stored objects merges by them.
+        let mut lists = ssa::ListTypes::builtin();
+        let mut list_warnings = Vec::new();
+        if let Some(c) = current {
+            let (l, w) = lists.with_crds(&inputs.objects, c);
+            lists = l;
+            list_warnings = w;
+        }
+        let stored_warnings = match against {
+            Against::Stored(c) => {
+                crate::plan::stored::applied_over_stored(&mut inputs.objects, c, &lists)
+            }
+            Against::Nothing | Against::Settled(_) => Vec::new(),
         };
         // Clusters that exist only in the current state are planned as they are stored: what
         // would the controller do to them now (drift, or a changed class)? They pass admission
@@ -262,13 +302,6 @@ impl Side {
         if validation.has_errors() {
             return Err(with_ignored(validation.diagnostics()));
         }
-        let mut lists = ssa::ListTypes::builtin();
-        let mut list_warnings = Vec::new();
-        if let Some(c) = current {
-            let (l, w) = lists.with_crds(&objects, c);
-            lists = l;
-            list_warnings = w;
-        }
         let classes = fleet::classes(&objects).map_err(|d| with_ignored(d.0))?;
         Ok(Side {
             objects,
@@ -277,6 +310,7 @@ impl Side {
             classes,
             lists,
             list_warnings,
+            stored_warnings,
         })
     }
 
@@ -293,11 +327,22 @@ impl Side {
         extensions::ignored(self.registry.as_ref())
     }
 
-    /// Warnings up to the first Cluster's: admission's, the extensions', the list types'.
+    /// The warnings told with a failed run's errors: the extensions' forgiven failures, and the
+    /// input objects that could not be applied over their stored forms (the likely cause of a
+    /// patch path found missing).
+    pub(crate) fn told_with_errors(&self) -> Vec<Diagnostic> {
+        let mut d = self.ignored();
+        d.extend(self.stored_warnings.iter().cloned());
+        d
+    }
+
+    /// Warnings up to the first Cluster's: admission's, the extensions', the list types', the
+    /// input's applied over the stored objects.
     pub(crate) fn warnings(&self) -> Vec<Diagnostic> {
         let mut w = self.validation.diagnostics();
         w.extend(self.ignored());
         w.extend(self.list_warnings.iter().cloned());
+        w.extend(self.stored_warnings.iter().cloned());
         w
     }
 
@@ -391,7 +436,7 @@ impl Streamed {
             // A misspelt template path is the likely cause of a template that failed: the
             // error's help says so, and the lint's warnings follow the errors.
             crate::lint::explain_failures(&mut d, fleet.lint());
-            d.extend(side.ignored());
+            d.extend(side.told_with_errors());
             d.extend(fleet.lint().iter().map(|u| u.warning.clone()));
             return Err(Failed {
                 diagnostics: d,

@@ -125,8 +125,8 @@ impl<'a> Index<'a> {
         self.clusters.values().copied()
     }
 
-    /// The object of this group, kind, namespace and name.
-    fn get(&self, group: &str, kind: &str, namespace: &str, name: &str) -> Option<&'a Object> {
+    /// The object of this group (any, when empty), kind, namespace and name.
+    pub fn get(&self, group: &str, kind: &str, namespace: &str, name: &str) -> Option<&'a Object> {
         self.by_name
             .get(&(kind, namespace, name))?
             .iter()

@@ -88,6 +88,8 @@ pub struct Fleet<'a> {
     /// Template paths that are no variable (also among `warnings`): told with a failed run's
     /// errors too, since such a path is the likely cause of a template that fails to render.
     lint: Vec<crate::lint::UnknownPath>,
+    /// What explains a path a patch finds missing in a template.
+    defaulting: crate::patches::Defaulting,
 }
 
 impl<'a> Fleet<'a> {
@@ -221,7 +223,10 @@ impl<'a> Fleet<'a> {
                 ambiguous.insert((group[0].namespace.clone(), group[0].name.clone()));
             }
         }
+        let defaulting =
+            crate::patches::Defaulting::new(objects, stored_templates(&blueprints, &state));
         Ok(Fleet {
+            defaulting,
             objects,
             blueprints,
             clusters,
@@ -386,6 +391,7 @@ impl<'a> Fleet<'a> {
         let ctx = crate::patches::PatchContext {
             registry: ext.registry,
             status: ext.status.get(&c.class_key()),
+            defaulting: Some(&self.defaulting),
         };
         let applied = crate::patches::apply(c, bp.class, bp, &mut desired, ctx)?;
         let mut p = match (&current, &decision) {
@@ -422,6 +428,48 @@ impl<'a> Fleet<'a> {
         p.patches = applied.traces;
         Ok((p, applied.warnings))
     }
+}
+
+/// The templates of `blueprints` that the current state holds at the class's API version: they
+/// were planned as the user's file applied over the stored object (`plan::stored`), as
+/// (apiVersion, kind, namespace, name).
+fn stored_templates(
+    blueprints: &BTreeMap<(String, String), Blueprint<'_>>,
+    state: &State<'_>,
+) -> BTreeSet<(String, String, String, String)> {
+    let Some(ix) = state.index else {
+        return BTreeSet::new();
+    };
+    let mut out = BTreeSet::new();
+    for bp in blueprints.values() {
+        let workers = bp
+            .machine_deployments
+            .values()
+            .flat_map(|m| [m.bootstrap, m.infrastructure])
+            .chain(
+                bp.machine_pools
+                    .values()
+                    .flat_map(|m| [m.bootstrap, m.infrastructure]),
+            );
+        let templates = [bp.infrastructure_cluster, bp.control_plane]
+            .into_iter()
+            .chain(bp.control_plane_machine_infrastructure)
+            .chain(workers);
+        for t in templates {
+            if ix
+                .get(t.group(), &t.kind, &t.namespace, &t.name)
+                .is_some_and(|s| s.api_version == t.api_version)
+            {
+                out.insert((
+                    t.api_version.clone(),
+                    t.kind.clone(),
+                    t.namespace.clone(),
+                    t.name.clone(),
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// The (namespace, name) of each Cluster `only` selects, and an error for each selection that

@@ -3,12 +3,14 @@ The input as applied over what is stored: what admission and planning see when `
 the objects as they are in the management cluster.
 
 Owns turning each `-f` Cluster into the update of its stored form (it keeps what only the stored
-Cluster knows: its uid and the references the controller set) and bringing in the topology
-Clusters that exist only in the current state, planned as stored. It does not find a Cluster's
-objects ([`super::current`]) nor compare anything ([`super::ssa`]).
+Cluster knows: its uid, the references and the endpoint controllers set), bringing in the
+topology Clusters that exist only in the current state, planned as stored, and applying each
+`-f` template and ClusterClass over its stored form, as the user's apply would
+([`applied_over_stored`]). It does not find a Cluster's objects ([`super::current`]) nor compare
+anything ([`super::ssa`]).
 */
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use serde_json::Value;
 
@@ -16,7 +18,7 @@ use crate::api;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::load::Object;
 
-use super::current;
+use super::{current, ssa};
 
 /// The objects admission sees when current objects are given: each input Cluster carries what
 /// only its stored form knows (the user's apply would not remove the references the controller
@@ -72,6 +74,82 @@ fn current_only_clusters(inputs: &[Object], current: &[Object]) -> Vec<Object> {
         })
         .cloned()
         .collect()
+}
+
+/// Whether an input object is applied over its stored form: ClusterClasses, and templates by
+/// clusterctl's own rule for the offline plan (`getTemplates`: a kind ending in `Template`).
+/// Clusters have their own rule ([`with_stored`]); generated objects are never in `-f`.
+fn applied_over_stored_kind(o: &Object) -> bool {
+    (o.kind == "ClusterClass" && o.group() == api::GROUP) || o.kind.ends_with("Template")
+}
+
+/// Each template and ClusterClass of `inputs` that `current` holds too, replaced by what the
+/// user's apply of its file makes of the stored object ([`ssa::apply_file`]): the API server
+/// stored the object defaulted by its provider's webhooks, which topoplan cannot run, and an
+/// apply keeps what the file never set (a class patch that replaces a defaulted field then
+/// finds it, as it does in the cluster). Returns warnings: an object stored at another API
+/// version than the file's is planned as the file has it (the server would convert it; topoplan
+/// cannot).
+pub(crate) fn applied_over_stored(
+    inputs: &mut [Object],
+    current: &[Object],
+    lists: &ssa::ListTypes,
+) -> Vec<Diagnostic> {
+    let stored: HashMap<(&str, &str, &str, &str), &Object> = current
+        .iter()
+        .filter(|o| applied_over_stored_kind(o))
+        .map(|o| {
+            (
+                (
+                    o.group(),
+                    o.kind.as_str(),
+                    o.namespace.as_str(),
+                    o.name.as_str(),
+                ),
+                o,
+            )
+        })
+        .collect();
+    let mut warnings = Vec::new();
+    if stored.is_empty() {
+        return warnings;
+    }
+    for o in inputs.iter_mut().filter(|o| applied_over_stored_kind(o)) {
+        let key = (
+            o.group(),
+            o.kind.as_str(),
+            o.namespace.as_str(),
+            o.name.as_str(),
+        );
+        let Some(s) = stored.get(&key) else {
+            continue;
+        };
+        if s.api_version != o.api_version {
+            warnings.push(
+                Diagnostic::warning(
+                    Code::CurrentNotApplied,
+                    format!(
+                        "{} {}/{} is {} in the input and {} as stored ({}): planned as the file has it, without the fields only the stored object holds",
+                        o.kind, o.namespace, o.name, o.api_version, s.api_version, s.origin.file.name
+                    ),
+                )
+                .at(&o.origin, "/apiVersion", "another API version than stored")
+                .with_help(format!(
+                    "export the stored object in {} (for example: kubectl get {}.{}.{} {} -n {} -o yaml)",
+                    o.api_version,
+                    o.kind.to_lowercase(),
+                    o.version(),
+                    o.group(),
+                    o.name,
+                    o.namespace
+                )),
+            );
+            continue;
+        }
+        let (after, _) = ssa::apply_file(&s.value, &o.value, lists);
+        o.value = after;
+    }
+    warnings
 }
 
 /// The Cluster to plan: the `-f` Cluster as the user's apply leaves it over the stored one. The
@@ -308,5 +386,59 @@ mod tests {
             )],
         );
         assert!(got["spec"].get("controlPlaneEndpoint").is_none());
+    }
+
+    #[test]
+    fn templates_and_classes_are_applied_over_their_stored_forms() {
+        let template = |api: &str, kind: &str, ns: &str, spec: Value| {
+            json!({"apiVersion": api, "kind": kind, "metadata": {"name": "t", "namespace": ns},
+                   "spec": {"template": {"spec": spec}}})
+        };
+        const INFRA: &str = "infrastructure.cluster.x-k8s.io/v1beta2";
+        let class = |spec: Value| json!({"apiVersion": V2, "kind": "ClusterClass", "metadata": {"name": "t", "namespace": "ns"}, "spec": spec});
+        let mut inputs: Vec<Object> = [
+            template(INFRA, "AWSClusterTemplate", "ns", json!({"region": "a"})),
+            // Same name, other namespace or kind, or another version than stored.
+            template(INFRA, "AWSClusterTemplate", "other", json!({})),
+            template(INFRA, "AWSMachineTemplate", "ns", json!({})),
+            template("infrastructure.cluster.x-k8s.io/v1beta1", "AWSManagedTemplate", "ns", json!({})),
+            class(json!({"a": 1})),
+            // Not a template nor a class: as given.
+            json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "t", "namespace": "ns"}, "data": {}}),
+        ]
+        .into_iter()
+        .map(object)
+        .collect();
+        let current: Vec<Object> = [
+            template(INFRA, "AWSClusterTemplate", "ns", json!({"region": "b", "bastion": {"enabled": false}})),
+            template(INFRA, "AWSManagedTemplate", "ns", json!({"x": 1})),
+            class(json!({"b": 2})),
+            json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "t", "namespace": "ns"}, "data": {"k": "v"}}),
+        ]
+        .into_iter()
+        .map(object)
+        .collect();
+        let before: Vec<Value> = inputs.iter().map(|o| o.value.clone()).collect();
+        let warnings = applied_over_stored(&mut inputs, &current, &ssa::ListTypes::builtin());
+        assert_eq!(
+            inputs[0].value["spec"]["template"]["spec"],
+            json!({"region": "a", "bastion": {"enabled": false}})
+        );
+        assert_eq!(inputs[4].value["spec"], json!({"a": 1, "b": 2}));
+        for i in [1, 2, 3, 5] {
+            assert_eq!(inputs[i].value, before[i], "input {i}");
+        }
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert_eq!(warnings[0].code, Code::CurrentNotApplied);
+        assert!(
+            warnings[0].message.starts_with(
+                "AWSManagedTemplate ns/t is infrastructure.cluster.x-k8s.io/v1beta1 in the input and infrastructure.cluster.x-k8s.io/v1beta2 as stored"
+            ),
+            "{}",
+            warnings[0].message
+        );
+        // Nothing stored: nothing to do.
+        let mut again = inputs.clone();
+        assert!(applied_over_stored(&mut again, &[], &ssa::ListTypes::builtin()).is_empty());
     }
 }
