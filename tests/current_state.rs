@@ -1557,3 +1557,76 @@ fn cluster_only_in_current_is_planned_as_stored() {
     );
     assert!(text.contains("+    imageRepository: mirror"), "{text}");
 }
+
+/// The uid the API server gave Cluster dev in [`existing_cluster_as_exported`].
+const DEV_UID: &str = "0d4c9a51-7e1b-4c3a-9f1e-2b6d8a4c7e10";
+
+/// Clusterctl's own test case "Modifying an existing Cluster" (`TestClusterClient_TopologyPlan`),
+/// on the quick-start: the stored Cluster carries no uid (written by hand, or trimmed by an
+/// export tool), while every object it owns names it by uid, as the API server requires; it
+/// also holds what its controllers wrote and the input never does (the control plane endpoint,
+/// status). The input scales the control plane: the KubeadmControlPlane changes and nothing
+/// else — no object differs by its owner reference's uid alone — and the Cluster's diff shows
+/// the user's change, not the endpoint as removed.
+const EXISTING_CLUSTER: Scenario = Scenario {
+    edits: &[edit(
+        "in/cluster.yaml",
+        "controlPlane:\n      replicas: 3",
+        "controlPlane:\n      replicas: 5",
+    )],
+    objects: &[
+        obj("modified", "KubeadmControlPlane", KCP).diff(&["-  replicas: 3", "+  replicas: 5"])
+    ],
+    cluster: ("modified", &["-      replicas: 3", "+      replicas: 5"]),
+    exit: 2,
+    ..NONE
+};
+
+#[test]
+fn existing_cluster_as_exported() {
+    let t = setup(&EXISTING_CLUSTER);
+    let cur = t.path().join("cur");
+    let mut owned = 0;
+    for entry in std::fs::read_dir(&cur).expect("cur") {
+        let p = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&p).expect("read");
+        let reference = "    kind: Cluster\n    name: dev\n";
+        if text.contains(reference) {
+            owned += 1;
+            let with_uid = format!("{reference}    uid: {DEV_UID}\n");
+            std::fs::write(&p, text.replace(reference, &with_uid)).expect("write");
+        }
+    }
+    assert!(owned >= 10, "the base objects name their Cluster");
+    apply_edit(
+        t.path(),
+        &edit(
+            "cur/Cluster_team-a_dev.yaml",
+            "spec:\n  clusterNetwork:\n",
+            "spec:\n  controlPlaneEndpoint:\n    host: 172.18.0.3\n    port: 6443\n  clusterNetwork:\n",
+        ),
+    );
+    let stored = cur.join("Cluster_team-a_dev.yaml");
+    let text = std::fs::read_to_string(&stored).expect("read");
+    std::fs::write(&stored, format!("{text}status:\n  phase: Provisioned\n")).expect("write");
+
+    let doc = run_json(t, &[], EXISTING_CLUSTER.exit);
+    check(&doc, &EXISTING_CLUSTER);
+    let cluster = find(&doc, "Cluster", "dev");
+    assert!(
+        !s(&cluster["diff"]).contains("controlPlaneEndpoint"),
+        "{}",
+        s(&cluster["diff"])
+    );
+    assert_eq!(
+        cluster["object"]["spec"]["controlPlaneEndpoint"],
+        serde_json::json!({"host": "172.18.0.3", "port": 6443})
+    );
+    assert_eq!(cluster["object"]["status"]["phase"], "Provisioned");
+    // The topology names the Cluster by the uid its objects carry.
+    let template = find(&doc, "DockerMachineTemplate", CP_DMT);
+    assert_eq!(
+        template["object"]["metadata"]["ownerReferences"][0]["uid"],
+        DEV_UID
+    );
+}

@@ -123,6 +123,9 @@ codes! {
     /// Current objects that contradict each other.
     CurrentInconsistent = "current::inconsistent",
         "The current objects contradict each other or the Cluster: not topology-owned, labelled for another Cluster, another API version, a missing or duplicate label.";
+    /// A file that could not be applied over its stored form.
+    CurrentNotApplied = "current::not-applied",
+        "A template or ClusterClass is in both `-f` and `--current` at different API versions: it cannot be applied over its stored form offline and is planned as the file has it.";
     /// Current objects with no managedFields.
     CurrentInexact = "current::inexact",
         "Current objects have no `capi-topology` managedFields entry, so a field removed from a template cannot be detected.";

@@ -41,6 +41,9 @@ pub struct PatchContext<'a> {
     /// The class's `status.variables` (which patch may see which variable); without it only
     /// the inline definitions are known.
     pub status: Option<&'a StatusVariables>,
+    /// What explains a path a patch finds missing in a template (defaulting webhooks, stored
+    /// templates); without it the help names only the template.
+    pub defaulting: Option<&'a super::Defaulting>,
 }
 
 /// A patch error, located at the patch in its ClusterClass.
@@ -277,7 +280,7 @@ pub fn apply(
         let generated = generator
             .generate(&req)
             .map_err(|f| generation_error(f, &req, class, cluster, index, name))?;
-        let response = apply_generated(&mut req, &generated, class, cluster, index, name)?;
+        let response = apply_generated(&mut req, &generated, ctx, class, cluster, index, name)?;
         for (uid, pointer) in generator.no_values() {
             let into = req
                 .items
@@ -377,6 +380,7 @@ fn generation_error(
 fn apply_generated(
     req: &mut Request,
     generated: &[Box<dyn Answer>],
+    ctx: PatchContext<'_>,
     class: &ClusterClass,
     cluster: &Cluster,
     index: usize,
@@ -400,9 +404,23 @@ fn apply_generated(
         let template = Some(targets(target));
         match g.decode() {
             Ok(Some(r)) => {
-                apply_response(req, std::slice::from_ref(&r)).map_err(|(e, template)| {
-                    apply_error(class, cluster, index, name, e, template.map(targets_text))
-                })?;
+                if let Err((e, template)) = apply_response(req, std::slice::from_ref(&r)) {
+                    let mut help = template.map(targets_text);
+                    // A missing path is most often a field the provider's webhook defaults in
+                    // the stored template: say how to plan against it.
+                    if let (true, Some(d), Some(item)) = (
+                        jsonpatch::is_missing_path(&e),
+                        ctx.defaulting,
+                        req.items.iter().find(|i| i.uid == r.uid),
+                    ) {
+                        let hint = d.missing_path_help(&item.object);
+                        help = Some(match help {
+                            Some(h) => format!("{h}; {hint}"),
+                            None => hint,
+                        });
+                    }
+                    return Err(apply_error(class, cluster, index, name, e, help));
+                }
                 response.push(r);
             }
             Ok(None) => {}

@@ -4,6 +4,7 @@ inline generator, the request items and RFC 6902 / RFC 7386 application. Each co
 own file; this one only declares them.
 */
 
+pub mod defaulting;
 pub mod engine;
 pub mod explain;
 pub mod external;
@@ -12,5 +13,6 @@ pub mod inline;
 pub mod jsonpatch;
 pub mod request;
 
+pub use defaulting::Defaulting;
 pub use engine::{Applied, PatchContext, apply};
 pub use generator::{PatchGenerator, PatchType, ResponseItem};

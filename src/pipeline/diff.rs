@@ -11,7 +11,7 @@ Cluster twice costs time; holding every settled object of a fleet cost gigabytes
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{Failed, Progress, Side, Totals, stream};
+use super::{Against, Failed, Progress, Side, Totals, stream};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::load::{self, Object};
 use crate::plan::fleet::Fleet;
@@ -71,205 +71,207 @@ where
     };
     // What the loader skipped (special files) is told first, whether or not the review succeeds.
     let skipped: Vec<Diagnostic> = old.warnings.iter().chain(&new.warnings).cloned().collect();
-    let reviewed = (|| -> Result<ReviewOutcome, Failed> {
-        let plan_opts = &opts.plan;
-        let new_keys: BTreeSet<(String, String)> = new
-            .objects
-            .iter()
-            .filter(|o| review::is_topology_cluster(o))
-            .map(|o| (o.namespace.clone(), o.name.clone()))
-            .collect();
+    let reviewed =
+        (|| -> Result<ReviewOutcome, Failed> {
+            let plan_opts = &opts.plan;
+            let new_keys: BTreeSet<(String, String)> = new
+                .objects
+                .iter()
+                .filter(|o| review::is_topology_cluster(o))
+                .map(|o| (o.namespace.clone(), o.name.clone()))
+                .collect();
 
-        // The old inputs, admitted and planned once: only the Clusters they converge to are kept.
-        let extra_crds = super::load_crds(plan_opts.crds.as_ref()).map_err(Failed::from)?;
-        let old_side = Side::admit(plan_opts, old, None, &extra_crds).map_err(old_failed)?;
-        let old_catalog = Catalog::new(&old_side.objects);
-        let old_lists = crate::plan::ssa::ListTypes::builtin();
-        let old_fleet = Fleet::prepare(
-            &old_side.objects,
-            &old_side.classes,
-            &old_catalog,
-            &plan_opts.clusters,
-            old_side.extensions(),
-            State {
-                index: None,
-                lists: &old_lists,
-                sole_owner: false,
-            },
-        )
-        .map_err(|d| old_failed(d.0))?;
-        let mut settled_clusters: Vec<Option<Object>> = Vec::with_capacity(old_fleet.len());
-        let first = stream(
-            old_fleet.len(),
-            old_side.threads(),
-            progress,
-            |i| {
-                old_fleet.plan(i).map(|(p, _)| {
-                    let cluster = review::converged(&p)
-                        .into_iter()
-                        .find(|o| o.kind == "Cluster");
-                    (cluster, Totals::default(), Vec::new())
-                })
-            },
-            |c| {
-                settled_clusters.push(c);
-                Ok(())
-            },
-        );
-        if !first.errors.is_empty() {
-            let mut d = first.errors;
-            d.extend(old_side.ignored());
-            return Err(old_failed(d));
-        }
-        let mut old_by_key: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
-        for i in 0..old_fleet.len() {
-            if let Some((ns, name, _)) = old_fleet.entry(i) {
-                old_by_key
-                    .entry((ns.to_string(), name.to_string()))
-                    .or_default()
-                    .push(i);
+            // The old inputs, admitted and planned once: only the Clusters they converge to are kept.
+            let extra_crds = super::load_crds(plan_opts.crds.as_ref()).map_err(Failed::from)?;
+            let old_side =
+                Side::admit(plan_opts, old, Against::Nothing, &extra_crds).map_err(old_failed)?;
+            let old_catalog = Catalog::new(&old_side.objects);
+            let old_lists = crate::plan::ssa::ListTypes::builtin();
+            let old_fleet = Fleet::prepare(
+                &old_side.objects,
+                &old_side.classes,
+                &old_catalog,
+                &plan_opts.clusters,
+                old_side.extensions(),
+                State {
+                    index: None,
+                    lists: &old_lists,
+                    sole_owner: false,
+                },
+            )
+            .map_err(|d| old_failed(d.0))?;
+            let mut settled_clusters: Vec<Option<Object>> = Vec::with_capacity(old_fleet.len());
+            let first = stream(
+                old_fleet.len(),
+                old_side.threads(),
+                progress,
+                |i| {
+                    old_fleet.plan(i).map(|(p, _)| {
+                        let cluster = review::converged(&p)
+                            .into_iter()
+                            .find(|o| o.kind == "Cluster");
+                        (cluster, Totals::default(), Vec::new())
+                    })
+                },
+                |c| {
+                    settled_clusters.push(c);
+                    Ok(())
+                },
+            );
+            if !first.errors.is_empty() {
+                let mut d = first.errors;
+                d.extend(old_side.ignored());
+                return Err(old_failed(d));
             }
-        }
-        let old_keys: BTreeSet<(String, String)> = old_by_key.keys().cloned().collect();
-        let membership = Membership {
-            removed: old_keys.difference(&new_keys).cloned().collect(),
-            added: new_keys.difference(&old_keys).cloned().collect(),
-        };
+            let mut old_by_key: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
+            for i in 0..old_fleet.len() {
+                if let Some((ns, name, _)) = old_fleet.entry(i) {
+                    old_by_key
+                        .entry((ns.to_string(), name.to_string()))
+                        .or_default()
+                        .push(i);
+                }
+            }
+            let old_keys: BTreeSet<(String, String)> = old_by_key.keys().cloned().collect();
+            let membership = Membership {
+                removed: old_keys.difference(&new_keys).cloned().collect(),
+                added: new_keys.difference(&old_keys).cloned().collect(),
+            };
 
-        // The state the new inputs are admitted against: the old classes, and the Cluster each
-        // remaining old Cluster converged to.
-        let mut state: Vec<Object> = old_side
-            .objects
-            .iter()
-            .filter(|o| o.kind == "ClusterClass" && o.group() == crate::api::GROUP)
-            .cloned()
-            .collect();
-        for (i, c) in settled_clusters.into_iter().enumerate() {
-            let removed = old_fleet.entry(i).is_some_and(|(ns, n, _)| {
-                membership
-                    .removed
-                    .contains(&(ns.to_string(), n.to_string()))
-            });
-            if !removed {
-                state.extend(c);
+            // The state the new inputs are admitted against: the old classes, and the Cluster each
+            // remaining old Cluster converged to.
+            let mut state: Vec<Object> = old_side
+                .objects
+                .iter()
+                .filter(|o| o.kind == "ClusterClass" && o.group() == crate::api::GROUP)
+                .cloned()
+                .collect();
+            for (i, c) in settled_clusters.into_iter().enumerate() {
+                let removed = old_fleet.entry(i).is_some_and(|(ns, n, _)| {
+                    membership
+                        .removed
+                        .contains(&(ns.to_string(), n.to_string()))
+                });
+                if !removed {
+                    state.extend(c);
+                }
             }
-        }
-        let new_side =
-            Side::admit(plan_opts, new, Some(&state), &extra_crds).map_err(|d| Failed {
-                diagnostics: d,
-                emitted: false,
-            })?;
-        let fail = |mut d: Vec<Diagnostic>, emitted: bool| {
-            d.extend(new_side.ignored());
-            Failed {
-                diagnostics: d,
-                emitted,
-            }
-        };
-        let index = current::Index::new(&state);
-        let new_catalog = Catalog::new(&new_side.objects);
-        let new_fleet = Fleet::prepare(
-            &new_side.objects,
-            &new_side.classes,
-            &new_catalog,
-            &plan_opts.clusters,
-            new_side.extensions(),
-            State {
-                index: Some(&index),
-                lists: &new_side.lists,
-                sole_owner: true,
-            },
-        )
-        .map_err(|d| fail(d.0, false))?;
-
-        // New inputs' Clusters and removed ones, in namespace, name, file order.
-        let mut items: Vec<(&str, &str, &str, Item)> = Vec::new();
-        for i in 0..new_fleet.len() {
-            if let Some((ns, name, file)) = new_fleet.entry(i) {
-                items.push((ns, name, file, Item::New(i)));
-            }
-        }
-        for i in 0..old_fleet.len() {
-            if let Some((ns, name, file)) = old_fleet.entry(i)
-                && membership
-                    .removed
-                    .contains(&(ns.to_string(), name.to_string()))
-            {
-                items.push((ns, name, file, Item::Removed(i)));
-            }
-        }
-        items.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
-        begin(&membership);
-
-        let settle = |ns: &str, name: &str| -> Result<Vec<Object>, Vec<Diagnostic>> {
-            let mut objects = Vec::new();
-            for &i in old_by_key
-                .get(&(ns.to_string(), name.to_string()))
-                .map(Vec::as_slice)
-                .unwrap_or(&[])
-            {
-                let (p, _) = old_fleet.plan(i)?;
-                objects.extend(review::converged(&p));
-            }
-            Ok(objects)
-        };
-        let work = |k: usize| -> Result<(C, Totals, Vec<Diagnostic>), Vec<Diagnostic>> {
-            let (ns, name, _, item) = items[k];
-            let (p, warnings) = match item {
-                Item::Removed(i) => (review::removed_cluster(old_fleet.plan(i)?.0), Vec::new()),
-                Item::New(i) => {
-                    let settled = settle(ns, name)?;
-                    let index = current::Index::new(&settled);
-                    let state = State {
-                        index: Some(&index),
-                        lists: &new_side.lists,
-                        sole_owner: true,
-                    };
-                    let (mut p, warnings) = new_fleet.plan_in(i, &state)?;
-                    if membership
-                        .added
-                        .contains(&(ns.to_string(), name.to_string()))
-                    {
-                        for o in &mut p.objects {
-                            if o.role == Role::Cluster {
-                                o.action = Action::Created;
-                                o.note = Some("new Cluster".into());
-                            }
-                        }
-                    }
-                    (p, warnings)
+            let new_side = Side::admit(plan_opts, new, Against::Settled(&state), &extra_crds)
+                .map_err(|d| Failed {
+                    diagnostics: d,
+                    emitted: false,
+                })?;
+            let fail = |mut d: Vec<Diagnostic>, emitted: bool| {
+                d.extend(new_side.told_with_errors());
+                Failed {
+                    diagnostics: d,
+                    emitted,
                 }
             };
-            Ok((render(k, &p), Totals::of(&p), warnings))
-        };
-        let streamed = stream(items.len(), new_side.threads(), progress, work, emit);
-        let (warnings, s) = streamed.finish(&new_side, &new_fleet)?;
-        let counts = review::Counts {
-            clusters: s.clusters,
-            changed: s.changed,
-            added: membership.added.len(),
-            removed: membership.removed.len(),
-            clusters_rolling_out: s.clusters_rolling_out,
-            rollouts: s.rollouts,
-            deferred_rollouts: s.deferred_rollouts,
-        };
-        // What borrows the inputs goes first, so they can be handed back.
-        drop(items);
-        drop(new_fleet);
-        drop(old_fleet);
-        drop(new_catalog);
-        drop(old_catalog);
-        drop(index);
-        let mut inputs = state;
-        inputs.extend(old_side.objects);
-        inputs.extend(new_side.objects);
-        Ok(ReviewOutcome {
-            warnings,
-            membership,
-            counts,
-            inputs,
-        })
-    })();
+            let index = current::Index::new(&state);
+            let new_catalog = Catalog::new(&new_side.objects);
+            let new_fleet = Fleet::prepare(
+                &new_side.objects,
+                &new_side.classes,
+                &new_catalog,
+                &plan_opts.clusters,
+                new_side.extensions(),
+                State {
+                    index: Some(&index),
+                    lists: &new_side.lists,
+                    sole_owner: true,
+                },
+            )
+            .map_err(|d| fail(d.0, false))?;
+
+            // New inputs' Clusters and removed ones, in namespace, name, file order.
+            let mut items: Vec<(&str, &str, &str, Item)> = Vec::new();
+            for i in 0..new_fleet.len() {
+                if let Some((ns, name, file)) = new_fleet.entry(i) {
+                    items.push((ns, name, file, Item::New(i)));
+                }
+            }
+            for i in 0..old_fleet.len() {
+                if let Some((ns, name, file)) = old_fleet.entry(i)
+                    && membership
+                        .removed
+                        .contains(&(ns.to_string(), name.to_string()))
+                {
+                    items.push((ns, name, file, Item::Removed(i)));
+                }
+            }
+            items.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+            begin(&membership);
+
+            let settle = |ns: &str, name: &str| -> Result<Vec<Object>, Vec<Diagnostic>> {
+                let mut objects = Vec::new();
+                for &i in old_by_key
+                    .get(&(ns.to_string(), name.to_string()))
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[])
+                {
+                    let (p, _) = old_fleet.plan(i)?;
+                    objects.extend(review::converged(&p));
+                }
+                Ok(objects)
+            };
+            let work = |k: usize| -> Result<(C, Totals, Vec<Diagnostic>), Vec<Diagnostic>> {
+                let (ns, name, _, item) = items[k];
+                let (p, warnings) = match item {
+                    Item::Removed(i) => (review::removed_cluster(old_fleet.plan(i)?.0), Vec::new()),
+                    Item::New(i) => {
+                        let settled = settle(ns, name)?;
+                        let index = current::Index::new(&settled);
+                        let state = State {
+                            index: Some(&index),
+                            lists: &new_side.lists,
+                            sole_owner: true,
+                        };
+                        let (mut p, warnings) = new_fleet.plan_in(i, &state)?;
+                        if membership
+                            .added
+                            .contains(&(ns.to_string(), name.to_string()))
+                        {
+                            for o in &mut p.objects {
+                                if o.role == Role::Cluster {
+                                    o.action = Action::Created;
+                                    o.note = Some("new Cluster".into());
+                                }
+                            }
+                        }
+                        (p, warnings)
+                    }
+                };
+                Ok((render(k, &p), Totals::of(&p), warnings))
+            };
+            let streamed = stream(items.len(), new_side.threads(), progress, work, emit);
+            let (warnings, s) = streamed.finish(&new_side, &new_fleet)?;
+            let counts = review::Counts {
+                clusters: s.clusters,
+                changed: s.changed,
+                added: membership.added.len(),
+                removed: membership.removed.len(),
+                clusters_rolling_out: s.clusters_rolling_out,
+                rollouts: s.rollouts,
+                deferred_rollouts: s.deferred_rollouts,
+            };
+            // What borrows the inputs goes first, so they can be handed back.
+            drop(items);
+            drop(new_fleet);
+            drop(old_fleet);
+            drop(new_catalog);
+            drop(old_catalog);
+            drop(index);
+            let mut inputs = state;
+            inputs.extend(old_side.objects);
+            inputs.extend(new_side.objects);
+            Ok(ReviewOutcome {
+                warnings,
+                membership,
+                counts,
+                inputs,
+            })
+        })();
     super::told_first(skipped, reviewed, |r| &mut r.warnings)
 }
 

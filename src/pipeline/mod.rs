@@ -123,12 +123,13 @@ where
     let current = current.as_ref().map(|c| c.objects.as_slice());
     let extra_crds = load_crds(opts.crds.as_ref()).map_err(Failed::from)?;
     let planned = (|| -> Result<Outcome, Failed> {
-        let side = Side::admit(opts, inputs, current, &extra_crds).map_err(|d| Failed {
+        let against = current.map_or(Against::Nothing, Against::Stored);
+        let side = Side::admit(opts, inputs, against, &extra_crds).map_err(|d| Failed {
             diagnostics: d,
             emitted: false,
         })?;
         let fail = |mut d: Vec<Diagnostic>, emitted: bool| {
-            d.extend(side.ignored());
+            d.extend(side.told_with_errors());
             Failed {
                 diagnostics: d,
                 emitted,
@@ -222,6 +223,28 @@ pub(crate) fn load_crds(opts: Option<&LoadOptions>) -> Result<Vec<Object>, Diagn
         .collect())
 }
 
+/// What one side of a run is admitted against.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Against<'a> {
+    /// Nothing exists yet: every Cluster is new.
+    Nothing,
+    /// The objects as the management cluster stores them (`plan --current`): the input's
+    /// Clusters, templates and ClusterClasses are applied over their stored forms.
+    Stored(&'a [Object]),
+    /// The state `diff`'s old inputs settle in: its classes are the old files themselves, which
+    /// the new files replace whole; only Clusters are applied over it.
+    Settled(&'a [Object]),
+}
+
+impl<'a> Against<'a> {
+    fn objects(self) -> Option<&'a [Object]> {
+        match self {
+            Against::Nothing => None,
+            Against::Stored(c) | Against::Settled(c) => Some(c),
+        }
+    }
+}
+
 /// One side of a run, admitted: the objects as the API server would store them, and what
 /// planning them needs besides.
 pub(crate) struct Side {
@@ -235,19 +258,22 @@ pub(crate) struct Side {
     pub(crate) crds: crate::crd::Crds,
     /// What reading the CRDs found wrong.
     pub(crate) crd_warnings: Vec<Diagnostic>,
+    /// Input objects that could not be applied over their stored forms.
+    pub(crate) stored_warnings: Vec<Diagnostic>,
 }
 
 impl Side {
-    /// Connect the extensions and admit `inputs` against the `current` objects (`None`: every
-    /// Cluster is new). Stored ClusterClasses and Clusters among the current objects make
-    /// admission an update, as the API server would run it (class compatibility, Cluster
-    /// topology changes). Errors come with the extensions' forgiven failures.
+    /// Connect the extensions and admit `inputs` against what exists. Stored ClusterClasses and
+    /// Clusters among the current objects make admission an update, as the API server would
+    /// run it (class compatibility, Cluster topology changes). Errors come with the extensions'
+    /// forgiven failures.
     pub(crate) fn admit(
         opts: &PlanOptions,
-        inputs: load::Inputs,
-        current: Option<&[Object]>,
+        mut inputs: load::Inputs,
+        against: Against<'_>,
         extra_crds: &[Object],
     ) -> Result<Side, Vec<Diagnostic>> {
+        let current = against.objects();
         let registry =
             extensions::connect(&inputs.objects, &opts.extensions, extensions::Need::Plan)
                 .map_err(|d| d.0)?;
@@ -271,14 +297,27 @@ impl Side {
             crds: &crds,
             stored: current,
         };
+        // List semantics first: applying the input over the stored objects merges by them.
+        let mut lists = ssa::ListTypes::builtin();
+        let mut list_warnings = Vec::new();
+        if let Some(c) = current {
+            let (l, w) = lists.with_crds(&inputs.objects, c);
+            lists = l;
+            list_warnings = w;
+        }
+        let stored_warnings = match against {
+            Against::Stored(c) => {
+                crate::plan::stored::applied_over_stored(&mut inputs.objects, c, &lists)
+            }
+            Against::Nothing | Against::Settled(_) => Vec::new(),
+        };
         // Clusters that exist only in the current state are planned as they are stored: what
         // would the controller do to them now (drift, or a changed class)? They pass admission
         // with the rest, as they once did.
         let mut objects = match current {
             None => inputs.objects,
-            Some(c) => {
-                crate::plan::with_current(inputs.objects, c).map_err(|d| with_ignored(d.0))?
-            }
+            Some(c) => crate::plan::stored::with_current(inputs.objects, c)
+                .map_err(|d| with_ignored(d.0))?,
         };
         // Admission compares with the stored ClusterClasses and Clusters only.
         let stored: Vec<Object> = current
@@ -294,13 +333,6 @@ impl Side {
         if validation.has_errors() {
             return Err(with_ignored(validation.diagnostics()));
         }
-        let mut lists = ssa::ListTypes::builtin();
-        let mut list_warnings = Vec::new();
-        if let Some(c) = current {
-            let (l, w) = lists.with_crds(&objects, c);
-            lists = l;
-            list_warnings = w;
-        }
         let classes = fleet::classes(&objects).map_err(|d| with_ignored(d.0))?;
         Ok(Side {
             objects,
@@ -311,6 +343,7 @@ impl Side {
             list_warnings,
             crds,
             crd_warnings,
+            stored_warnings,
         })
     }
 
@@ -328,12 +361,23 @@ impl Side {
         extensions::ignored(self.registry.as_ref())
     }
 
-    /// Warnings up to the first Cluster's: admission's, the extensions', the list types'.
+    /// The warnings told with a failed run's errors: the extensions' forgiven failures, and the
+    /// input objects that could not be applied over their stored forms (the likely cause of a
+    /// patch path found missing).
+    pub(crate) fn told_with_errors(&self) -> Vec<Diagnostic> {
+        let mut d = self.ignored();
+        d.extend(self.stored_warnings.iter().cloned());
+        d
+    }
+
+    /// Warnings up to the first Cluster's: admission's, the extensions', the list types', the
+    /// input's applied over the stored objects.
     pub(crate) fn warnings(&self) -> Vec<Diagnostic> {
         let mut w = self.validation.diagnostics();
         w.extend(self.ignored());
         w.extend(self.crd_warnings.iter().cloned());
         w.extend(self.list_warnings.iter().cloned());
+        w.extend(self.stored_warnings.iter().cloned());
         w
     }
 
@@ -427,7 +471,7 @@ impl Streamed {
             // A misspelt template path is the likely cause of a template that failed: the
             // error's help says so, and the lint's warnings follow the errors.
             crate::lint::explain_failures(&mut d, fleet.lint());
-            d.extend(side.ignored());
+            d.extend(side.told_with_errors());
             d.extend(fleet.lint().iter().map(|u| u.warning.clone()));
             return Err(Failed {
                 diagnostics: d,

@@ -33,6 +33,9 @@ pub struct Index<'a> {
     by_cluster_name: HashMap<(&'a str, &'a str, &'a str), Vec<&'a Object>>,
     /// Clusters by (namespace, name).
     clusters: HashMap<(&'a str, &'a str), &'a Object>,
+    /// The uid the current objects' owner references give each Cluster, by (namespace, name);
+    /// `None` when they disagree or one has none.
+    owner_uids: HashMap<(&'a str, &'a str), Option<&'a str>>,
     /// Nodes.
     nodes: Vec<&'a Object>,
 }
@@ -76,8 +79,35 @@ impl<'a> Index<'a> {
                 }
                 _ => {}
             }
+            for (cluster, uid) in cluster_owner_refs(o) {
+                ix.owner_uids
+                    .entry((o.namespace.as_str(), cluster))
+                    .and_modify(|seen| {
+                        if *seen != uid {
+                            *seen = None;
+                        }
+                    })
+                    .or_insert(uid);
+            }
         }
         ix
+    }
+
+    /// The uid of the Cluster `namespace/name`: the stored Cluster's own, else the one every
+    /// owner reference of the current objects to that Cluster carries. An export may carry no
+    /// uid on the Cluster (written by hand, or trimmed by a tool) while the objects it owns
+    /// still name it; without it the owner references the topology sets would differ from the
+    /// stored ones by their uid alone. References that disagree give none: objects left over
+    /// from an earlier Cluster of that name, or a reference without a uid (state topoplan
+    /// wrote, which the objects without one would then differ from) — which is right cannot
+    /// be told.
+    pub fn cluster_uid(&self, namespace: &str, name: &str) -> Option<&'a str> {
+        let own = self
+            .cluster(namespace, name)
+            .and_then(|c| c.value.pointer("/metadata/uid"))
+            .and_then(Value::as_str)
+            .filter(|u| !u.is_empty());
+        own.or_else(|| self.owner_uids.get(&(namespace, name)).copied().flatten())
     }
 
     /// The current Cluster of this name, if the input has one.
@@ -95,8 +125,8 @@ impl<'a> Index<'a> {
         self.clusters.values().copied()
     }
 
-    /// The object of this group, kind, namespace and name.
-    fn get(&self, group: &str, kind: &str, namespace: &str, name: &str) -> Option<&'a Object> {
+    /// The object of this group (any, when empty), kind, namespace and name.
+    pub fn get(&self, group: &str, kind: &str, namespace: &str, name: &str) -> Option<&'a Object> {
         self.by_name
             .get(&(kind, namespace, name))?
             .iter()
@@ -157,6 +187,29 @@ pub fn read_ref(r: Option<&Value>) -> Option<(String, String, String)> {
         g => g,
     };
     Some((group.to_string(), s("kind").to_string(), name.to_string()))
+}
+
+/// (name, uid) of each owner reference of `o` to a Cluster API Cluster; the uid is `None` when
+/// the reference has none (as in state topoplan wrote itself; the API server requires one).
+fn cluster_owner_refs(o: &Object) -> impl Iterator<Item = (&str, Option<&str>)> {
+    o.value
+        .pointer("/metadata/ownerReferences")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .filter(|r| {
+            r.get("kind").and_then(Value::as_str) == Some("Cluster")
+                && group_of(r.get("apiVersion").and_then(Value::as_str).unwrap_or(""))
+                    == crate::api::GROUP
+        })
+        .filter_map(|r| {
+            let name = r.get("name").and_then(Value::as_str)?;
+            let uid = r
+                .get("uid")
+                .and_then(Value::as_str)
+                .filter(|u| !u.is_empty());
+            Some((name, uid))
+        })
 }
 
 fn has_label(o: &Object, key: &str) -> bool {

@@ -14,9 +14,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rayon::prelude::*;
 
+use super::stored::with_stored;
 use super::{
     ClusterPlan, Extensions, State, classify, current, normalized_version, orphans, rollout,
-    sort_objects, upgrade_decision, upgrade_step, verdict, versions_of, with_stored,
+    sort_objects, upgrade_decision, upgrade_step, verdict, versions_of,
 };
 use crate::api::{self, Cluster, ClusterClass};
 use crate::diag::{Code, Diagnostic, Diagnostics};
@@ -87,6 +88,8 @@ pub struct Fleet<'a> {
     /// Template paths that are no variable (also among `warnings`): told with a failed run's
     /// errors too, since such a path is the likely cause of a template that fails to render.
     lint: Vec<crate::lint::UnknownPath>,
+    /// What explains a path a patch finds missing in a template.
+    defaulting: crate::patches::Defaulting,
 }
 
 impl<'a> Fleet<'a> {
@@ -111,9 +114,11 @@ impl<'a> Fleet<'a> {
                 let Some(api) = api::check_core_object(o)? else {
                     return Ok(None);
                 };
-                let stored = state.index.and_then(|ix| ix.cluster(&o.namespace, &o.name));
+                let stored = state
+                    .index
+                    .and_then(|ix| Some((ix.cluster(&o.namespace, &o.name)?, ix)));
                 let merged = match stored {
-                    Some(s) => std::borrow::Cow::Owned(with_stored(o, s)?),
+                    Some((s, ix)) => std::borrow::Cow::Owned(with_stored(o, s, ix)?),
                     None => std::borrow::Cow::Borrowed(o),
                 };
                 let c = Cluster::parse(&merged, api)?;
@@ -219,7 +224,10 @@ impl<'a> Fleet<'a> {
             }
         }
         closing.extend(unchecked_kinds(blueprints.values(), ext.crds));
+        let defaulting =
+            crate::patches::Defaulting::new(objects, stored_templates(&blueprints, &state));
         Ok(Fleet {
+            defaulting,
             objects,
             blueprints,
             clusters,
@@ -300,9 +308,11 @@ impl<'a> Fleet<'a> {
                     format!("{} is not a Cluster", o.key()),
                 )]
             })?;
-        let stored = state.index.and_then(|ix| ix.cluster(&o.namespace, &o.name));
+        let stored = state
+            .index
+            .and_then(|ix| Some((ix.cluster(&o.namespace, &o.name)?, ix)));
         let merged = match stored {
-            Some(s) => std::borrow::Cow::Owned(with_stored(o, s).map_err(|e| vec![e])?),
+            Some((s, ix)) => std::borrow::Cow::Owned(with_stored(o, s, ix).map_err(|e| vec![e])?),
             None => std::borrow::Cow::Borrowed(o),
         };
         let c = Cluster::parse(&merged, api).map_err(|e| vec![e])?;
@@ -382,6 +392,7 @@ impl<'a> Fleet<'a> {
         let ctx = crate::patches::PatchContext {
             registry: ext.registry,
             status: ext.status.get(&c.class_key()),
+            defaulting: Some(&self.defaulting),
         };
         let applied = crate::patches::apply(c, bp.class, bp, &mut desired, ctx)?;
         let checked = super::generated::check(c, bp.class, &desired, &applied.traces, ext.crds);
@@ -466,6 +477,48 @@ fn unchecked_kinds<'b>(
         )
         .with_help("pass the provider's CRDs with --crds (or in -f, --current), e.g. from its components YAML")
     })
+}
+
+/// The templates of `blueprints` that the current state holds at the class's API version: they
+/// were planned as the user's file applied over the stored object (`plan::stored`), as
+/// (apiVersion, kind, namespace, name).
+fn stored_templates(
+    blueprints: &BTreeMap<(String, String), Blueprint<'_>>,
+    state: &State<'_>,
+) -> BTreeSet<(String, String, String, String)> {
+    let Some(ix) = state.index else {
+        return BTreeSet::new();
+    };
+    let mut out = BTreeSet::new();
+    for bp in blueprints.values() {
+        let workers = bp
+            .machine_deployments
+            .values()
+            .flat_map(|m| [m.bootstrap, m.infrastructure])
+            .chain(
+                bp.machine_pools
+                    .values()
+                    .flat_map(|m| [m.bootstrap, m.infrastructure]),
+            );
+        let templates = [bp.infrastructure_cluster, bp.control_plane]
+            .into_iter()
+            .chain(bp.control_plane_machine_infrastructure)
+            .chain(workers);
+        for t in templates {
+            if ix
+                .get(t.group(), &t.kind, &t.namespace, &t.name)
+                .is_some_and(|s| s.api_version == t.api_version)
+            {
+                out.insert((
+                    t.api_version.clone(),
+                    t.kind.clone(),
+                    t.namespace.clone(),
+                    t.name.clone(),
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// The (namespace, name) of each Cluster `only` selects, and an error for each selection that

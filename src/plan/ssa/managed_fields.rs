@@ -3,8 +3,8 @@ Field ownership read from `metadata.managedFields` (the `FieldsV1` format) and c
 apply intent.
 
 Owns parsing `f:<field>`, `k:{json key}`, `v:<json value>`, `i:<index>` and `.` into a
-[`FieldSet`] tree; splitting an object's ownership into what `capi-topology` applied and what
-everyone else owns; the field set server-side apply records for an intent; and the list types
+[`FieldSet`] tree; splitting an object's ownership into what one applier (`capi-topology`, or
+the user's own apply manager) applied and what everyone else owns; the field set server-side apply records for an intent; and the list types
 the server's own ownership records reveal. Malformed input never panics: an unreadable entry
 makes ownership unknown, and unknown ownership disables every removal (the safe direction).
 */
@@ -210,19 +210,25 @@ fn parse_element(key: &str) -> Option<Element> {
 pub struct Ownership {
     /// The object has a non-empty `metadata.managedFields` list at all.
     pub recorded: bool,
-    /// What `capi-topology` applied (operation Apply, no subresource), minus the dry-run and
-    /// conversion-data annotations the comparison ignores. `None` when there is no such entry
-    /// or it could not be read.
-    pub topology: Option<FieldSet>,
-    /// What every other entry owns (other managers, and capi-topology's non-apply entries).
+    /// What the applier (`capi-topology` unless [`Ownership::of_applier`] names another)
+    /// applied (operation Apply, no subresource), minus the dry-run and conversion-data
+    /// annotations the comparison ignores. `None` when there is no such entry or it could not
+    /// be read.
+    pub applier: Option<FieldSet>,
+    /// What every other entry owns (other managers, and the applier's non-apply entries).
     pub others: FieldSet,
     /// Some entry could not be read: what others own is not fully known.
     pub malformed: bool,
 }
 
 impl Ownership {
-    /// Read the ownership of `object`.
+    /// Read the ownership of `object`, with `capi-topology` as the applier.
     pub fn of(object: &Value) -> Ownership {
+        Ownership::of_applier(object, TOPOLOGY_MANAGER)
+    }
+
+    /// Read the ownership of `object`, with `manager`'s apply as the applier's.
+    pub fn of_applier(object: &Value, manager: &str) -> Ownership {
         let mut out = Ownership::default();
         let Some(entries) = object.pointer("/metadata/managedFields") else {
             return out;
@@ -234,15 +240,14 @@ impl Ownership {
             return out;
         };
         out.recorded = !entries.is_empty();
-        let mut topology: Vec<FieldSet> = Vec::new();
+        let mut applied: Vec<FieldSet> = Vec::new();
         let mut others: Vec<FieldSet> = Vec::new();
-        let mut topology_malformed = false;
+        let mut applier_malformed = false;
         for entry in entries {
             if !entry.is_object() {
                 out.malformed = true;
                 continue;
             }
-            let manager = entry.get("manager").and_then(Value::as_str);
             let operation = entry.get("operation").and_then(Value::as_str);
             let subresource = entry
                 .get("subresource")
@@ -255,23 +260,23 @@ impl Ownership {
                 (Some("FieldsV1") | None, None) => Some(FieldSet::default()),
                 _ => None,
             };
-            let is_topology = manager == Some(TOPOLOGY_MANAGER)
+            let is_applier = entry.get("manager").and_then(Value::as_str) == Some(manager)
                 && operation == Some("Apply")
                 && subresource.is_empty();
-            match (parsed, is_topology) {
-                (Some(set), true) => topology.push(set),
+            match (parsed, is_applier) {
+                (Some(set), true) => applied.push(set),
                 (Some(set), false) => others.push(set),
-                (None, true) => topology_malformed = true,
+                (None, true) => applier_malformed = true,
                 (None, false) => out.malformed = true,
             }
         }
         out.others = FieldSet::union_all(others);
-        let mut topology = (!topology.is_empty()).then(|| FieldSet::union_all(topology));
-        if topology_malformed {
+        let mut applied = (!applied.is_empty()).then(|| FieldSet::union_all(applied));
+        if applier_malformed {
             out.malformed = true;
-            topology = None;
+            applied = None;
         }
-        if let Some(t) = topology.as_mut() {
+        if let Some(t) = applied.as_mut() {
             for key in [DRY_RUN_ANNOTATION, CONVERSION_DATA_ANNOTATION] {
                 t.remove_path(&[
                     Element::Field("metadata".into()),
@@ -280,16 +285,41 @@ impl Ownership {
                 ]);
             }
         }
-        out.topology = topology;
+        out.applier = applied;
         out
     }
+}
+
+/// The one manager that server-side applied `object` (operation Apply, on the object itself),
+/// other than `capi-topology`: the tool that applies the user's files (`kubectl` with
+/// `--server-side`, a GitOps controller). `None` when there is none, or several (which of them
+/// applies the file at hand cannot be told), or the records cannot be read.
+pub fn sole_applier(object: &Value) -> Option<String> {
+    let entries = object.pointer("/metadata/managedFields")?.as_array()?;
+    let mut found: Option<&str> = None;
+    for entry in entries {
+        let manager = entry.get("manager").and_then(Value::as_str)?;
+        let apply = entry.get("operation").and_then(Value::as_str) == Some("Apply");
+        let subresource = entry
+            .get("subresource")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if !apply || !subresource.is_empty() || manager == TOPOLOGY_MANAGER {
+            continue;
+        }
+        match found {
+            Some(m) if m != manager => return None,
+            _ => found = Some(manager),
+        }
+    }
+    found.map(str::to_string)
 }
 
 /// Whether `current` records what `capi-topology` applied, i.e. whether fields dropped from the
 /// template can be detected. Without it the simulation keeps every field the intent no longer
 /// sets (a known false negative the caller should mention).
 pub fn has_topology_managed_fields(current: &Value) -> bool {
-    Ownership::of(current).topology.is_some()
+    Ownership::of(current).applier.is_some()
 }
 
 /// The fields server-side apply records as owned by the applier of `intent`. Identity fields
@@ -471,7 +501,7 @@ pub fn inferred_list_types(ownership: &Ownership) -> Vec<(Vec<String>, ListType)
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut path = Vec::new();
-    if let Some(t) = &ownership.topology {
+    if let Some(t) = &ownership.applier {
         infer(t, &mut path, &mut out, &mut seen);
     }
     infer(&ownership.others, &mut path, &mut out, &mut seen);
@@ -590,7 +620,7 @@ mod tests {
         let o = Ownership::of(&obj);
         assert!(o.recorded && !o.malformed);
         let t = o
-            .topology
+            .applier
             .unwrap_or_else(|| panic!("topology entry missing"));
         assert_eq!(
             t.leaves().into_iter().collect::<Vec<_>>(),
@@ -624,7 +654,7 @@ mod tests {
         ];
         for (mf, known, malformed) in cases {
             let o = Ownership::of(&with_fields(mf.clone()));
-            assert_eq!(o.topology.is_some(), *known, "{mf}");
+            assert_eq!(o.applier.is_some(), *known, "{mf}");
             assert_eq!(o.malformed, *malformed, "{mf}");
         }
         assert!(!has_topology_managed_fields(&json!({"metadata": {}})));

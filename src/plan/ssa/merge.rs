@@ -1,6 +1,7 @@
 /*!
 The apply itself: what an object looks like after `capi-topology` server-side applies an intent
-with force, and whether the apply changes what `capi-topology` owns.
+with force, and whether the apply changes what `capi-topology` owns. The same merge serves any
+other field manager's apply ([`apply_as`]: the user's own apply of a file).
 
 Owns the merge (mappings merged key by key, lists replaced unless the list type says map or set)
 and the removal of fields `capi-topology` applied before, no longer sends, and nobody else owns.
@@ -13,8 +14,8 @@ use serde_json::{Map, Value};
 
 use super::lists::{ITEM, ListType, ListTypes};
 use super::managed_fields::{
-    CONVERSION_DATA_ANNOTATION, DRY_RUN_ANNOTATION, Element, FieldSet, Ownership, element_text,
-    entry_key, inferred_list_types, intent_fields,
+    CONVERSION_DATA_ANNOTATION, DRY_RUN_ANNOTATION, Element, FieldSet, Ownership, TOPOLOGY_MANAGER,
+    element_text, entry_key, inferred_list_types, intent_fields,
 };
 
 /// Values nest this deep only by accident or malice; below it, the intent replaces wholesale
@@ -71,19 +72,26 @@ fn oracle<'a>(
 /// ownership changes is [`ownership_changed`]'s question. A `current` or `intent` that is not a
 /// mapping yields `current` unchanged.
 pub fn apply(current: &Value, intent: &Value, lists: &ListTypes) -> Value {
+    apply_as(current, intent, lists, TOPOLOGY_MANAGER)
+}
+
+/// [`apply`] by another field manager: `current` after `manager` applies `intent`, removing what
+/// `manager` applied before and no longer sends (the user's `kubectl apply --server-side` of a
+/// file, say).
+pub fn apply_as(current: &Value, intent: &Value, lists: &ListTypes, manager: &str) -> Value {
     if !current.is_object() || !intent.is_object() {
         return current.clone();
     }
-    let ownership = Ownership::of(current);
+    let ownership = Ownership::of_applier(current, manager);
     let oracle = oracle(current, intent, lists, &ownership);
     let mut path = Vec::new();
     let mut after = merge(current, intent, &mut path, &oracle, 0);
     // Removal needs to know every other owner: one unreadable record could be the one that
     // keeps a field, so unreadable records disable removal entirely.
-    if let (Some(topology), false) = (&ownership.topology, ownership.malformed) {
+    if let (Some(applied), false) = (&ownership.applier, ownership.malformed) {
         remove_dropped(
             &mut after,
-            topology,
+            applied,
             Some(intent),
             Some(&ownership.others),
             0,
@@ -142,7 +150,7 @@ pub fn ownership_changed(current: &Value, intent: &Value, lists: &ListTypes) -> 
             Element::Field(key.into()),
         ]);
     }
-    let before = ownership.topology.unwrap_or_default();
+    let before = ownership.applier.unwrap_or_default();
     before.leaves() != applied.leaves()
 }
 

@@ -7,10 +7,12 @@ Owns the whole comparison, pure on JSON values: the intent ([`intent`]), the sim
 with field manager `capi-topology` and force ([`apply`]), the server's MachineDeployment
 defaults ([`default_machine_deployment`]), the verdict ([`change`], [`compare`]), the reduction
 for display ([`for_display`]), and the Cluster's own patch ([`apply_cluster`],
-[`compare_cluster`]). It replaces the stand-in `plan/ssa.rs` and keeps its signatures. It mirrors
-Cluster API's dry-run comparison: both sides are reduced to the allowed paths (apiVersion, kind,
-name, namespace, uid, labels, annotations, ownerReferences, spec) without the dry-run and
-conversion-data annotations, and a difference under `spec` is a spec change.
+[`compare_cluster`]); and, apart from the controller, the user's own apply of a `-f` file over
+the stored object ([`apply_file`]). It replaces the stand-in `plan/ssa.rs` and keeps its
+signatures. It mirrors Cluster API's dry-run comparison: both sides are reduced to the allowed
+paths (apiVersion, kind, name, namespace, uid, labels, annotations, ownerReferences, spec)
+without the dry-run and conversion-data annotations, and a difference under `spec` is a spec
+change.
 
 Known limits, reported through [`Verdict::exact`] and documented on each function:
 * without a `capi-topology` managedFields record, fields dropped from a template are kept (the
@@ -30,6 +32,7 @@ mod intent;
 mod lists;
 mod managed_fields;
 mod merge;
+mod user_apply;
 
 pub use cluster::{apply_cluster, cluster_for_display, compare_cluster};
 pub use defaults::{default_machine_deployment, is_machine_deployment};
@@ -39,7 +42,8 @@ pub use intent::{
 };
 pub use lists::{ANY_KEY, ITEM, ListType, ListTypes};
 pub use managed_fields::{TOPOLOGY_MANAGER, has_topology_managed_fields, record_topology_apply};
-pub use merge::{apply, ownership_changed};
+pub use merge::{apply, apply_as, ownership_changed};
+pub use user_apply::{LAST_APPLIED, Provenance, apply_file};
 
 /// What applying the intent does to an object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -1,0 +1,444 @@
+/*!
+The input as applied over what is stored: what admission and planning see when `--current` gives
+the objects as they are in the management cluster.
+
+Owns turning each `-f` Cluster into the update of its stored form (it keeps what only the stored
+Cluster knows: its uid, the references and the endpoint controllers set), bringing in the
+topology Clusters that exist only in the current state, planned as stored, and applying each
+`-f` template and ClusterClass over its stored form, as the user's apply would
+([`applied_over_stored`]). It does not find a Cluster's objects ([`super::current`]) nor compare
+anything ([`super::ssa`]).
+*/
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde_json::Value;
+
+use crate::api;
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::load::Object;
+
+use super::{current, ssa};
+
+/// The objects admission sees when current objects are given: each input Cluster carries what
+/// only its stored form knows (the user's apply would not remove the references the controller
+/// set), and Clusters that exist only in the current state are planned as they are stored: what
+/// would the controller do to them now (drift, or a changed class)? They pass admission with
+/// the rest, as they once did.
+pub(crate) fn with_current(
+    inputs: Vec<Object>,
+    current: &[Object],
+) -> Result<Vec<Object>, Diagnostics> {
+    let index = current::Index::new(current);
+    let mut errors = Vec::new();
+    let only = current_only_clusters(&inputs, current);
+    let mut out: Vec<Object> = inputs
+        .into_iter()
+        .map(|o| {
+            let stored = (o.kind == "Cluster" && o.group() == api::GROUP)
+                .then(|| index.cluster(&o.namespace, &o.name))
+                .flatten();
+            match stored {
+                Some(s) => with_stored(&o, s, &index).unwrap_or_else(|e| {
+                    errors.push(e);
+                    o
+                }),
+                None => o,
+            }
+        })
+        .collect();
+    out.extend(only);
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(Diagnostics(errors))
+    }
+}
+
+/// Topology Clusters of the current state that `-f` does not redefine.
+fn current_only_clusters(inputs: &[Object], current: &[Object]) -> Vec<Object> {
+    let given: BTreeSet<(&str, &str)> = inputs
+        .iter()
+        .filter(|o| o.kind == "Cluster" && o.group() == api::GROUP)
+        .map(|o| (o.namespace.as_str(), o.name.as_str()))
+        .collect();
+    current
+        .iter()
+        .filter(|o| {
+            o.kind == "Cluster"
+                && o.group() == api::GROUP
+                && o.value
+                    .pointer("/spec/topology")
+                    .is_some_and(|t| !t.is_null())
+                && !given.contains(&(o.namespace.as_str(), o.name.as_str()))
+        })
+        .cloned()
+        .collect()
+}
+
+/// Whether an input object is applied over its stored form: ClusterClasses, and templates by
+/// clusterctl's own rule for the offline plan (`getTemplates`: a kind ending in `Template`).
+/// Clusters have their own rule ([`with_stored`]); generated objects are never in `-f`.
+fn applied_over_stored_kind(o: &Object) -> bool {
+    (o.kind == "ClusterClass" && o.group() == api::GROUP) || o.kind.ends_with("Template")
+}
+
+/// Each template and ClusterClass of `inputs` that `current` holds too, replaced by what the
+/// user's apply of its file makes of the stored object ([`ssa::apply_file`]): the API server
+/// stored the object defaulted by its provider's webhooks, which topoplan cannot run, and an
+/// apply keeps what the file never set (a class patch that replaces a defaulted field then
+/// finds it, as it does in the cluster). Returns warnings: an object stored at another API
+/// version than the file's is planned as the file has it (the server would convert it; topoplan
+/// cannot).
+pub(crate) fn applied_over_stored(
+    inputs: &mut [Object],
+    current: &[Object],
+    lists: &ssa::ListTypes,
+) -> Vec<Diagnostic> {
+    let stored: HashMap<(&str, &str, &str, &str), &Object> = current
+        .iter()
+        .filter(|o| applied_over_stored_kind(o))
+        .map(|o| {
+            (
+                (
+                    o.group(),
+                    o.kind.as_str(),
+                    o.namespace.as_str(),
+                    o.name.as_str(),
+                ),
+                o,
+            )
+        })
+        .collect();
+    let mut warnings = Vec::new();
+    if stored.is_empty() {
+        return warnings;
+    }
+    for o in inputs.iter_mut().filter(|o| applied_over_stored_kind(o)) {
+        let key = (
+            o.group(),
+            o.kind.as_str(),
+            o.namespace.as_str(),
+            o.name.as_str(),
+        );
+        let Some(s) = stored.get(&key) else {
+            continue;
+        };
+        if s.api_version != o.api_version {
+            warnings.push(
+                Diagnostic::warning(
+                    Code::CurrentNotApplied,
+                    format!(
+                        "{} {}/{} is {} in the input and {} as stored ({}): planned as the file has it, without the fields only the stored object holds",
+                        o.kind, o.namespace, o.name, o.api_version, s.api_version, s.origin.file.name
+                    ),
+                )
+                .at(&o.origin, "/apiVersion", "another API version than stored")
+                .with_help(format!(
+                    "export the stored object in {} (for example: kubectl get {}.{}.{} {} -n {} -o yaml)",
+                    o.api_version,
+                    o.kind.to_lowercase(),
+                    o.version(),
+                    o.group(),
+                    o.name,
+                    o.namespace
+                )),
+            );
+            continue;
+        }
+        let (after, _) = ssa::apply_file(&s.value, &o.value, lists);
+        o.value = after;
+    }
+    warnings
+}
+
+/// The Cluster to plan: the `-f` Cluster as the user's apply leaves it over the stored one. The
+/// user's file is the whole of what they want, except for what controllers write and the file
+/// never holds, which the apply keeps: the references the topology controller set, the control
+/// plane endpoint the Cluster controller copied from the provider (`spec.controlPlaneEndpoint`,
+/// written by Cluster API's `reconcileInfrastructure` and `reconcileControlPlane`), and the uid the API
+/// server gave it — the stored Cluster's, or the one its objects' owner references carry
+/// ([`current::Index::cluster_uid`]). Status is the stored Cluster's anyway: the Cluster's plan
+/// starts from the stored object (`verdict`). A reference the two disagree on is an error: the
+/// input contradicts the current state.
+pub(super) fn with_stored(
+    given: &Object,
+    stored: &Object,
+    ix: &current::Index<'_>,
+) -> Result<Object, Diagnostic> {
+    if std::ptr::eq(given, stored) {
+        return Ok(given.clone());
+    }
+    let mut merged = given.clone();
+    for ptr in ["/spec/infrastructureRef", "/spec/controlPlaneRef"] {
+        let Some(s) = stored.value.pointer(ptr).filter(|v| !api::is_zero(v)) else {
+            continue;
+        };
+        match given.value.pointer(ptr).filter(|v| !api::is_zero(v)) {
+            None => set(&mut merged.value, ptr, s.clone()),
+            Some(g) if current::read_ref(Some(g)) != current::read_ref(Some(s)) => {
+                return Err(Diagnostic::error(Code::CurrentInconsistent, format!(
+                    "Cluster {}: {} differs from the stored Cluster's ({})",
+                    given.key(),
+                    ptr.trim_start_matches('/').replace('/', "."),
+                    stored.origin.file.name
+                ))
+                .at(&given.origin, ptr, "contradicts the current state")
+                .with_help("the topology controller sets this reference; drop it from the input or export the Cluster again"));
+            }
+            Some(_) => {}
+        }
+    }
+    const ENDPOINT: &str = "/spec/controlPlaneEndpoint";
+    if let Some(s) = stored
+        .value
+        .pointer(ENDPOINT)
+        .filter(|v| !endpoint_unset(v))
+        && given.value.pointer(ENDPOINT).is_none_or(endpoint_unset)
+    {
+        set(&mut merged.value, ENDPOINT, s.clone());
+    }
+    if given.value.pointer("/metadata/uid").is_none()
+        && let Some(uid) = ix.cluster_uid(&stored.namespace, &stored.name)
+    {
+        set(
+            &mut merged.value,
+            "/metadata/uid",
+            Value::String(uid.to_string()),
+        );
+    }
+    Ok(merged)
+}
+
+/// An endpoint nobody filled in: absent parts, an empty host, port 0 (the Go zero value).
+fn endpoint_unset(v: &Value) -> bool {
+    let host = v.get("host").and_then(Value::as_str).unwrap_or("");
+    let port = v.get("port").and_then(Value::as_i64).unwrap_or(0);
+    api::is_zero(v) || (host.is_empty() && port == 0)
+}
+
+/// Set the field at JSON pointer `ptr` (plain keys, no escapes), creating parents.
+fn set(v: &mut Value, ptr: &str, value: Value) {
+    let keys: Vec<&str> = ptr.trim_start_matches('/').split('/').collect();
+    crate::json::set_path(v, &keys, value);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::source::{Origin, SourceFile, SpanTable};
+
+    fn object(v: Value) -> Object {
+        let origin = Origin {
+            file: SourceFile::new("test.yaml".to_string(), String::new()),
+            spans: Arc::new(SpanTable::default()),
+        };
+        Object::new(v, origin, "ns").expect("object")
+    }
+
+    fn cluster(meta: Value, spec: Value) -> Value {
+        let mut m = json!({"name": "c1", "namespace": "ns"});
+        if let (Some(m), Some(extra)) = (m.as_object_mut(), meta.as_object()) {
+            m.extend(extra.clone());
+        }
+        json!({"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "Cluster", "metadata": m, "spec": spec})
+    }
+
+    /// An object of the Cluster's topology with owner references to Clusters.
+    fn owned(name: &str, refs: Value) -> Value {
+        json!({"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "DockerMachineTemplate",
+               "metadata": {"name": name, "namespace": "ns", "ownerReferences": refs}})
+    }
+
+    fn owner(api: &str, name: &str, uid: &str) -> Value {
+        json!({"apiVersion": api, "kind": "Cluster", "name": name, "uid": uid})
+    }
+
+    const V2: &str = "cluster.x-k8s.io/v1beta2";
+
+    fn merged(given: Value, current: Vec<Value>) -> Value {
+        let current: Vec<Object> = current.into_iter().map(object).collect();
+        let ix = current::Index::new(&current);
+        let stored = ix.cluster("ns", "c1").expect("stored Cluster");
+        with_stored(&object(given), stored, &ix)
+            .expect("merged")
+            .value
+    }
+
+    #[test]
+    fn uid_from_the_owner_references_of_its_objects() {
+        let given = cluster(json!({}), json!({"topology": {}}));
+        let stored = cluster(json!({}), json!({"topology": {}}));
+        // (what the current objects say, the uid the Cluster gets)
+        let cases: Vec<(&str, Vec<Value>, Option<&str>)> = vec![
+            (
+                "every reference agrees",
+                vec![
+                    owned("a", json!([owner(V2, "c1", "u1")])),
+                    owned("b", json!([owner("cluster.x-k8s.io/v1beta1", "c1", "u1")])),
+                ],
+                Some("u1"),
+            ),
+            (
+                "references disagree: an earlier Cluster of that name",
+                vec![
+                    owned("a", json!([owner(V2, "c1", "u1")])),
+                    owned("b", json!([owner(V2, "c1", "u0")])),
+                ],
+                None,
+            ),
+            (
+                "another Cluster, another kind, another group: none of them",
+                vec![owned(
+                    "a",
+                    json!([owner(V2, "c2", "u2"),
+                           {"apiVersion": V2, "kind": "MachineSet", "name": "c1", "uid": "u3"},
+                           owner("example.com/v1", "c1", "u4")]),
+                )],
+                None,
+            ),
+            (
+                "a reference without a uid: topoplan's own state, which would then differ",
+                vec![
+                    owned("a", json!([owner(V2, "c1", "u1")])),
+                    owned(
+                        "b",
+                        json!([{"apiVersion": V2, "kind": "Cluster", "name": "c1"}]),
+                    ),
+                ],
+                None,
+            ),
+            (
+                "an empty uid is none",
+                vec![
+                    owned("a", json!([owner(V2, "c1", "")])),
+                    owned("b", json!([owner(V2, "c1", "u1")])),
+                ],
+                None,
+            ),
+            ("malformed references", vec![owned("a", json!("x"))], None),
+        ];
+        for (name, objects, want) in cases {
+            let mut current = vec![stored.clone()];
+            current.extend(objects);
+            let got = merged(given.clone(), current);
+            assert_eq!(
+                got.pointer("/metadata/uid").and_then(Value::as_str),
+                want,
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn own_uids_come_first() {
+        let refs = owned("a", json!([owner(V2, "c1", "from-ref")]));
+        let stored = cluster(json!({"uid": "stored"}), json!({}));
+        let got = merged(cluster(json!({}), json!({})), vec![stored, refs.clone()]);
+        assert_eq!(got["metadata"]["uid"], json!("stored"));
+        let stored = cluster(json!({}), json!({}));
+        let got = merged(
+            cluster(json!({"uid": "given"}), json!({})),
+            vec![stored, refs],
+        );
+        assert_eq!(got["metadata"]["uid"], json!("given"));
+    }
+
+    #[test]
+    fn controller_fields_are_kept() {
+        let endpoint = json!({"host": "10.0.0.1", "port": 6443});
+        let infra = json!({"apiGroup": "infrastructure.cluster.x-k8s.io", "kind": "DockerCluster", "name": "c1-x"});
+        let stored = cluster(
+            json!({}),
+            json!({"controlPlaneEndpoint": endpoint, "infrastructureRef": infra, "paused": true}),
+        );
+        let given_endpoint = json!({"host": "lb.example.com", "port": 443});
+        // (what the input writes, the endpoint planned)
+        let cases = [
+            (json!({}), endpoint.clone()),
+            (
+                json!({"controlPlaneEndpoint": {"host": "", "port": 0}}),
+                endpoint.clone(),
+            ),
+            (json!({"controlPlaneEndpoint": null}), endpoint.clone()),
+            (
+                json!({"controlPlaneEndpoint": given_endpoint}),
+                given_endpoint.clone(),
+            ),
+        ];
+        for (spec, want) in cases {
+            let got = merged(cluster(json!({}), spec.clone()), vec![stored.clone()]);
+            assert_eq!(got["spec"]["controlPlaneEndpoint"], want, "{spec}");
+            assert_eq!(got["spec"]["infrastructureRef"], infra, "{spec}");
+            // What the user wrote (or left out) stays theirs.
+            assert!(got["spec"].get("paused").is_none(), "{spec}");
+        }
+        // A stored Cluster with no endpoint gives none.
+        let got = merged(
+            cluster(json!({}), json!({})),
+            vec![cluster(
+                json!({}),
+                json!({"controlPlaneEndpoint": {"host": "", "port": 0}}),
+            )],
+        );
+        assert!(got["spec"].get("controlPlaneEndpoint").is_none());
+    }
+
+    #[test]
+    fn templates_and_classes_are_applied_over_their_stored_forms() {
+        let template = |api: &str, kind: &str, ns: &str, spec: Value| {
+            json!({"apiVersion": api, "kind": kind, "metadata": {"name": "t", "namespace": ns},
+                   "spec": {"template": {"spec": spec}}})
+        };
+        const INFRA: &str = "infrastructure.cluster.x-k8s.io/v1beta2";
+        let class = |spec: Value| json!({"apiVersion": V2, "kind": "ClusterClass", "metadata": {"name": "t", "namespace": "ns"}, "spec": spec});
+        let mut inputs: Vec<Object> = [
+            template(INFRA, "AWSClusterTemplate", "ns", json!({"region": "a"})),
+            // Same name, other namespace or kind, or another version than stored.
+            template(INFRA, "AWSClusterTemplate", "other", json!({})),
+            template(INFRA, "AWSMachineTemplate", "ns", json!({})),
+            template("infrastructure.cluster.x-k8s.io/v1beta1", "AWSManagedTemplate", "ns", json!({})),
+            class(json!({"a": 1})),
+            // Not a template nor a class: as given.
+            json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "t", "namespace": "ns"}, "data": {}}),
+        ]
+        .into_iter()
+        .map(object)
+        .collect();
+        let current: Vec<Object> = [
+            template(INFRA, "AWSClusterTemplate", "ns", json!({"region": "b", "bastion": {"enabled": false}})),
+            template(INFRA, "AWSManagedTemplate", "ns", json!({"x": 1})),
+            class(json!({"b": 2})),
+            json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "t", "namespace": "ns"}, "data": {"k": "v"}}),
+        ]
+        .into_iter()
+        .map(object)
+        .collect();
+        let before: Vec<Value> = inputs.iter().map(|o| o.value.clone()).collect();
+        let warnings = applied_over_stored(&mut inputs, &current, &ssa::ListTypes::builtin());
+        assert_eq!(
+            inputs[0].value["spec"]["template"]["spec"],
+            json!({"region": "a", "bastion": {"enabled": false}})
+        );
+        assert_eq!(inputs[4].value["spec"], json!({"a": 1, "b": 2}));
+        for i in [1, 2, 3, 5] {
+            assert_eq!(inputs[i].value, before[i], "input {i}");
+        }
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert_eq!(warnings[0].code, Code::CurrentNotApplied);
+        assert!(
+            warnings[0].message.starts_with(
+                "AWSManagedTemplate ns/t is infrastructure.cluster.x-k8s.io/v1beta1 in the input and infrastructure.cluster.x-k8s.io/v1beta2 as stored"
+            ),
+            "{}",
+            warnings[0].message
+        );
+        // Nothing stored: nothing to do.
+        let mut again = inputs.clone();
+        assert!(applied_over_stored(&mut again, &[], &ssa::ListTypes::builtin()).is_empty());
+    }
+}
