@@ -9,9 +9,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # --budgets: only the fleet-scale budgets (10,000-Cluster plan, 5,000-Cluster diff, one core
-# against all), skipping the rest.
+# against all), skipping the rest. --crds: only issue #15's budget, what checking every object
+# against the provider CRDs of testdata/crds adds to one Cluster and to 1,000 (set BASELINE to
+# another topoplan binary to time it too, e.g. one built before CRDs were read).
 only_budgets=false
+only_crds=false
 if [ "${1:-}" = "--budgets" ]; then only_budgets=true; shift; fi
+if [ "${1:-}" = "--crds" ]; then only_crds=true; shift; fi
 example=${1:-../shared/examples/dev-quick-start}
 [ -d "$example" ] || { echo "no example directory at $example" >&2; exit 1; }
 
@@ -96,7 +100,24 @@ budgets() {
   /usr/bin/time -f "diff 5,000 clusters: %M KiB, %e s" "${run_diff5000[@]}" 2>"$work/diff5000.err" | cat >/dev/null || true
   tail -n1 "$work/diff5000.err"
 }
+crd_budget() {
+  echo "== CRD budget: plan with the provider CRDs of testdata/crds (--crds) against without"
+  local crds=testdata/crds
+  local base=("${BASELINE:-}")
+  local args=(-n "one Cluster" "${run_one[*]}" -n "one Cluster, --crds" "${run_one[*]} --crds $crds")
+  local fleet=(-n "1,000 Clusters" "${run_fleet[*]} >/dev/null"
+    -n "1,000 Clusters, --crds" "${run_fleet[*]} --crds $crds >/dev/null")
+  if [ -n "${BASELINE:-}" ]; then
+    args+=(-n "one Cluster, baseline" "${base[0]} ${run_one[*]:1}")
+    fleet+=(-n "1,000 Clusters, baseline" "${base[0]} ${run_fleet[*]:1} >/dev/null")
+  fi
+  hyperfine --warmup 5 --runs 40 -N --export-json "$work/crd-one.json" "${args[@]}"
+  hyperfine --warmup 2 --runs 10 --shell=bash --export-json "$work/crd-fleet.json" "${fleet[@]}"
+  /usr/bin/time -f "1,000 clusters, --crds: %M KiB, %e s" "${run_fleet[@]}" --crds "$crds" >/dev/null 2>"$work/crd-fleet.err" || true
+  tail -n1 "$work/crd-fleet.err"
+}
 if $only_budgets; then budgets; exit 0; fi
+if $only_crds; then crd_budget; exit 0; fi
 
 echo "== inputs: $class + $flavor; fleet: $(grep -c '^kind: Cluster$' "$work/fleet.yaml") Clusters"
 if command -v hyperfine >/dev/null; then
