@@ -7,11 +7,12 @@
 //! a run that never admits a Cluster API object pays nothing. A CRD of the same group and kind
 //! in the input replaces the built-in one (see [`super::Crds::with_builtin`]).
 
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use super::Crds;
+use super::{Crds, Gvk, Structural};
 use crate::load::Object;
 use crate::source::{Origin, SourceFile, SpanTable};
 
@@ -21,10 +22,81 @@ const DATA: &str = include_str!("../../data/crds/cluster-api.json");
 /// The name diagnostics give the built-in data.
 const NAME: &str = "data/crds/cluster-api.json (built in)";
 
-/// The built-in registry.
+/// The built-in registry, every version compiled (for callers that do not know what they need;
+/// the pipeline asks for what its input uses, [`super::Crds::with_builtin_wanted`]).
 pub fn builtin() -> &'static Crds {
     static CRDS: OnceLock<Crds> = OnceLock::new();
-    CRDS.get_or_init(read)
+    CRDS.get_or_init(|| Crds::new().with_builtin())
+}
+
+/// The CRD objects of the data, read once.
+fn objects() -> &'static [Object] {
+    static OBJECTS: OnceLock<Vec<Object>> = OnceLock::new();
+    OBJECTS.get_or_init(|| {
+        let Ok(doc) = serde_json::from_str::<Value>(DATA) else {
+            return Vec::new();
+        };
+        let origin = Origin {
+            file: SourceFile::new(NAME, String::new()),
+            spans: Arc::new(SpanTable::default()),
+        };
+        doc.get("crds")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|crd| Object::new(crd.clone(), origin.clone(), "").ok())
+            .collect()
+    })
+}
+
+/// A built-in version: the index of its CRD, and its schema once compiled.
+type Entry = (usize, OnceLock<Option<Arc<Structural>>>);
+
+/// Every group, version and kind the data serves.
+fn index() -> &'static HashMap<Gvk, Entry> {
+    static INDEX: OnceLock<HashMap<Gvk, Entry>> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut out = HashMap::new();
+        for (i, o) in objects().iter().enumerate() {
+            let v = &o.value;
+            let group = v
+                .pointer("/spec/group")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let kind = v
+                .pointer("/spec/names/kind")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            for version in v
+                .pointer("/spec/versions")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter(|x| x.get("served").and_then(Value::as_bool) == Some(true))
+                .filter_map(|x| x.get("name").and_then(Value::as_str))
+            {
+                out.insert(Gvk::new(group, version, kind), (i, OnceLock::new()));
+            }
+        }
+        out
+    })
+}
+
+/// Every group, version and kind built in.
+pub fn served() -> impl Iterator<Item = &'static Gvk> {
+    index().keys()
+}
+
+/// The built-in schema of `gvk`, compiled on first use (the same `Arc` every time).
+pub fn compiled(gvk: &Gvk) -> Option<Arc<Structural>> {
+    let (i, cell) = index().get(gvk)?;
+    cell.get_or_init(|| {
+        let crd = objects().get(*i)?;
+        // The data is generated and tested: it has nothing to warn of.
+        let (mut served, _) = super::definition::read_wanted(crd, &|g| g == gvk);
+        served.pop().map(Arc::new)
+    })
+    .clone()
 }
 
 /// The commit of Cluster API main the v1beta2 schemas come from.
@@ -40,30 +112,6 @@ pub fn main_commit() -> &'static str {
             })
             .unwrap_or_default()
     })
-}
-
-fn read() -> Crds {
-    let mut crds = Crds::new();
-    let Ok(doc) = serde_json::from_str::<Value>(DATA) else {
-        return crds;
-    };
-    let file = SourceFile::new(NAME, String::new());
-    let origin = Origin {
-        file,
-        spans: Arc::new(SpanTable::default()),
-    };
-    for crd in doc
-        .get("crds")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        if let Ok(o) = Object::new(crd.clone(), origin.clone(), "") {
-            // The data is generated and tested: it has nothing to warn of.
-            let _ = crds.add(&o);
-        }
-    }
-    crds
 }
 
 #[cfg(test)]

@@ -49,7 +49,7 @@ mod golden;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -62,6 +62,31 @@ pub use default::default;
 pub use prune::prune;
 pub use structural::{Gvk, Structural};
 pub use validate::validate;
+
+/// The kinds a run over `objects` can admit or generate, for [`Crds::from_objects_wanted`]:
+/// each object's own, the kind a template generates (`DevClusterTemplate` → `DevCluster`), and
+/// the objects Cluster API generates (MachineDeployment, MachinePool, MachineHealthCheck) at
+/// every Cluster API version the objects use.
+pub fn wanted_by<'a>(objects: impl IntoIterator<Item = &'a Object>) -> HashSet<Gvk> {
+    let mut out = HashSet::new();
+    let mut capi = HashSet::new();
+    for o in objects {
+        let (group, version) = (o.group(), o.version());
+        out.insert(Gvk::new(group, version, &o.kind));
+        if let Some(k) = o.kind.strip_suffix("Template") {
+            out.insert(Gvk::new(group, version, k));
+        }
+        if group == crate::api::GROUP {
+            capi.insert(version.to_string());
+        }
+    }
+    for v in capi {
+        for k in ["MachineDeployment", "MachinePool", "MachineHealthCheck"] {
+            out.insert(Gvk::new(crate::api::GROUP, &v, k));
+        }
+    }
+    out
+}
 
 /// The served versions of every CustomResourceDefinition read, by group, version and kind.
 #[derive(Debug, Clone, Default)]
@@ -86,6 +111,25 @@ impl Crds {
         for o in objects {
             if definition::is_crd(o) {
                 warnings.extend(crds.add(o));
+            }
+        }
+        (crds, warnings)
+    }
+
+    /// [`Crds::from_objects`], compiling only the versions and kinds `wanted` accepts.
+    pub fn from_objects_wanted<'a>(
+        objects: impl IntoIterator<Item = &'a Object>,
+        wanted: &dyn Fn(&Gvk) -> bool,
+    ) -> (Crds, Vec<Diagnostic>) {
+        let mut crds = Crds::new();
+        let mut warnings = Vec::new();
+        for o in objects {
+            if definition::is_crd(o) {
+                let (served, w) = definition::read_wanted(o, wanted);
+                for s in served {
+                    crds.by_gvk.insert(s.gvk().clone(), Arc::new(s));
+                }
+                warnings.extend(w);
             }
         }
         (crds, warnings)
@@ -126,24 +170,30 @@ impl Crds {
 
     /// This registry, plus Cluster API's built-in schemas ([`builtin`]) for the versions and
     /// kinds it does not serve itself: the input's own CRD of a kind wins.
-    pub fn with_builtin(mut self) -> Crds {
-        for (gvk, s) in &builtin::builtin().by_gvk {
-            self.by_gvk
-                .entry(gvk.clone())
-                .or_insert_with(|| Arc::clone(s));
+    pub fn with_builtin(self) -> Crds {
+        self.with_builtin_wanted(&|_| true)
+    }
+
+    /// [`Crds::with_builtin`] for the versions and kinds `wanted` accepts: each built-in schema
+    /// is compiled on first use, once per process.
+    pub fn with_builtin_wanted(mut self, wanted: &dyn Fn(&Gvk) -> bool) -> Crds {
+        for gvk in builtin::served() {
+            if !wanted(gvk) || self.by_gvk.contains_key(gvk) {
+                continue;
+            }
+            if let Some(s) = builtin::compiled(gvk) {
+                self.by_gvk.insert(gvk.clone(), s);
+            }
         }
         self
     }
 
     /// Whether the schema of `api_version` and `kind` is Cluster API's built-in one.
     pub fn is_builtin(&self, api_version: &str, kind: &str) -> bool {
-        match (
-            self.get(api_version, kind),
-            builtin::builtin().get(api_version, kind),
-        ) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            _ => false,
-        }
+        let Some(a) = self.get(api_version, kind) else {
+            return false;
+        };
+        builtin::compiled(a.gvk()).is_some_and(|b| Arc::ptr_eq(a, &b))
     }
 
     /// How many group-version-kinds are served.

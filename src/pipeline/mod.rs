@@ -282,14 +282,18 @@ impl Side {
             d
         };
         // The current objects' CRDs first: the input's own, read later, replace them.
-        let (crds, crd_warnings) = crate::crd::Crds::from_objects(
+        // Only the versions the run can meet are compiled (a provider's CRDs hold many).
+        let wanted = crate::crd::wanted_by(current.unwrap_or(&[]).iter().chain(&inputs.objects));
+        let wanted = |g: &crate::crd::Gvk| wanted.contains(g);
+        let (crds, crd_warnings) = crate::crd::Crds::from_objects_wanted(
             current
                 .unwrap_or(&[])
                 .iter()
                 .chain(extra_crds)
                 .chain(inputs.objects.iter()),
+            &wanted,
         );
-        let crds = crds.with_builtin();
+        let crds = crds.with_builtin_wanted(&wanted);
         let settings = Settings {
             mode: Mode::Plan,
             gates: opts.gates,

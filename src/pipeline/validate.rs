@@ -64,10 +64,14 @@ pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
         d.splice(0..0, skipped.iter().cloned());
         Diagnostics(d)
     })?;
-    let (crds, crd_warnings) =
-        crate::crd::Crds::from_objects(old.iter().chain(extra.iter()).chain(inputs.objects.iter()));
+    let wanted = crate::crd::wanted_by(old.iter().chain(&inputs.objects));
+    let wanted = |g: &crate::crd::Gvk| wanted.contains(g);
+    let (crds, crd_warnings) = crate::crd::Crds::from_objects_wanted(
+        old.iter().chain(extra.iter()).chain(inputs.objects.iter()),
+        &wanted,
+    );
     skipped.extend(crd_warnings);
-    let crds = crds.with_builtin();
+    let crds = crds.with_builtin_wanted(&wanted);
     let settings = Settings {
         mode: Mode::Validate,
         gates: opts.gates,
