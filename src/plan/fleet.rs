@@ -90,6 +90,8 @@ pub struct Fleet<'a> {
     lint: Vec<crate::lint::UnknownPath>,
     /// What explains a path a patch finds missing in a template.
     defaulting: crate::patches::Defaulting,
+    /// Generated contents already found to pass their CRDs.
+    clean: super::generated::Clean,
 }
 
 impl<'a> Fleet<'a> {
@@ -237,6 +239,7 @@ impl<'a> Fleet<'a> {
             warnings,
             closing,
             lint,
+            clean: Default::default(),
         })
     }
 
@@ -395,7 +398,14 @@ impl<'a> Fleet<'a> {
             defaulting: Some(&self.defaulting),
         };
         let applied = crate::patches::apply(c, bp.class, bp, &mut desired, ctx)?;
-        let checked = super::generated::check(c, bp.class, &desired, &applied.traces, ext.crds);
+        let checked = super::generated::check(
+            c,
+            bp.class,
+            &desired,
+            &applied.traces,
+            ext.crds,
+            &self.clean,
+        );
         if !checked.errors.is_empty() {
             return Err(checked.errors);
         }

@@ -28,14 +28,91 @@ pub struct Checked {
     pub warnings: Vec<Diagnostic>,
 }
 
+/// Most contents [`Clean`] remembers; past it, it starts over (a fleet of distinct Clusters
+/// gains nothing from remembering, and memory stays bounded).
+const CLEAN_LIMIT: usize = 65_536;
+
+/// Contents already found clean (nothing dropped, nothing refused), shared by the fleet's
+/// workers: the templates a class copies for each Cluster are, past their names, the same for
+/// every Cluster with the same variables, and checking them once is enough. Keyed by the schema
+/// and a hash of the object without its `metadata` (generated names and labels are valid by
+/// construction; Cluster API's admission checked the labels and annotations they come from).
+#[derive(Debug, Default)]
+pub struct Clean(std::sync::Mutex<std::collections::HashSet<(usize, u64)>>);
+
+impl Clean {
+    fn key(s: &std::sync::Arc<crate::crd::Structural>, object: &Value) -> (usize, u64) {
+        use std::hash::Hasher as _;
+        let mut h = std::hash::DefaultHasher::new();
+        match object {
+            Value::Object(m) => {
+                for (k, v) in m.iter().filter(|(k, _)| k.as_str() != "metadata") {
+                    h.write(k.as_bytes());
+                    hash_value(v, &mut h);
+                }
+            }
+            other => hash_value(other, &mut h),
+        }
+        (std::sync::Arc::as_ptr(s) as usize, h.finish())
+    }
+
+    fn contains(&self, key: &(usize, u64)) -> bool {
+        self.0.lock().map(|s| s.contains(key)).unwrap_or(false)
+    }
+
+    fn insert(&self, key: (usize, u64)) {
+        if let Ok(mut s) = self.0.lock() {
+            if s.len() >= CLEAN_LIMIT {
+                s.clear();
+            }
+            s.insert(key);
+        }
+    }
+}
+
+/// Feed `v` to `h`, with a tag per JSON type so that `"1"` and `1` differ.
+fn hash_value(v: &Value, h: &mut std::hash::DefaultHasher) {
+    use std::hash::Hasher as _;
+    match v {
+        Value::Null => h.write_u8(0),
+        Value::Bool(b) => h.write_u8(if *b { 2 } else { 1 }),
+        Value::Number(n) => {
+            h.write_u8(3);
+            h.write(n.to_string().as_bytes());
+        }
+        Value::String(s) => {
+            h.write_u8(4);
+            h.write_usize(s.len());
+            h.write(s.as_bytes());
+        }
+        Value::Array(a) => {
+            h.write_u8(5);
+            h.write_usize(a.len());
+            for x in a {
+                hash_value(x, h);
+            }
+        }
+        Value::Object(m) => {
+            h.write_u8(6);
+            h.write_usize(m.len());
+            for (k, x) in m {
+                h.write_usize(k.len());
+                h.write(k.as_bytes());
+                hash_value(x, h);
+            }
+        }
+    }
+}
+
 /// Check every object of `desired` that `crds` serves (not the Cluster, of which the topology
-/// controller writes only some fields).
+/// controller writes only some fields); contents `clean` already knows are not checked again.
 pub fn check(
     cluster: &Cluster,
     class: &ClusterClass,
     desired: &DesiredState,
     traces: &[PatchTrace],
     crds: &crate::crd::Crds,
+    clean: &Clean,
 ) -> Checked {
     let mut out = Checked::default();
     for o in &desired.objects {
@@ -45,8 +122,15 @@ pub fn check(
         let Some(s) = crds.for_object(&o.value) else {
             continue;
         };
+        let key = Clean::key(s, &o.value);
+        if clean.contains(&key) {
+            continue;
+        }
         let mut copy = o.value.clone();
         let admitted = crate::crd::admit(&mut copy, None, s);
+        if admitted.pruned.is_empty() && admitted.is_valid() {
+            clean.insert(key);
+        }
         let what = format!("{} {}/{}", o.kind(), o.namespace(), o.name());
         for path in &admitted.pruned {
             let writer = writer(&o.role, &dotted(path), traces);
@@ -182,6 +266,32 @@ fn dotted(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn equal_contents_share_a_key_whatever_their_metadata() {
+        let crd = crate::load::Object::new(
+            serde_json::json!({
+                "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                "metadata": {"name": "ws.example.com"},
+                "spec": {"group": "example.com", "names": {"kind": "W", "plural": "ws"}, "scope": "Namespaced",
+                  "versions": [{"name": "v1", "served": true, "storage": true,
+                    "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}]}
+            }),
+            crate::source::Origin {
+                file: crate::source::SourceFile::new("crd.yaml", String::new()),
+                spans: std::sync::Arc::new(crate::source::SpanTable::default()),
+            },
+            "",
+        )
+        .unwrap();
+        let (crds, _) = crate::crd::Crds::from_objects([&crd]);
+        let s = crds.get("example.com/v1", "W").unwrap();
+        let a = serde_json::json!({"kind": "W", "metadata": {"name": "a"}, "spec": {"x": 1}});
+        let b = serde_json::json!({"kind": "W", "metadata": {"name": "b"}, "spec": {"x": 1}});
+        let c = serde_json::json!({"kind": "W", "metadata": {"name": "a"}, "spec": {"x": "1"}});
+        assert_eq!(Clean::key(s, &a), Clean::key(s, &b));
+        assert_ne!(Clean::key(s, &a), Clean::key(s, &c));
+    }
 
     #[test]
     fn pointers_nest() {
