@@ -247,3 +247,18 @@ fn the_bundled_examples_pass_their_real_crds() {
             .run();
     }
 }
+
+/// An object the schema refuses goes no further: Cluster API's decoding of it says nothing more.
+#[test]
+fn a_refused_object_is_reported_once() {
+    Test::new()
+        .file(
+            "c.yaml",
+            "apiVersion: cluster.x-k8s.io/v1beta2\nkind: Cluster\nmetadata: {name: c, namespace: default}\nspec: null\n",
+        )
+        .args(["validate", "-f", "c.yaml"])
+        .status(1)
+        .stderr_contains("Cluster.cluster.x-k8s.io \"c\" is invalid: spec: Required value")
+        .stderr_lacks("topoplan::input::field")
+        .run();
+}

@@ -156,6 +156,9 @@ pub fn admit(
     for (i, d) in decoded.into_iter().enumerate() {
         match d {
             Decoded::Skip => {}
+            // An object the CRD's schema refused never reached Cluster API: its decoding
+            // errors would only repeat the API server's.
+            Decoded::Finding(_) if refused.contains(&objects[i].key_with_kind()) => {}
             Decoded::Finding(f) => undecoded.push((i, *f)),
             Decoded::Class(c, stored) => {
                 if let Some((i, v)) = stored {
@@ -348,7 +351,8 @@ pub fn admit(
     let is_cluster: Vec<bool> = {
         let mut v = vec![false; objects.len()];
         for &i in &cluster_at {
-            v[i] = true;
+            // A Cluster the CRD's schema refused never reaches the webhooks.
+            v[i] = !refused.contains(&objects[i].key_with_kind());
         }
         v
     };
