@@ -41,6 +41,8 @@ pub struct PlanOptions {
     pub extensions: crate::runtime::ExtensionOptions,
     /// Where to read the current objects (`--current`); `None` plans every Cluster as new.
     pub current: Option<LoadOptions>,
+    /// `--provider-repo`: its providers' CRDs join the input (on both sides of a diff).
+    pub providers: Option<crate::provider::ProviderOptions>,
 }
 
 pub use totals::Totals;
