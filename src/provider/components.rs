@@ -45,7 +45,8 @@ pub struct Crds {
 
 /// One piece of the file between document markers, and how substituting it went.
 struct Chunk {
-    /// Where its text starts in the substituted file.
+    /// Where it starts in the substituted file, at its `---` marker (a document's extent
+    /// starts there).
     out_start: usize,
     /// Variables with no value (or a syntax error), against the original file.
     problem: Option<Diagnostic>,
@@ -166,9 +167,9 @@ fn substitute(
     let mut chunks = Vec::with_capacity(markers.len());
     for (i, &(marker, body)) in markers.iter().enumerate() {
         let end = markers.get(i + 1).map_or(text.len(), |&(next, _)| next);
+        let out_start = out.len();
         out.push_str(text.get(marker..body).unwrap_or(""));
         let piece = text.get(body..end).unwrap_or("");
-        let out_start = out.len();
         let shift = |e: SubstError| shifted(e, body);
         let room = max.saturating_sub(out.len());
         let (substituted, problem) = match envsubst::substitute_with_limit(piece, &lookup, room) {
@@ -314,6 +315,6 @@ mod tests {
         );
         assert_eq!(problem.position().map(|p| p.1), Some(2));
         assert!(chunks[1].problem.is_none());
-        assert_eq!(chunks[1].out_start, 24);
+        assert_eq!(chunks[1].out_start, 20);
     }
 }

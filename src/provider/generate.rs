@@ -394,7 +394,7 @@ fn template_missing(
     if d.code != Code::ProviderRepository {
         return d;
     }
-    let flavors: Vec<String> = repo
+    let mut flavors: Vec<String> = repo
         .files(release)
         .unwrap_or_default()
         .into_iter()
@@ -407,6 +407,8 @@ fn template_missing(
             })
         })
         .collect();
+    // The default template first.
+    flavors.sort_by_key(|f| f != "no --flavor");
     if flavors.is_empty() {
         d.with_help(format!(
             "release {release} of {} has no cluster-template*.yaml; {}",

@@ -361,7 +361,23 @@ impl LocalRepository {
             return Ok(latest);
         };
         if v.major() != wanted.major as u64 || v.minor() != wanted.minor as u64 {
-            return self.latest_release(Some((wanted.major, wanted.minor)));
+            return self
+                .latest_release(Some((wanted.major, wanted.minor)))
+                .map_err(|d| {
+                    let d = wrap(
+                        d,
+                        &format!(
+                            "the metadata.yaml of {latest}, the newest release, names the {}.{} series for the {contract} contract",
+                            wanted.major, wanted.minor
+                        ),
+                    );
+                    d.with_help(format!(
+                        "add a {}.{} release to {}, or pin a release with a file:// provider url in the clusterctl configuration",
+                        wanted.major,
+                        wanted.minor,
+                        self.shown.join(&self.label).display()
+                    ))
+                });
         }
         Ok(latest)
     }
