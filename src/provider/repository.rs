@@ -61,8 +61,8 @@ pub struct LocalRepository {
 
 /// What a listing of a directory found.
 struct Listing {
-    /// (name, is a real directory, is a regular file, is a symbolic link) per entry, sorted.
-    entries: Vec<(String, bool, bool, bool)>,
+    /// (name, is a real directory, is a symbolic link) per entry, sorted.
+    entries: Vec<(String, bool, bool)>,
 }
 
 impl LocalRepository {
@@ -166,7 +166,7 @@ impl LocalRepository {
                 continue;
             };
             let t = entry.file_type().map_err(cannot)?;
-            entries.push((name, t.is_dir(), t.is_file(), t.is_symlink()));
+            entries.push((name, t.is_dir(), t.is_symlink()));
         }
         entries.sort();
         Ok(Listing { entries })
@@ -188,20 +188,21 @@ impl LocalRepository {
         Ok(listing
             .entries
             .into_iter()
-            .filter(|(_, dir, _, _)| *dir)
+            .filter(|(_, dir, _)| *dir)
             .filter_map(|(name, ..)| Version::parse(&name).ok().map(|v| (name, v)))
             .collect())
     }
 
-    /// The regular files of release `version` (for a components file by another name, or the
-    /// flavors to suggest).
+    /// The names of release `version` that are not directories (for a components file by
+    /// another name, or the flavors to suggest); links and special files are listed too, and
+    /// refused when read.
     pub fn files(&self, version: &str) -> Result<Vec<String>, Diagnostic> {
         check_component(version, "version")?;
         let listing = self.list(&self.root.join(&self.label).join(version))?;
         Ok(listing
             .entries
             .into_iter()
-            .filter(|(_, _, file, _)| *file)
+            .filter(|(_, dir, _)| !*dir)
             .map(|(name, ..)| name)
             .collect())
     }
@@ -211,7 +212,16 @@ impl LocalRepository {
     fn regular_file(&self, version: &str, file: &str) -> Result<PathBuf, Diagnostic> {
         check_component(version, "version")?;
         check_component(file, "file name")?;
-        let path = self.root.join(&self.label).join(version).join(file);
+        // The release directory first: a release that links out is refused before anything
+        // in it is even looked for.
+        let release = self.root.join(&self.label).join(version);
+        if let Ok(resolved) = std::fs::canonicalize(&release)
+            && !resolved.starts_with(&self.root)
+        {
+            return Err(Bound::Directory(self.root.clone())
+                .link_out(Path::new(&self.shown_of(&release)), &resolved));
+        }
+        let path = release.join(file);
         let shown = self.shown_path(version, file);
         let resolved = match std::fs::canonicalize(&path) {
             Ok(r) => r,
@@ -442,7 +452,7 @@ pub fn providers(dir: &Path) -> Result<(Vec<LocalRepository>, Vec<Diagnostic>), 
     let listing = base.list(&base.root)?;
     let mut found = Vec::new();
     let mut warnings = Vec::new();
-    for (name, is_dir, _, is_link) in listing.entries {
+    for (name, is_dir, is_link) in listing.entries {
         if name.starts_with('.') || !(is_dir || is_link) {
             continue;
         }

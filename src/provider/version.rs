@@ -247,4 +247,23 @@ mod tests {
         }
         assert_eq!(v("v1.0.0+a").compare(&v("v1.0.0+b")), Ordering::Equal);
     }
+
+    proptest::proptest! {
+        /// Any directory name parses or is refused without panicking; what parses prints back
+        /// as it reads (without `v` and white space) and orders as a total order.
+        #[test]
+        fn parsing_never_panics_and_ordering_is_total(
+            a in "\\s?v?[0-9]{1,3}(\\.[0-9]{1,3}){0,3}(-[0-9a-z.]{0,6})?(\\+[0-9a-z.]{0,4})?",
+            b in "v?[0-9]{1,2}\\.[0-9]{1,2}\\.[0-9]{1,2}(-(rc|alpha|beta|[0-9]{1,2})(\\.[0-9a-z]{1,2}){0,2})?",
+            any in proptest::prelude::any::<String>(),
+        ) {
+            let _ = Version::parse(&any);
+            if let (Ok(x), Ok(y)) = (Version::parse(&a), Version::parse(&b)) {
+                let again = Version::parse(&x.to_string());
+                proptest::prop_assert_eq!(again, Ok(x.clone()));
+                proptest::prop_assert_eq!(x.compare(&y), y.compare(&x).reverse());
+                proptest::prop_assert_eq!(x.compare(&x), Ordering::Equal);
+            }
+        }
+    }
 }
