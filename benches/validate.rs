@@ -34,7 +34,11 @@ fn main() {
             .get("NAMESPACE")
             .cloned()
             .unwrap_or_else(|| "default".into()),
-        substitute: Some(vars.clone()),
+        substitute: Some(load::VariableValues::new(
+            Default::default(),
+            vars.clone(),
+            Default::default(),
+        )),
         ..LoadOptions::default()
     };
     let one = match load::load(&opts(vec![class.clone(), flavor.clone()])) {

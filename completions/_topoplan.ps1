@@ -33,6 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Review a change: plan every Cluster with the OLD inputs, then with the NEW ones against the state the old ones produce; report per Cluster what changes and what rolls out')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate objects from a clusterctl provider repository (generate cluster NAME)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a document topoplan prints (plan, review, validation)')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print topoplan''s version and the Cluster API releases and API versions it emulates')
@@ -44,7 +45,9 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]')
-            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'KEY=VALUE file of variables for --substitute; the environment overrides it')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'KEY=VALUE file of variables for --substitute (and --provider-repo''s components); the environment overrides it, it overrides the clusterctl config file')
+            [CompletionResult]::new('--provider-repo', '--provider-repo', [CompletionResultType]::ParameterName, 'A clusterctl local repository, DIR/<provider-label>/<version>/ (e.g. DIR/infrastructure-docker/v1.12.0/): the CustomResourceDefinitions of each provider''s newest release compatible with the input''s Cluster API version join the input')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'clusterctl''s configuration file, whose variables feed substitution below the environment and --env-file [default: $XDG_CONFIG_HOME/cluster-api/clusterctl.yaml, else ~/.cluster-api/clusterctl.yaml, when one exists]')
             [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)')
             [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API''s default')
             [CompletionResult]::new('--crds', '--crds', [CompletionResultType]::ParameterName, 'CustomResourceDefinitions of provider kinds (files, directories; other objects there are ignored): templates are pruned and defaulted by them as the API server would, and every generated object is validated against them. CRDs in -f and --current count too; Cluster API''s own are built in. Repeatable')
@@ -77,7 +80,9 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('--base-ref', '--base-ref', [CompletionResultType]::ParameterName, 'Read the old inputs from this git revision (e.g. origin/main) of the repository holding the PATHs, the new ones from the working tree')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set; otherwise "default"]')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set; otherwise "default"]')
-            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'KEY=VALUE file of variables for --substitute; the environment overrides it')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'KEY=VALUE file of variables for --substitute (and --provider-repo''s components); the environment overrides it, it overrides the clusterctl config file')
+            [CompletionResult]::new('--provider-repo', '--provider-repo', [CompletionResultType]::ParameterName, 'A clusterctl local repository, DIR/<provider-label>/<version>/ (e.g. DIR/infrastructure-docker/v1.12.0/): the CustomResourceDefinitions of each provider''s newest release compatible with the input''s Cluster API version join the input')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'clusterctl''s configuration file, whose variables feed substitution below the environment and --env-file [default: $XDG_CONFIG_HOME/cluster-api/clusterctl.yaml, else ~/.cluster-api/clusterctl.yaml, when one exists]')
             [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)')
             [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API''s default')
             [CompletionResult]::new('--crds', '--crds', [CompletionResultType]::ParameterName, 'CustomResourceDefinitions of provider kinds (files, directories; other objects there are ignored): templates are pruned and defaulted by them as the API server would, and every generated object is validated against them. CRDs in -f and --current count too; Cluster API''s own are built in. Repeatable')
@@ -108,7 +113,9 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]')
-            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'KEY=VALUE file of variables for --substitute; the environment overrides it')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'KEY=VALUE file of variables for --substitute (and --provider-repo''s components); the environment overrides it, it overrides the clusterctl config file')
+            [CompletionResult]::new('--provider-repo', '--provider-repo', [CompletionResultType]::ParameterName, 'A clusterctl local repository, DIR/<provider-label>/<version>/ (e.g. DIR/infrastructure-docker/v1.12.0/): the CustomResourceDefinitions of each provider''s newest release compatible with the input''s Cluster API version join the input')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'clusterctl''s configuration file, whose variables feed substitution below the environment and --env-file [default: $XDG_CONFIG_HOME/cluster-api/clusterctl.yaml, else ~/.cluster-api/clusterctl.yaml, when one exists]')
             [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)')
             [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API''s default')
             [CompletionResult]::new('--crds', '--crds', [CompletionResultType]::ParameterName, 'CustomResourceDefinitions of provider kinds (files, directories; other objects there are ignored): templates are pruned and defaulted by them as the API server would, and every generated object is validated against them. CRDs in -f and --current count too; Cluster API''s own are built in. Repeatable')
@@ -144,6 +151,54 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'topoplan;generate' {
+            [CompletionResult]::new('--diagnostics-format', '--diagnostics-format', [CompletionResultType]::ParameterName, 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (a terminal, and no NO_COLOR), always or never')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors on stderr: no warnings, no progress bar')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors on stderr: no warnings, no progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('cluster', 'cluster', [CompletionResultType]::ParameterValue, 'Generate a workload cluster''s YAML from an infrastructure provider''s cluster template in a local repository, as `clusterctl generate cluster` does (pipe it into `topoplan plan -f -`)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'topoplan;generate;cluster' {
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'The infrastructure provider to read the cluster template from, NAME[:VERSION] (e.g. docker:v1.12.0) [default: the one infrastructure provider of --provider-repo; its newest release]')
+            [CompletionResult]::new('--infrastructure', '--infrastructure', [CompletionResultType]::ParameterName, 'The infrastructure provider to read the cluster template from, NAME[:VERSION] (e.g. docker:v1.12.0) [default: the one infrastructure provider of --provider-repo; its newest release]')
+            [CompletionResult]::new('--flavor', '--flavor', [CompletionResultType]::ParameterName, 'The cluster template variant: cluster-template-FLAVOR.yaml [default: cluster-template.yaml]')
+            [CompletionResult]::new('--kubernetes-version', '--kubernetes-version', [CompletionResultType]::ParameterName, 'The Kubernetes version (the KUBERNETES_VERSION variable) [default: the variable''s value from the environment, --env-file or the clusterctl config file]')
+            [CompletionResult]::new('--control-plane-machine-count', '--control-plane-machine-count', [CompletionResultType]::ParameterName, 'Control plane machines (CONTROL_PLANE_MACHINE_COUNT) [default: the variable''s value, else 1]')
+            [CompletionResult]::new('--worker-machine-count', '--worker-machine-count', [CompletionResultType]::ParameterName, 'Worker machines (WORKER_MACHINE_COUNT) [default: the variable''s value, else 0]')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The namespace of the workload cluster''s objects (the NAMESPACE variable) [default: default]')
+            [CompletionResult]::new('--target-namespace', '--target-namespace', [CompletionResultType]::ParameterName, 'The namespace of the workload cluster''s objects (the NAMESPACE variable) [default: default]')
+            [CompletionResult]::new('--provider-repo', '--provider-repo', [CompletionResultType]::ParameterName, 'A clusterctl local repository, DIR/<provider-label>/<version>/ (e.g. DIR/infrastructure-docker/v1.12.0/cluster-template.yaml)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'clusterctl''s configuration file: variables (below the environment and --env-file) and providers (file:// URLs name local repositories) [default: $XDG_CONFIG_HOME/cluster-api/clusterctl.yaml, else ~/.cluster-api/clusterctl.yaml, when one exists]')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'KEY=VALUE file of variables; the environment overrides it, it overrides the clusterctl config file')
+            [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)')
+            [CompletionResult]::new('--diagnostics-format', '--diagnostics-format', [CompletionResultType]::ParameterName, 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (a terminal, and no NO_COLOR), always or never')
+            [CompletionResult]::new('--list-variables', '--list-variables', [CompletionResultType]::ParameterName, 'Print the variables the template uses (required, then optional with defaults) instead of the YAML')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors on stderr: no warnings, no progress bar')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors on stderr: no warnings, no progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'topoplan;generate;help' {
+            [CompletionResult]::new('cluster', 'cluster', [CompletionResultType]::ParameterValue, 'Generate a workload cluster''s YAML from an infrastructure provider''s cluster template in a local repository, as `clusterctl generate cluster` does (pipe it into `topoplan plan -f -`)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'topoplan;generate;help;cluster' {
+            break
+        }
+        'topoplan;generate;help;help' {
             break
         }
         'topoplan;completions' {
@@ -186,6 +241,7 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Review a change: plan every Cluster with the OLD inputs, then with the NEW ones against the state the old ones produce; report per Cluster what changes and what rolls out')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate objects from a clusterctl provider repository (generate cluster NAME)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a document topoplan prints (plan, review, validation)')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print topoplan''s version and the Cluster API releases and API versions it emulates')
@@ -202,6 +258,13 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             break
         }
         'topoplan;help;eval' {
+            break
+        }
+        'topoplan;help;generate' {
+            [CompletionResult]::new('cluster', 'cluster', [CompletionResultType]::ParameterValue, 'Generate a workload cluster''s YAML from an infrastructure provider''s cluster template in a local repository, as `clusterctl generate cluster` does (pipe it into `topoplan plan -f -`)')
+            break
+        }
+        'topoplan;help;generate;cluster' {
             break
         }
         'topoplan;help;completions' {

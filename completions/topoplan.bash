@@ -25,6 +25,9 @@ _topoplan() {
             topoplan,eval)
                 cmd="topoplan__subcmd__eval"
                 ;;
+            topoplan,generate)
+                cmd="topoplan__subcmd__generate"
+                ;;
             topoplan,help)
                 cmd="topoplan__subcmd__help"
                 ;;
@@ -40,6 +43,18 @@ _topoplan() {
             topoplan,version)
                 cmd="topoplan__subcmd__version"
                 ;;
+            topoplan__subcmd__generate,cluster)
+                cmd="topoplan__subcmd__generate__subcmd__cluster"
+                ;;
+            topoplan__subcmd__generate,help)
+                cmd="topoplan__subcmd__generate__subcmd__help"
+                ;;
+            topoplan__subcmd__generate__subcmd__help,cluster)
+                cmd="topoplan__subcmd__generate__subcmd__help__subcmd__cluster"
+                ;;
+            topoplan__subcmd__generate__subcmd__help,help)
+                cmd="topoplan__subcmd__generate__subcmd__help__subcmd__help"
+                ;;
             topoplan__subcmd__help,completions)
                 cmd="topoplan__subcmd__help__subcmd__completions"
                 ;;
@@ -48,6 +63,9 @@ _topoplan() {
                 ;;
             topoplan__subcmd__help,eval)
                 cmd="topoplan__subcmd__help__subcmd__eval"
+                ;;
+            topoplan__subcmd__help,generate)
+                cmd="topoplan__subcmd__help__subcmd__generate"
                 ;;
             topoplan__subcmd__help,help)
                 cmd="topoplan__subcmd__help__subcmd__help"
@@ -64,6 +82,9 @@ _topoplan() {
             topoplan__subcmd__help,version)
                 cmd="topoplan__subcmd__help__subcmd__version"
                 ;;
+            topoplan__subcmd__help__subcmd__generate,cluster)
+                cmd="topoplan__subcmd__help__subcmd__generate__subcmd__cluster"
+                ;;
             *)
                 ;;
         esac
@@ -71,7 +92,7 @@ _topoplan() {
 
     case "${cmd}" in
         topoplan)
-            opts="-q -h -V --diagnostics-format --color --quiet --help --version plan diff validate eval completions schema version help"
+            opts="-q -h -V --diagnostics-format --color --quiet --help --version plan diff validate eval generate completions schema version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -115,7 +136,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__diff)
-            opts="-n -o -q -h -V --base-ref --namespace --substitute --env-file --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --cluster --output --stat --detailed-exitcode --fail-on-warn --no-objects --diagnostics-format --color --quiet --help --version"
+            opts="-n -o -q -h -V --base-ref --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --cluster --output --stat --detailed-exitcode --fail-on-warn --no-objects --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -134,6 +155,14 @@ _topoplan() {
                     return 0
                     ;;
                 --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --provider-repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -218,8 +247,142 @@ _topoplan() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        topoplan__subcmd__generate)
+            opts="-q -h -V --diagnostics-format --color --quiet --help --version cluster help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --diagnostics-format)
+                    COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        topoplan__subcmd__generate__subcmd__cluster)
+            opts="-i -n -q -h -V --infrastructure --flavor --kubernetes-version --control-plane-machine-count --worker-machine-count --target-namespace --list-variables --provider-repo --config --env-file --max-input-bytes --diagnostics-format --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --infrastructure)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -i)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --flavor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubernetes-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --control-plane-machine-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --worker-machine-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --target-namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --provider-repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-input-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --diagnostics-format)
+                    COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        topoplan__subcmd__generate__subcmd__help)
+            opts="cluster help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        topoplan__subcmd__generate__subcmd__help__subcmd__cluster)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        topoplan__subcmd__generate__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         topoplan__subcmd__help)
-            opts="plan diff validate eval completions schema version help"
+            opts="plan diff validate eval generate completions schema version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -263,6 +426,34 @@ _topoplan() {
         topoplan__subcmd__help__subcmd__eval)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        topoplan__subcmd__help__subcmd__generate)
+            opts="cluster"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        topoplan__subcmd__help__subcmd__generate__subcmd__cluster)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -345,7 +536,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__plan)
-            opts="-f -n -o -q -h -V --filename --namespace --substitute --env-file --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --current --detailed-exitcode --fail-on-warn --no-objects --cluster --output-directory --output-dir --output --explain --diagnostics-format --color --quiet --help --version"
+            opts="-f -n -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --current --detailed-exitcode --fail-on-warn --no-objects --cluster --output-directory --output-dir --output --explain --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -368,6 +559,14 @@ _topoplan() {
                     return 0
                     ;;
                 --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --provider-repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -457,7 +656,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__validate)
-            opts="-f -n -o -q -h -V --filename --namespace --substitute --env-file --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --old --output --fail-on-warn --diagnostics-format --color --quiet --help --version"
+            opts="-f -n -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --old --output --fail-on-warn --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -480,6 +679,14 @@ _topoplan() {
                     return 0
                     ;;
                 --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --provider-repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

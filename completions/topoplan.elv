@@ -30,6 +30,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand diff 'Review a change: plan every Cluster with the OLD inputs, then with the NEW ones against the state the old ones produce; report per Cluster what changes and what rolls out'
             cand validate 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters'
             cand eval 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
+            cand generate 'Generate objects from a clusterctl provider repository (generate cluster NAME)'
             cand completions 'Print a shell completion script'
             cand schema 'Print the JSON Schema of a document topoplan prints (plan, review, validation)'
             cand version 'Print topoplan''s version and the Cluster API releases and API versions it emulates'
@@ -40,7 +41,9 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand --filename 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin'
             cand -n 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]'
             cand --namespace 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]'
-            cand --env-file 'KEY=VALUE file of variables for --substitute; the environment overrides it'
+            cand --env-file 'KEY=VALUE file of variables for --substitute (and --provider-repo''s components); the environment overrides it, it overrides the clusterctl config file'
+            cand --provider-repo 'A clusterctl local repository, DIR/<provider-label>/<version>/ (e.g. DIR/infrastructure-docker/v1.12.0/): the CustomResourceDefinitions of each provider''s newest release compatible with the input''s Cluster API version join the input'
+            cand --config 'clusterctl''s configuration file, whose variables feed substitution below the environment and --env-file [default: $XDG_CONFIG_HOME/cluster-api/clusterctl.yaml, else ~/.cluster-api/clusterctl.yaml, when one exists]'
             cand --max-input-bytes 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)'
             cand --feature-gates 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API''s default'
             cand --crds 'CustomResourceDefinitions of provider kinds (files, directories; other objects there are ignored): templates are pruned and defaulted by them as the API server would, and every generated object is validated against them. CRDs in -f and --current count too; Cluster API''s own are built in. Repeatable'
@@ -72,7 +75,9 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand --base-ref 'Read the old inputs from this git revision (e.g. origin/main) of the repository holding the PATHs, the new ones from the working tree'
             cand -n 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set; otherwise "default"]'
             cand --namespace 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set; otherwise "default"]'
-            cand --env-file 'KEY=VALUE file of variables for --substitute; the environment overrides it'
+            cand --env-file 'KEY=VALUE file of variables for --substitute (and --provider-repo''s components); the environment overrides it, it overrides the clusterctl config file'
+            cand --provider-repo 'A clusterctl local repository, DIR/<provider-label>/<version>/ (e.g. DIR/infrastructure-docker/v1.12.0/): the CustomResourceDefinitions of each provider''s newest release compatible with the input''s Cluster API version join the input'
+            cand --config 'clusterctl''s configuration file, whose variables feed substitution below the environment and --env-file [default: $XDG_CONFIG_HOME/cluster-api/clusterctl.yaml, else ~/.cluster-api/clusterctl.yaml, when one exists]'
             cand --max-input-bytes 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)'
             cand --feature-gates 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API''s default'
             cand --crds 'CustomResourceDefinitions of provider kinds (files, directories; other objects there are ignored): templates are pruned and defaulted by them as the API server would, and every generated object is validated against them. CRDs in -f and --current count too; Cluster API''s own are built in. Repeatable'
@@ -102,7 +107,9 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand --filename 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin'
             cand -n 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]'
             cand --namespace 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]'
-            cand --env-file 'KEY=VALUE file of variables for --substitute; the environment overrides it'
+            cand --env-file 'KEY=VALUE file of variables for --substitute (and --provider-repo''s components); the environment overrides it, it overrides the clusterctl config file'
+            cand --provider-repo 'A clusterctl local repository, DIR/<provider-label>/<version>/ (e.g. DIR/infrastructure-docker/v1.12.0/): the CustomResourceDefinitions of each provider''s newest release compatible with the input''s Cluster API version join the input'
+            cand --config 'clusterctl''s configuration file, whose variables feed substitution below the environment and --env-file [default: $XDG_CONFIG_HOME/cluster-api/clusterctl.yaml, else ~/.cluster-api/clusterctl.yaml, when one exists]'
             cand --max-input-bytes 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)'
             cand --feature-gates 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API''s default'
             cand --crds 'CustomResourceDefinitions of provider kinds (files, directories; other objects there are ignored): templates are pruned and defaulted by them as the API server would, and every generated object is validated against them. CRDs in -f and --current count too; Cluster API''s own are built in. Repeatable'
@@ -137,6 +144,49 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+        }
+        &'topoplan;generate'= {
+            cand --diagnostics-format 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true'
+            cand --color 'When to colour output: auto (a terminal, and no NO_COLOR), always or never'
+            cand -q 'Print only errors on stderr: no warnings, no progress bar'
+            cand --quiet 'Print only errors on stderr: no warnings, no progress bar'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand cluster 'Generate a workload cluster''s YAML from an infrastructure provider''s cluster template in a local repository, as `clusterctl generate cluster` does (pipe it into `topoplan plan -f -`)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'topoplan;generate;cluster'= {
+            cand -i 'The infrastructure provider to read the cluster template from, NAME[:VERSION] (e.g. docker:v1.12.0) [default: the one infrastructure provider of --provider-repo; its newest release]'
+            cand --infrastructure 'The infrastructure provider to read the cluster template from, NAME[:VERSION] (e.g. docker:v1.12.0) [default: the one infrastructure provider of --provider-repo; its newest release]'
+            cand --flavor 'The cluster template variant: cluster-template-FLAVOR.yaml [default: cluster-template.yaml]'
+            cand --kubernetes-version 'The Kubernetes version (the KUBERNETES_VERSION variable) [default: the variable''s value from the environment, --env-file or the clusterctl config file]'
+            cand --control-plane-machine-count 'Control plane machines (CONTROL_PLANE_MACHINE_COUNT) [default: the variable''s value, else 1]'
+            cand --worker-machine-count 'Worker machines (WORKER_MACHINE_COUNT) [default: the variable''s value, else 0]'
+            cand -n 'The namespace of the workload cluster''s objects (the NAMESPACE variable) [default: default]'
+            cand --target-namespace 'The namespace of the workload cluster''s objects (the NAMESPACE variable) [default: default]'
+            cand --provider-repo 'A clusterctl local repository, DIR/<provider-label>/<version>/ (e.g. DIR/infrastructure-docker/v1.12.0/cluster-template.yaml)'
+            cand --config 'clusterctl''s configuration file: variables (below the environment and --env-file) and providers (file:// URLs name local repositories) [default: $XDG_CONFIG_HOME/cluster-api/clusterctl.yaml, else ~/.cluster-api/clusterctl.yaml, when one exists]'
+            cand --env-file 'KEY=VALUE file of variables; the environment overrides it, it overrides the clusterctl config file'
+            cand --max-input-bytes 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)'
+            cand --diagnostics-format 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true'
+            cand --color 'When to colour output: auto (a terminal, and no NO_COLOR), always or never'
+            cand --list-variables 'Print the variables the template uses (required, then optional with defaults) instead of the YAML'
+            cand -q 'Print only errors on stderr: no warnings, no progress bar'
+            cand --quiet 'Print only errors on stderr: no warnings, no progress bar'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'topoplan;generate;help'= {
+            cand cluster 'Generate a workload cluster''s YAML from an infrastructure provider''s cluster template in a local repository, as `clusterctl generate cluster` does (pipe it into `topoplan plan -f -`)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'topoplan;generate;help;cluster'= {
+        }
+        &'topoplan;generate;help;help'= {
         }
         &'topoplan;completions'= {
             cand --diagnostics-format 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true'
@@ -175,6 +225,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand diff 'Review a change: plan every Cluster with the OLD inputs, then with the NEW ones against the state the old ones produce; report per Cluster what changes and what rolls out'
             cand validate 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters'
             cand eval 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
+            cand generate 'Generate objects from a clusterctl provider repository (generate cluster NAME)'
             cand completions 'Print a shell completion script'
             cand schema 'Print the JSON Schema of a document topoplan prints (plan, review, validation)'
             cand version 'Print topoplan''s version and the Cluster API releases and API versions it emulates'
@@ -187,6 +238,11 @@ set edit:completion:arg-completer[topoplan] = {|@words|
         &'topoplan;help;validate'= {
         }
         &'topoplan;help;eval'= {
+        }
+        &'topoplan;help;generate'= {
+            cand cluster 'Generate a workload cluster''s YAML from an infrastructure provider''s cluster template in a local repository, as `clusterctl generate cluster` does (pipe it into `topoplan plan -f -`)'
+        }
+        &'topoplan;help;generate;cluster'= {
         }
         &'topoplan;help;completions'= {
         }

@@ -17,6 +17,8 @@ Shared below every stage:
 The pipeline:
 - [`load`]: files, directories, git trees and stdin → objects with spans (YAML 1.1, envsubst);
 - [`api`]: typed ClusterClass and Cluster (v1beta1 and v1beta2 in, one internal model);
+- [`provider`]: clusterctl's provider contract: local repositories, release metadata and
+  contracts, components' CRDs, the clusterctl configuration file, `generate cluster`;
 - [`gotemplate`]: Go text/template and hermetic Sprig, as Cluster API renders templates;
 - [`schema`]: structural OpenAPI schemas: validation, defaulting, pruning, CEL;
 - [`crd`]: CustomResourceDefinitions, and objects pruned, defaulted and validated against them
@@ -55,6 +57,8 @@ pub mod k8s;
 pub mod load;
 
 pub mod api;
+
+pub mod provider;
 
 pub mod gotemplate;
 

@@ -26,6 +26,7 @@ const STAGES: &[&str] = &[
     // The pipeline, in order.
     "load",
     "api",
+    "provider",
     "gotemplate",
     "schema",
     "crd",

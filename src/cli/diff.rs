@@ -36,9 +36,14 @@ pub struct DiffArgs {
     #[arg(long)]
     pub substitute: bool,
 
-    /// KEY=VALUE file of variables for --substitute; the environment overrides it.
-    #[arg(long, value_name = "FILE", requires = "substitute")]
+    /// KEY=VALUE file of variables for --substitute (and --provider-repo's components); the
+    /// environment overrides it, it overrides the clusterctl config file.
+    #[arg(long, value_name = "FILE")]
     pub env_file: Option<PathBuf>,
+
+    /// Provider repository (read for both sides) and clusterctl configuration.
+    #[command(flatten)]
+    pub providers: super::input::ProviderArgs,
 
     /// Input size limit (both sides together).
     #[command(flatten)]
@@ -87,6 +92,7 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
         namespace: args.namespace.clone(),
         substitute: args.substitute,
         env_file: args.env_file.clone(),
+        providers: args.providers.clone(),
         limits: args.limits.clone(),
     };
     let mut errors = Vec::new();
@@ -117,6 +123,17 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
     };
     let clusters =
         super::plan::parse_clusters(&args.clusters, args.namespace.as_deref(), &mut errors);
+    // Both sides succeeded in reading the variables when this runs, so it cannot fail anew.
+    let providers = |values: Option<crate::load::VariableValues>| {
+        args.providers
+            .provider_repo
+            .clone()
+            .map(|repository| crate::provider::ProviderOptions {
+                repository,
+                variables: values.unwrap_or_default(),
+                limit: args.limits.limit(),
+            })
+    };
     let gates = args.admission.gates().unwrap_or_else(|e| {
         errors.push(e);
         crate::validate::Gates::default()
@@ -138,6 +155,7 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
                 gates,
                 extensions,
                 current: None,
+                providers: providers(input.values()?),
             },
         }),
         (old, new) => {

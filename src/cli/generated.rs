@@ -24,16 +24,25 @@ pub fn completion(shell: Shell) -> String {
     String::from_utf8_lossy(&buf).into_owned()
 }
 
-/// Man pages: (file name, roff text) for `topoplan` and each subcommand.
+/// Man pages: (file name, roff text) for `topoplan` and each subcommand, nested ones included
+/// (`topoplan-generate-cluster.1`).
 pub fn man_pages() -> Vec<(String, String)> {
     let cmd = Cli::command();
     let mut pages = vec![("topoplan.1".to_string(), render_man(cmd.clone()))];
-    for sub in cmd.get_subcommands() {
-        let name = format!("topoplan-{}", sub.get_name());
-        let sub = sub.clone().name(name.clone());
-        pages.push((format!("{name}.1"), render_man(sub)));
-    }
+    sub_pages(&cmd, "topoplan", &mut pages);
     pages
+}
+
+/// The pages of `cmd`'s subcommands, named after `prefix`.
+fn sub_pages(cmd: &clap::Command, prefix: &str, pages: &mut Vec<(String, String)>) {
+    for sub in cmd.get_subcommands() {
+        let name = format!("{prefix}-{}", sub.get_name());
+        pages.push((
+            format!("{name}.1"),
+            render_man(sub.clone().name(name.clone())),
+        ));
+        sub_pages(sub, &name, pages);
+    }
 }
 
 fn render_man(cmd: clap::Command) -> String {

@@ -1,5 +1,6 @@
 //! The input flags every command that reads objects shares (`-f`, `-n`, `--substitute`,
-//! `--env-file`, `--max-input-bytes`), and their resolution into [`LoadOptions`].
+//! `--env-file`, `--provider-repo`, `--config`, `--max-input-bytes`), and their resolution into
+//! [`LoadOptions`] and [`ProviderOptions`].
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -8,7 +9,9 @@ use clap::Args;
 
 use crate::diag::{Code, Diagnostic};
 use crate::load::limit::{InputLimit, ReadError, parse_size};
-use crate::load::{LoadOptions, envfile};
+use crate::load::{LoadOptions, VariableValues, envfile};
+use crate::provider::ProviderOptions;
+use crate::provider::config::ConfigFile;
 use crate::source::SourceFile;
 
 /// The byte budget of one run (`--max-input-bytes`), for every command that reads inputs.
@@ -48,52 +51,137 @@ pub struct InputArgs {
     #[arg(long)]
     pub substitute: bool,
 
-    /// KEY=VALUE file of variables for --substitute; the environment overrides it.
-    #[arg(long, value_name = "FILE", requires = "substitute")]
+    /// KEY=VALUE file of variables for --substitute (and --provider-repo's components); the
+    /// environment overrides it, it overrides the clusterctl config file.
+    #[arg(long, value_name = "FILE")]
     pub env_file: Option<PathBuf>,
+
+    /// Provider repository and clusterctl configuration.
+    #[command(flatten)]
+    pub providers: ProviderArgs,
 
     /// Input size limit.
     #[command(flatten)]
     pub limits: InputLimitArgs,
 }
 
+/// A clusterctl local repository and configuration file (`plan`, `diff`, `validate`).
+#[derive(Debug, Clone, Default, Args)]
+pub struct ProviderArgs {
+    /// A clusterctl local repository, DIR/<provider-label>/<version>/ (e.g.
+    /// DIR/infrastructure-docker/v1.12.0/): the CustomResourceDefinitions of each provider's
+    /// newest release compatible with the input's Cluster API version join the input.
+    #[arg(long = "provider-repo", value_name = "DIR")]
+    pub provider_repo: Option<PathBuf>,
+
+    /// clusterctl's configuration file, whose variables feed substitution below the environment
+    /// and --env-file [default: $XDG_CONFIG_HOME/cluster-api/clusterctl.yaml, else
+    /// ~/.cluster-api/clusterctl.yaml, when one exists].
+    #[arg(long = "config", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+/// The values of clusterctl variables for a run: the environment over `env_file` over the
+/// clusterctl configuration (`config`, else the default file when there is one). Also returns
+/// the configuration, for its providers.
+pub fn variable_values(
+    env_file: Option<&std::path::Path>,
+    config: Option<&std::path::Path>,
+    limit: &crate::load::limit::InputLimit,
+) -> Result<(VariableValues, Option<ConfigFile>), Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    let environment = crate::load::variable_values::process_environment();
+    let mut from_file = BTreeMap::new();
+    if let Some(path) = env_file {
+        match read_text(limit, path, "--env-file") {
+            Ok(text) => match envfile::parse(&SourceFile::new(path.display().to_string(), text)) {
+                Ok(v) => from_file = v,
+                Err(e) => errors.push(e),
+            },
+            Err(e) => errors.push(e),
+        }
+    }
+    let config = match ConfigFile::load(config, &environment, limit) {
+        Ok(c) => c,
+        Err(e) => {
+            errors.push(e);
+            None
+        }
+    };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let from_config = config
+        .as_ref()
+        .map(|c| c.variables.clone())
+        .unwrap_or_default();
+    Ok((
+        VariableValues::new(environment, from_file, from_config),
+        config,
+    ))
+}
+
 impl InputArgs {
-    /// Resolve into load options for `paths` (the `-f` list unless another list is given, as
-    /// for `--old`).
-    pub fn resolve(&self) -> Result<LoadOptions, Vec<Diagnostic>> {
-        self.resolve_paths(self.files.clone())
+    /// Resolve into load options for the `-f` list, and the provider repository's options.
+    pub fn resolve(&self) -> Result<(LoadOptions, Option<ProviderOptions>), Vec<Diagnostic>> {
+        let values = self.values()?;
+        let load = self.resolve_with(self.files.clone(), values.as_ref())?;
+        let providers = self
+            .providers
+            .provider_repo
+            .clone()
+            .map(|repository| ProviderOptions {
+                repository,
+                variables: values.unwrap_or_default(),
+                limit: self.limits.limit(),
+            });
+        Ok((load, providers))
     }
 
-    /// Resolve with the same namespace and substitution settings but other paths.
+    /// Resolve with the same namespace and substitution settings but other paths (`--old`).
     pub fn resolve_paths(&self, paths: Vec<PathBuf>) -> Result<LoadOptions, Vec<Diagnostic>> {
-        let mut errors = Vec::new();
+        let values = self.values()?;
+        self.resolve_with(paths, values.as_ref())
+    }
+
+    /// The variables' values, when anything needs them: `--substitute`, the components of
+    /// `--provider-repo`, or a `--config` given (whose errors are then told).
+    pub fn values(&self) -> Result<Option<VariableValues>, Vec<Diagnostic>> {
+        if self.env_file.is_some() && !self.substitute && self.providers.provider_repo.is_none() {
+            return Err(vec![
+                Diagnostic::error(
+                    Code::Usage,
+                    "--env-file gives variables to --substitute (or to --provider-repo's components), and neither was given",
+                )
+                .with_help("add --substitute to replace ${VAR} in the input"),
+            ]);
+        }
+        if !self.substitute
+            && self.providers.provider_repo.is_none()
+            && self.providers.config.is_none()
+        {
+            return Ok(None);
+        }
+        let (values, _) = variable_values(
+            self.env_file.as_deref(),
+            self.providers.config.as_deref(),
+            &self.limits.limit(),
+        )?;
+        Ok(Some(values))
+    }
+
+    /// Load options for `paths` with `values` (when substituting).
+    fn resolve_with(
+        &self,
+        paths: Vec<PathBuf>,
+        values: Option<&VariableValues>,
+    ) -> Result<LoadOptions, Vec<Diagnostic>> {
         let limit = self.limits.limit();
         let substitute = if self.substitute {
-            let mut vars = BTreeMap::new();
-            if let Some(path) = &self.env_file {
-                match read_text(&limit, path, "--env-file") {
-                    Ok(text) => {
-                        match envfile::parse(&SourceFile::new(path.display().to_string(), text)) {
-                            Ok(v) => vars = v,
-                            Err(e) => errors.push(e),
-                        }
-                    }
-                    Err(e) => errors.push(e),
-                }
-            }
-            // Like clusterctl, the environment wins over the file.
-            for (k, v) in std::env::vars_os() {
-                if let (Some(k), Some(v)) = (k.to_str(), v.to_str()) {
-                    vars.insert(k.to_string(), v.to_string());
-                }
-            }
-            Some(vars)
+            values.cloned()
         } else {
             None
         };
-        if !errors.is_empty() {
-            return Err(errors);
-        }
         let default_namespace = self
             .namespace
             .clone()
@@ -102,7 +190,6 @@ impl InputArgs {
                     .as_ref()
                     .and_then(|v| v.get("NAMESPACE"))
                     .filter(|n| !n.is_empty())
-                    .cloned()
             })
             .unwrap_or_else(|| "default".to_string());
         // Every object without a namespace gets this one: refuse it as the API server would.

@@ -144,11 +144,11 @@ pub fn parse_clusters(
 pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagnostic>> {
     let mut errors = Vec::new();
     let clusters = parse_clusters(&args.clusters, args.input.namespace.as_deref(), &mut errors);
-    let load = match args.input.resolve() {
-        Ok(l) => Some(l),
+    let (load, providers) = match args.input.resolve() {
+        Ok((l, p)) => (Some(l), p),
         Err(mut e) => {
             errors.append(&mut e);
-            None
+            (None, None)
         }
     };
     let gates = match args.admission.gates() {
@@ -193,6 +193,7 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
             extensions,
             current,
             crds,
+            providers,
         },
         OutputOptions {
             format: args.format,

@@ -56,7 +56,7 @@ pub enum Format {
 
 /// Resolve the flags.
 pub fn resolve(args: ValidateArgs) -> Result<(ValidateOptions, Format), Failure> {
-    let load = args.input.resolve()?;
+    let (load, providers) = args.input.resolve()?;
     let old = if args.old.is_empty() {
         None
     } else {
@@ -72,6 +72,7 @@ pub fn resolve(args: ValidateArgs) -> Result<(ValidateOptions, Format), Failure>
                 .extensions
                 .resolve(&args.input.limits.limit())
                 .map_err(Failure::Diagnostics)?,
+            providers,
         },
         args.format,
     ))

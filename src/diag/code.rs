@@ -80,7 +80,7 @@ codes! {
         "clusterctl variable substitution (`--substitute`) failed: an expression it cannot read, or a result over the bound.";
     /// clusterctl variables with no value.
     InputUnsetVariable = "input::unset-variable",
-        "clusterctl variables used by the input have no value (set them in the environment or an `--env-file`).";
+        "clusterctl variables used by the input have no value (set them in the environment, an `--env-file` or the clusterctl configuration).";
     /// `${VAR}` left in the input.
     InputUnsubstituted = "input::unsubstituted",
         "Values hold clusterctl variables (`${VAR}`) but `--substitute` was not given.";
@@ -93,6 +93,30 @@ codes! {
     /// A CustomResourceDefinition topoplan cannot read.
     InputCrd = "input::crd",
         "A CustomResourceDefinition of the input lacks what topoplan reads from it (group, kind, versions, schema).";
+    /// A local provider repository that cannot be used.
+    ProviderRepository = "provider::repository",
+        "A local provider repository (`--provider-repo`, or a `file://` provider of the clusterctl configuration) cannot be used: a missing provider, release or file, a path clusterctl would not read.";
+    /// A release's metadata.yaml.
+    ProviderMetadata = "provider::metadata",
+        "A provider release's `metadata.yaml` is invalid, or maps the release to no release series.";
+    /// A release implementing an incompatible contract.
+    ProviderContract = "provider::contract",
+        "A provider release implements a Cluster API contract the input's Cluster API version is not compatible with (clusterctl refuses to install it).";
+    /// A provider's components YAML.
+    ProviderComponents = "provider::components",
+        "A provider's components YAML cannot be processed as clusterctl processes it (several Namespaces, a reference it cannot move into the target namespace).";
+    /// A CRD without contract labels.
+    ProviderContractLabel = "provider::contract-label",
+        "A provider CRD has no `cluster.x-k8s.io/<contract>` label for a contract the input can use, so Cluster API cannot resolve references to its kind.";
+    /// A remote provider repository.
+    ProviderRemote = "provider::remote",
+        "A provider is configured with an `https://` (or other remote) repository; topoplan is offline and reads local repositories only.";
+    /// A provider no repository or configuration names.
+    ProviderNotFound = "provider::not-found",
+        "A provider named on the command line has no directory in `--provider-repo` and no entry in the clusterctl configuration.";
+    /// The clusterctl configuration file.
+    ConfigInvalid = "config::invalid",
+        "The clusterctl configuration file (`--config`, or the default one) cannot be read, or a `providers:` entry is invalid.";
     /// Refused by Cluster API's admission.
     AdmissionInvalid = "admission::invalid",
         "The API server (object metadata) or Cluster API's admission (validating webhooks, variable schemas and their CEL rules) refuses an object; the message is theirs.";

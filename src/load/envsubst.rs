@@ -849,14 +849,15 @@ fn missing_diagnostic(list: &[Missing], file: &Arc<SourceFile>) -> Diagnostic {
     let mut d = Diagnostic::error(
         Code::InputUnsetVariable,
         format!(
-            "value for variables [{}] is not set. Please set the value using environment variables \
-         or a file passed with --env-file",
+            "value for variables [{}] is not set. Please set the value using os environment \
+             variables, the clusterctl config file or a file passed with --env-file",
             shown.join(", ")
         ),
     )
     .with_help(
-        "give each variable a value (export NAME=value, or a NAME=value line in the --env-file), \
-         or a default in the template: ${NAME:=default}",
+        "give each variable a value (export NAME=value, a NAME=value line in the --env-file, or \
+         NAME: value in the clusterctl config file), or a default in the template: \
+         ${NAME:=default}",
     );
     if let Some(first) = list.first() {
         d = d.with_span(file, first.span, format!("`{}` is not set", first.name));
@@ -1731,8 +1732,8 @@ mod tests {
         let d = to_diagnostic(err, &file);
         assert_eq!(
             d.message,
-            "value for variables [A, B, D] is not set. Please set the value using environment \
-             variables or a file passed with --env-file"
+            "value for variables [A, B, D] is not set. Please set the value using os environment \
+             variables, the clusterctl config file or a file passed with --env-file"
         );
         assert_eq!(d.position(), Some(("t.yaml".to_string(), 1, 4)));
         assert_eq!(d.related.len(), 4);
@@ -2021,8 +2022,8 @@ mod tests {
             d.message,
             "value for variables [CLUSTER_NAME, CONTROL_PLANE_MACHINE_COUNT, DOCKER_POD_CIDRS, \
              DOCKER_SERVICE_CIDRS, DOCKER_SERVICE_DOMAIN, KUBERNETES_VERSION, \
-             WORKER_MACHINE_COUNT] is not set. Please set the value using environment \
-             variables or a file passed with --env-file"
+             WORKER_MACHINE_COUNT] is not set. Please set the value using os environment \
+             variables, the clusterctl config file or a file passed with --env-file"
         );
         assert_eq!(
             d.position(),

@@ -14,6 +14,7 @@ pub mod git;
 pub mod limit;
 pub mod object;
 pub mod unsubstituted;
+pub mod variable_values;
 pub mod walk;
 pub mod yaml;
 
@@ -27,6 +28,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::source::{Origin, SourceFile, SpanTable};
 use limit::{InputLimit, ReadError};
 pub use object::Object;
+pub use variable_values::VariableValues;
 use walk::{Bound, Walk};
 
 /// How to read the inputs; resolved from the command line by `cli`.
@@ -37,7 +39,7 @@ pub struct LoadOptions {
     /// Namespace for objects that have none.
     pub default_namespace: String,
     /// Variable values for `${VAR}` substitution; `None` disables substitution.
-    pub substitute: Option<BTreeMap<String, String>>,
+    pub substitute: Option<VariableValues>,
     /// Read `paths` as they are in this git revision (of the repository that holds each path)
     /// instead of from the working tree; see [`git`].
     pub git_rev: Option<String>,
@@ -136,7 +138,7 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
                 );
             };
             let vars = opts.substitute.as_ref();
-            let lookup = |k: &str| vars.and_then(|v| v.get(k)).cloned();
+            let lookup = |k: &str| vars.and_then(|v| v.get(k));
             let max = usize::try_from(opts.input_limit.max()).unwrap_or(usize::MAX);
             match envsubst::substitute_with_limit(&text, &lookup, max) {
                 Ok(t) => {

@@ -59,7 +59,7 @@ where
 {
     // Both sides at once: files they share are parsed once.
     let mut loaded = load::load_many(&[opts.old.clone(), opts.plan.load.clone()]).into_iter();
-    let (old, new) = match (loaded.next(), loaded.next()) {
+    let (mut old, mut new) = match (loaded.next(), loaded.next()) {
         (Some(Ok(o)), Some(Ok(n))) => (o, n),
         (o, n) => {
             let mut errors = Vec::new();
@@ -69,6 +69,9 @@ where
             return Err(Diagnostics(errors).into());
         }
     };
+    // The repository's CRDs join each side, at the release each side's contract selects.
+    super::add_provider_crds(opts.plan.providers.as_ref(), &mut old).map_err(Diagnostics)?;
+    super::add_provider_crds(opts.plan.providers.as_ref(), &mut new).map_err(Diagnostics)?;
     // What the loader skipped (special files) is told first, whether or not the review succeeds.
     let skipped: Vec<Diagnostic> = old.warnings.iter().chain(&new.warnings).cloned().collect();
     let reviewed =

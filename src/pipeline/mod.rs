@@ -26,6 +26,7 @@ use crate::validate::run::{Mode, Settings, admit};
 
 pub mod diff;
 pub mod eval;
+pub mod generate;
 pub mod ordered;
 pub mod validate;
 
@@ -102,7 +103,7 @@ where
     let mut sets = vec![opts.load.clone()];
     sets.extend(current_opts);
     let mut loaded = load::load_many(&sets).into_iter();
-    let (inputs, current) = match (loaded.next(), loaded.next()) {
+    let (mut inputs, current) = match (loaded.next(), loaded.next()) {
         (Some(Ok(i)), None) => (i, None),
         (Some(Ok(i)), Some(Ok(c))) => (i, Some(c)),
         (i, c) => {
@@ -113,6 +114,7 @@ where
             return Err(Diagnostics(errors).into());
         }
     };
+    add_provider_crds(opts.providers.as_ref(), &mut inputs).map_err(Diagnostics)?;
     // What the loader skipped (special files) is told first, whether or not the plan succeeds.
     let skipped: Vec<Diagnostic> = inputs
         .warnings
@@ -172,6 +174,38 @@ where
         })
     })();
     told_first(skipped, planned, |o| &mut o.warnings)
+}
+
+/// Add the CRDs of `--provider-repo`'s providers to `inputs` (at the release the input's
+/// Cluster API contract selects); the repository's warnings join the loader's, and on failure
+/// the loader's warnings come first, as always.
+pub(crate) fn add_provider_crds(
+    providers: Option<&crate::provider::ProviderOptions>,
+    inputs: &mut load::Inputs,
+) -> Result<Vec<std::sync::Arc<crate::source::SourceFile>>, Vec<Diagnostic>> {
+    let Some(p) = providers else {
+        return Ok(Vec::new());
+    };
+    match crate::provider::crds_for(p, &inputs.objects) {
+        Ok(crds) => {
+            let mut files: Vec<std::sync::Arc<crate::source::SourceFile>> = Vec::new();
+            for o in &crds.objects {
+                if !files
+                    .iter()
+                    .any(|f| std::sync::Arc::ptr_eq(f, &o.origin.file))
+                {
+                    files.push(std::sync::Arc::clone(&o.origin.file));
+                }
+            }
+            inputs.objects.extend(crds.objects);
+            inputs.warnings.extend(crds.warnings);
+            Ok(files)
+        }
+        Err(mut errors) => {
+            errors.splice(0..0, inputs.warnings.iter().cloned());
+            Err(errors)
+        }
+    }
 }
 
 /// `told` (what the loader skipped) goes first among a run's warnings, or its errors.

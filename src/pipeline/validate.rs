@@ -23,6 +23,8 @@ pub struct ValidateOptions {
     pub extensions: crate::runtime::ExtensionOptions,
     /// Where to read CustomResourceDefinitions apart from the input (`--crds`).
     pub crds: Option<LoadOptions>,
+    /// `--provider-repo`: its providers' CRDs join the input (and are not printed with it).
+    pub providers: Option<crate::provider::ProviderOptions>,
 }
 
 /// What admission made of the input.
@@ -42,6 +44,8 @@ pub struct Validated {
 /// input, an extension that cannot be reached); findings are in [`Validated::validation`].
 pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
     let mut inputs = load::load(&opts.load)?;
+    let provider_files =
+        super::add_provider_crds(opts.providers.as_ref(), &mut inputs).map_err(Diagnostics)?;
     let mut skipped = std::mem::take(&mut inputs.warnings);
     let old = match &opts.old {
         Some(o) => {
@@ -85,10 +89,19 @@ pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
         &inputs.runtime_messages,
         &settings,
     );
+    // The repository's CRDs served admission; they are not part of the input to print.
+    let mut objects = inputs.objects;
+    if !provider_files.is_empty() {
+        objects.retain(|o| {
+            !provider_files
+                .iter()
+                .any(|f| std::sync::Arc::ptr_eq(f, &o.origin.file))
+        });
+    }
     Ok(Validated {
         skipped,
         ignored: extensions::ignored(registry.as_ref()),
         validation,
-        objects: inputs.objects,
+        objects,
     })
 }

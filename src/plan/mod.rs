@@ -45,6 +45,8 @@ pub struct PlanOptions {
     pub current: Option<LoadOptions>,
     /// Where to read CustomResourceDefinitions apart from the input (`--crds`).
     pub crds: Option<LoadOptions>,
+    /// `--provider-repo`: its providers' CRDs join the input (on both sides of a diff).
+    pub providers: Option<crate::provider::ProviderOptions>,
 }
 
 pub use totals::Totals;

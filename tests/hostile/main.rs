@@ -16,5 +16,6 @@ mod diagnostics;
 mod filesystem;
 mod names;
 mod output_dir;
+mod provider_repo;
 mod resources;
 mod templates;

@@ -1,0 +1,254 @@
+//! Hostile inputs: a provider repository (`--provider-repo`). Links out of it, link loops,
+//! special files, huge files, deep trees and directories of too many entries: every one ends
+//! fast, and nothing outside the repository is read.
+
+use crate::harness::*;
+
+const CONFIG_MAP: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n";
+
+const METADATA: &str = "apiVersion: clusterctl.cluster.x-k8s.io/v1alpha3\nreleaseSeries: [{major: 1, minor: 0, contract: v1beta2}]\n";
+
+/// A secret that, if read, would be shown in the snippet of a YAML or metadata error.
+const SECRET: &str = "TOKEN-5b1e2d: [unclosed\n";
+
+/// A directory outside the run's working directory holding `secret.yaml`.
+fn secret_outside() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("secret.yaml"), SECRET).expect("write secret");
+    dir
+}
+
+/// A run of `plan` on a ConfigMap with `repo` as the repository.
+fn plan(h: Hostile) -> Bounded {
+    h.file("in.yaml", CONFIG_MAP)
+        .env("HOME", "/nonexistent")
+        .env("XDG_CONFIG_HOME", "/nonexistent")
+        .args(["plan", "-f", "in.yaml", "--provider-repo", "repo"])
+        .run()
+}
+
+fn mkfifo(path: &std::path::Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo");
+    assert!(status.success());
+}
+
+#[test]
+fn a_metadata_link_out_of_the_repository_is_refused_unread() {
+    let outside = secret_outside();
+    let r = plan(
+        Hostile::new()
+            .file(
+                "repo/infrastructure-x/v1.0.0/infrastructure-components.yaml",
+                "",
+            )
+            .symlink(
+                outside.path().join("secret.yaml"),
+                "repo/infrastructure-x/v1.0.0/metadata.yaml",
+            ),
+    );
+    r.within(2.0, 256);
+    let stderr = r.refused("repo/infrastructure-x/v1.0.0/metadata.yaml is a symbolic link to ");
+    assert!(stderr.contains("topoplan::input::outside"), "{stderr}");
+    assert!(!stderr.contains("TOKEN-5b1e2d"), "{stderr}");
+}
+
+#[test]
+fn a_components_link_out_of_the_repository_is_refused_unread() {
+    let outside = secret_outside();
+    let r = plan(
+        Hostile::new()
+            .file("repo/infrastructure-x/v1.0.0/metadata.yaml", METADATA)
+            .symlink(
+                outside.path().join("secret.yaml"),
+                "repo/infrastructure-x/v1.0.0/infrastructure-components.yaml",
+            ),
+    );
+    r.within(2.0, 256);
+    let stderr = r.refused("infrastructure-components.yaml is a symbolic link to ");
+    assert!(!stderr.contains("TOKEN-5b1e2d"), "{stderr}");
+}
+
+#[test]
+fn a_provider_directory_linked_out_is_skipped_and_a_release_linked_out_refused() {
+    let outside = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(outside.path().join("v1.0.0")).expect("mkdir");
+    std::fs::write(outside.path().join("v1.0.0/metadata.yaml"), SECRET).expect("write");
+    let r = plan(
+        Hostile::new()
+            .file("repo/infrastructure-x/v1.0.0/metadata.yaml", METADATA)
+            .file(
+                "repo/infrastructure-x/v1.0.0/infrastructure-components.yaml",
+                "",
+            )
+            .symlink(outside.path(), "repo/infrastructure-y"),
+    );
+    r.within(2.0, 256);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("repo/infrastructure-y is a symbolic link"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("TOKEN-5b1e2d"), "{}", r.stderr);
+    // Naming a release that links out (generate's NAME:VERSION) is refused unread.
+    let r = Hostile::new()
+        .file("repo/infrastructure-x/v1.0.0/metadata.yaml", METADATA)
+        .symlink(
+            outside.path().join("v1.0.0"),
+            "repo/infrastructure-x/v2.0.0",
+        )
+        .env("HOME", "/nonexistent")
+        .env("XDG_CONFIG_HOME", "/nonexistent")
+        .args([
+            "generate",
+            "cluster",
+            "c1",
+            "--provider-repo",
+            "repo",
+            "-i",
+            "x:v2.0.0",
+        ])
+        .run();
+    r.within(2.0, 256);
+    let stderr = r.refused("is a symbolic link to ");
+    assert!(!stderr.contains("TOKEN-5b1e2d"), "{stderr}");
+}
+
+#[test]
+fn link_loops_in_a_repository_end_fast() {
+    let mut h = Hostile::new()
+        .file("repo/infrastructure-x/v1.0.0/metadata.yaml", METADATA)
+        .file(
+            "repo/infrastructure-x/v1.0.0/infrastructure-components.yaml",
+            "",
+        );
+    for (target, link) in [
+        (".", "repo/self"),
+        ("..", "repo/infrastructure-x/v9.0.0"),
+        (".", "repo/infrastructure-x/v1.0.0/loop"),
+        ("self-loop", "repo/infrastructure-x/self-loop"),
+        ("infrastructure-x", "repo/infrastructure-z"),
+    ] {
+        h = h.symlink(target, link);
+    }
+    let r = plan(h);
+    r.within(2.0, 256);
+    // The ConfigMap input has no Cluster: refused for that, after the repository was read.
+    r.refused("no Cluster with spec.topology found in the input");
+}
+
+#[test]
+fn special_files_are_never_opened() {
+    let h = Hostile::new()
+        .file(
+            "repo/infrastructure-x/v1.0.0/infrastructure-components.yaml",
+            "",
+        )
+        .dir("repo/infrastructure-x/v1.0.0");
+    // Opening a FIFO blocks until someone writes to it: nobody will.
+    mkfifo(&h.path().join("repo/infrastructure-x/v1.0.0/metadata.yaml"));
+    let r = plan(h);
+    r.within(2.0, 256);
+    r.refused("not a regular file (a FIFO, socket or device)");
+
+    let h = Hostile::new().file("repo/infrastructure-x/v1.0.0/metadata.yaml", METADATA);
+    mkfifo(
+        &h.path()
+            .join("repo/infrastructure-x/v1.0.0/infrastructure-components.yaml"),
+    );
+    let r = plan(h);
+    r.within(2.0, 256);
+    r.refused("not a regular file (a FIFO, socket or device)");
+}
+
+#[test]
+fn a_huge_components_file_stops_at_the_budget_unread() {
+    let huge = "#".repeat(4 << 20);
+    let r = Hostile::new()
+        .file("repo/infrastructure-x/v1.0.0/metadata.yaml", METADATA)
+        .file(
+            "repo/infrastructure-x/v1.0.0/infrastructure-components.yaml",
+            huge,
+        )
+        .file("in.yaml", CONFIG_MAP)
+        .env("HOME", "/nonexistent")
+        .args([
+            "plan",
+            "-f",
+            "in.yaml",
+            "--provider-repo",
+            "repo",
+            "--max-input-bytes",
+            "1Mi",
+        ])
+        .run();
+    r.within(2.0, 128);
+    r.refused("topoplan::input::limit");
+}
+
+#[test]
+fn variables_cannot_grow_components_past_the_budget() {
+    // 10,000 uses of a 1 KiB value in a CRD's document: 10 MB from a 60 KB file.
+    let mut components = String::from(
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: xs.example.com}\nspec:\n  group: example.com\n  x:\n",
+    );
+    for i in 0..10_000 {
+        components.push_str(&format!("    k{i}: ${{BIG}}\n"));
+    }
+    let r = Hostile::new()
+        .file("repo/infrastructure-x/v1.0.0/metadata.yaml", METADATA)
+        .file(
+            "repo/infrastructure-x/v1.0.0/infrastructure-components.yaml",
+            components,
+        )
+        .file("in.yaml", CONFIG_MAP)
+        .env("HOME", "/nonexistent")
+        .env("BIG", &"b".repeat(1024))
+        .args([
+            "plan",
+            "-f",
+            "in.yaml",
+            "--provider-repo",
+            "repo",
+            "--max-input-bytes",
+            "2Mi",
+        ])
+        .run();
+    r.within(2.0, 256);
+    r.refused("topoplan::input::limit");
+}
+
+#[test]
+fn too_many_releases_are_refused_fast() {
+    let h = Hostile::new().dir("repo/infrastructure-x");
+    let base = h.path().join("repo/infrastructure-x");
+    for i in 0..10_050 {
+        std::fs::create_dir(base.join(format!("v1.0.{i}"))).expect("mkdir");
+    }
+    let r = plan(h);
+    r.within(3.0, 256);
+    r.refused("more than 10000 entries in one directory of the provider repository");
+}
+
+#[test]
+fn a_deep_tree_inside_a_release_is_never_walked() {
+    let deep: String = (0..150).map(|i| format!("d{i}/")).collect();
+    let r = plan(
+        Hostile::new()
+            .file("repo/infrastructure-x/v1.0.0/metadata.yaml", METADATA)
+            .file(
+                "repo/infrastructure-x/v1.0.0/infrastructure-components.yaml",
+                "",
+            )
+            .file(
+                &format!("repo/infrastructure-x/v1.0.0/{deep}x.yaml"),
+                CONFIG_MAP,
+            ),
+    );
+    r.within(2.0, 256);
+    r.refused("no Cluster with spec.topology found in the input");
+}
