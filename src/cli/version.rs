@@ -8,14 +8,20 @@ use serde_json::json;
 use super::{Failure, write_stdout};
 
 /// The Cluster API behaviour topoplan reproduces: (release, API version of the objects it
-/// reads in that release's shape, the commit the bundled examples were checked against).
+/// reads in that release's shape, the commit its built-in CRDs come from and the bundled
+/// examples were checked against). A test keeps them equal to `data/crds/cluster-api.json`'s.
 pub const CLUSTER_API: &[(&str, &str, Option<&str>)] = &[
     (
         "main",
         "cluster.x-k8s.io/v1beta2",
         Some("ae7ff047db499ac3858ade268ba38db8c9f128bb"),
     ),
-    ("v1.10", "cluster.x-k8s.io/v1beta1", None),
+    // v1.10.10: the release its built-in CRDs come from (data/crds/cluster-api.json).
+    (
+        "v1.10",
+        "cluster.x-k8s.io/v1beta1",
+        Some("5757c1c5ddd28861d933277f10fda3aa98538883"),
+    ),
 ];
 
 /// The Runtime SDK API version of the hooks topoplan calls.
@@ -89,4 +95,24 @@ pub fn run(args: &VersionArgs) -> Result<ExitCode, Failure> {
     };
     write_stdout(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_commits_are_those_of_the_built_in_crds() {
+        let data: serde_json::Value =
+            serde_json::from_str(include_str!("../../data/crds/cluster-api.json")).unwrap();
+        assert_eq!(
+            CLUSTER_API[0].2,
+            data.pointer("/source/main/commit").and_then(|v| v.as_str())
+        );
+        assert_eq!(
+            CLUSTER_API[1].2,
+            data.pointer("/source/v1.10/commit")
+                .and_then(|v| v.as_str())
+        );
+    }
 }
