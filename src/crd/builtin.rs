@@ -180,7 +180,6 @@ mod tests {
     /// reach the rules (passing and failing them) get the same result either way.
     #[test]
     fn lazy_rules_admit_as_eager_ones() {
-        use crate::schema::cel::Compile;
         use serde_json::json;
         let mut checked = 0;
         for gvk in served() {
