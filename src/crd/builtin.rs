@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use super::{Crds, Gvk, Structural};
 use crate::load::Object;
+use crate::schema::cel::Compile;
 use crate::source::{Origin, SourceFile, SpanTable};
 
 /// The generated data.
@@ -92,8 +93,11 @@ pub fn compiled(gvk: &Gvk) -> Option<Arc<Structural>> {
     let (i, cell) = index().get(gvk)?;
     cell.get_or_init(|| {
         let crd = objects().get(*i)?;
-        // The data is generated and tested: it has nothing to warn of.
-        let (mut served, _) = super::definition::read_wanted(crd, &|g| g == gvk);
+        // The data is generated and tested: it has nothing to warn of (the test below reads it
+        // eagerly to prove it), so its rules compile on first use: most runs never reach the
+        // fields they sit at, and compiling them cost more than the rest of the schema.
+        let (mut served, _) =
+            super::definition::read_wanted_with(crd, &|g| g == gvk, Compile::Lazy);
         served.pop().map(Arc::new)
     })
     .clone()
@@ -169,5 +173,61 @@ mod tests {
             }
         }
         assert_eq!(main_commit().len(), 40);
+    }
+
+    /// The built-in schemas compile their rules lazily ([`compiled`]), which skips the checks an
+    /// eager compile makes: here every rule compiles, none needs a big stack, and objects that
+    /// reach the rules (passing and failing them) get the same result either way.
+    #[test]
+    fn lazy_rules_admit_as_eager_ones() {
+        use serde_json::json;
+        let mut checked = 0;
+        for gvk in served() {
+            let (i, _) = &index()[gvk];
+            let crd = &objects()[*i];
+            let (mut eager, w) = super::super::definition::read_wanted(crd, &|g| g == gvk);
+            assert!(w.is_empty(), "{gvk}");
+            let eager = eager.pop().unwrap();
+            if let Some(v) = &eager.cel {
+                assert!(
+                    v.compile_errors().is_empty() && !v.needs_big_stack(),
+                    "{gvk}"
+                );
+            }
+            let lazy = compiled(gvk).unwrap();
+            let (group, version) = (gvk.group.as_str(), gvk.version.as_str());
+            let checks = |t: &str| {
+                json!({"checks": {"unhealthyMachineConditions": [
+                {"type": t, "status": "False", "timeoutSeconds": 300}]}})
+            };
+            let spec = match gvk.kind.as_str() {
+                "Cluster" => json!({"topology": {"classRef": {"name": "c"}, "version": "v1.31.0",
+                    "controlPlane": {"healthCheck": checks("Ready")},
+                    "workers": {"machineDeployments": [{"class": "w", "name": "md",
+                        "healthCheck": checks("Custom")}]}}}),
+                "MachineHealthCheck" => {
+                    let mut c = checks("Ready");
+                    c["clusterName"] = json!("c");
+                    c["selector"] = json!({});
+                    c
+                }
+                _ => json!({}),
+            };
+            let object = json!({"apiVersion": format!("{group}/{version}"), "kind": gvk.kind,
+                "metadata": {"name": "x", "namespace": "default"}, "spec": spec});
+            let (mut a, mut b) = (object.clone(), object);
+            let ra = crate::crd::admit(&mut a, None, &eager);
+            let rb = crate::crd::admit(&mut b, None, &lazy);
+            assert_eq!(
+                (ra.message(), &ra.pruned, &a),
+                (rb.message(), &rb.pruned, &b),
+                "{gvk}"
+            );
+            if ra.message().is_some_and(|m| m.contains("Ready")) {
+                checked += 1;
+            }
+        }
+        // The rule's message names the refused condition for Cluster and MachineHealthCheck.
+        assert!(checked >= 2, "{checked}");
     }
 }

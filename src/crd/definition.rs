@@ -16,6 +16,7 @@ use super::structural::{Gvk, Structural};
 use crate::diag::{Code, Diagnostic};
 use crate::k8s::field::Path;
 use crate::load::Object;
+use crate::schema::cel::Compile;
 
 /// Whether `o` is a CustomResourceDefinition.
 pub fn is_crd(o: &Object) -> bool {
@@ -78,6 +79,16 @@ pub fn read(crd: &Object) -> (Vec<Structural>, Vec<Diagnostic>) {
 pub fn read_wanted(
     crd: &Object,
     wanted: &dyn Fn(&Gvk) -> bool,
+) -> (Vec<Structural>, Vec<Diagnostic>) {
+    read_wanted_with(crd, wanted, Compile::Eager)
+}
+
+/// [`read_wanted`] with the CEL rules compiled when `when` says: [`Compile::Lazy`] leaves out
+/// the warnings for rules that do not compile, so it is only for CRDs known to have none.
+pub(crate) fn read_wanted_with(
+    crd: &Object,
+    wanted: &dyn Fn(&Gvk) -> bool,
+    when: Compile,
 ) -> (Vec<Structural>, Vec<Diagnostic>) {
     let mut out = Vec::new();
     let mut warnings = Vec::new();
@@ -146,7 +157,7 @@ pub fn read_wanted(
             .index(i)
             .child("schema")
             .child("openAPIV3Schema");
-        match Structural::compile(Gvk::new(group, name, kind), schema, preserve, &path) {
+        match Structural::compile_with(Gvk::new(group, name, kind), schema, preserve, &path, when) {
             Ok(s) => {
                 if let Some(w) = rule_warning(crd, name, &schema_at, &s) {
                     warnings.push(w);

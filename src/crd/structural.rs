@@ -79,11 +79,29 @@ impl Structural {
         preserve_unknown_fields: bool,
         path: &Path,
     ) -> Result<Structural, Vec<FieldError>> {
+        Structural::compile_with(
+            gvk,
+            openapi,
+            preserve_unknown_fields,
+            path,
+            cel::Compile::Eager,
+        )
+    }
+
+    /// [`Structural::compile`], with the CEL rules compiled when `when` says (see
+    /// [`cel::Compile`]: lazily only for schemas known to compile cleanly).
+    pub fn compile_with(
+        gvk: Gvk,
+        openapi: &Value,
+        preserve_unknown_fields: bool,
+        path: &Path,
+        when: cel::Compile,
+    ) -> Result<Structural, Vec<FieldError>> {
         super::bounds::check_bounds(openapi)
             .map_err(|why| vec![FieldError::forbidden(path, why)])?;
         let schema = Schema::parse_crd(openapi, path)?;
-        let cel =
-            cel::Validator::compile(openapi).map_err(|e| vec![FieldError::internal(path, e)])?;
+        let cel = cel::Validator::compile_with(openapi, when)
+            .map_err(|e| vec![FieldError::internal(path, e)])?;
         Ok(Structural {
             gvk,
             schema,

@@ -34,6 +34,7 @@ semantics (`self == oldSelf` compares lists in order).
 */
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use kube_cel::cel::common::ast::{EntryExpr, Expr};
 use kube_cel::cel::{Context, IdedExpr, Value as Cel};
@@ -55,10 +56,24 @@ pub(crate) const SHALLOW_DEPTH: usize = 48;
 /// long before; this only keeps the compiler's recursion bounded on its own).
 const MAX_SCHEMA_DEPTH: usize = 256;
 
+/// When a [`Validator`]'s rules are compiled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compile {
+    /// All at once, with the validator: their errors are known up front
+    /// ([`Validator::compile_errors`]), as a CRD read from the input must report them.
+    Eager,
+    /// Each on its first evaluation: a rule at a field no object has costs nothing. For schemas
+    /// known to compile cleanly and shallowly (Cluster API's built-in ones, checked by a test):
+    /// [`Validator::compile_errors`] stays empty and the walk stays on the caller's stack.
+    Lazy,
+}
+
 /// One rule with its compiled programs.
 struct CompiledRule {
     rule: Rule,
-    compiled: Result<Compiled, String>,
+    /// Set at build time ([`Compile::Eager`]) or on first evaluation ([`Compile::Lazy`]);
+    /// either way it holds what [`compile_one`] gives for the rule and its node's type.
+    compiled: OnceLock<Result<Compiled, String>>,
     /// The rule's `fieldPath`, resolved against its node (`NormalizedRuleFieldPath`).
     field_path: Option<Path>,
 }
@@ -93,10 +108,20 @@ pub struct Validator {
 }
 
 /// What compiling collects besides the tree.
-#[derive(Default)]
 struct Acc {
+    when: Compile,
     max_depth: usize,
     errors: Vec<(Path, String)>,
+}
+
+impl Default for Acc {
+    fn default() -> Acc {
+        Acc {
+            when: Compile::Eager,
+            max_depth: 0,
+            errors: Vec::new(),
+        }
+    }
 }
 
 impl std::fmt::Debug for Validator {
@@ -111,24 +136,33 @@ impl Validator {
     /// Compile every rule of the CRD schema `schema` (a resource's `openAPIV3Schema`).
     /// `Ok(None)` when it has none; `Err` only when the compiler itself failed.
     pub fn compile(schema: &Value) -> Result<Option<Validator>, String> {
+        Validator::compile_with(schema, Compile::Eager)
+    }
+
+    /// [`Validator::compile`], compiling the rules eagerly or on first use.
+    pub fn compile_with(schema: &Value, when: Compile) -> Result<Option<Validator>, String> {
         if !super::has_rules(schema) {
             return Ok(None);
         }
         with_big_stack(|| {
-            let mut acc = Acc::default();
-            let root = build(
-                schema,
-                decl_of_crd(schema, true),
-                &Path::root(),
-                &mut acc,
-                0,
-            );
+            let mut acc = Acc {
+                when,
+                ..Acc::default()
+            };
+            let root_decl = decl_of_crd(schema, true);
+            let root = build(schema, root_decl.as_ref(), &Path::root(), &mut acc, 0);
             root.map(|root| Validator {
                 root,
                 deep: acc.max_depth > SHALLOW_DEPTH,
                 errors: acc.errors,
             })
         })
+    }
+
+    /// Whether some expression is too deep for the caller's stack, so that the walk moves to a
+    /// big-stack thread (known only for [`Compile::Eager`]; a lazy validator says `false`).
+    pub fn needs_big_stack(&self) -> bool {
+        self.deep
     }
 
     /// The rules that did not compile, each with its path in the schema (relative to the
@@ -174,7 +208,37 @@ fn embedded(s: &Value) -> bool {
         == Some(true)
 }
 
-/// Compile the rules of `s` (of type `decl`) and collect the depth of their expressions.
+/// What rule `r` compiles to at a node of type `decl` (`None`: the API server cannot declare
+/// one); an empty error for an empty rule, which is skipped.
+fn compile_one(r: &Rule, decl: Option<&Decl>) -> Result<Compiled, String> {
+    match decl {
+        None => Err(
+            "rule compiler initialization error: failed to convert to declType for CEL validation rules"
+                .to_string(),
+        ),
+        Some(_) if r.rule.trim().is_empty() => Err(String::new()),
+        Some(d) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            compile_rule(r, Some(d), Env::StoredExpressions, Env::StoredExpressions)
+        }))
+        .unwrap_or_else(|_| Err("compilation failed: internal error".to_string()))
+        .map_err(|e| format!("rule compile error: {e}")),
+    }
+}
+
+impl CompiledRule {
+    /// The rule compiled for a node of type `decl` (the node's own, as at build time): on first
+    /// use for a lazy validator, on a big stack as [`Validator::compile`] does.
+    fn compiled(&self, decl: Option<&Decl>) -> &Result<Compiled, String> {
+        self.compiled.get_or_init(|| {
+            with_big_stack(|| compile_one(&self.rule, decl)).unwrap_or_else(|_| {
+                Err("rule compile error: compilation failed: internal error".to_string())
+            })
+        })
+    }
+}
+
+/// Compile the rules of `s` (of type `decl`) and collect the depth of their expressions; with
+/// [`Compile::Lazy`], only the rules that need no compiler (no type) are settled here.
 fn compile_rules(
     s: &Value,
     rules: Vec<Rule>,
@@ -186,30 +250,23 @@ fn compile_rules(
         .into_iter()
         .enumerate()
         .map(|(i, r)| {
-            let compiled = match decl {
-                None => Err(
-                    "rule compiler initialization error: failed to convert to declType for CEL validation rules"
-                        .to_string(),
-                ),
-                Some(_) if r.rule.trim().is_empty() => Err(String::new()),
-                Some(d) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    compile_rule(&r, Some(d), Env::StoredExpressions, Env::StoredExpressions)
-                }))
-                .unwrap_or_else(|_| Err("compilation failed: internal error".to_string()))
-                .map_err(|e| format!("rule compile error: {e}")),
-            };
-            match &compiled {
-                Ok(c) => {
-                    acc.max_depth = acc.max_depth.max(expr_depth(c.parsed.run(), 0));
-                    if let Some(Ok((m, _))) = &c.message {
-                        acc.max_depth = acc.max_depth.max(expr_depth(m.run(), 0));
+            let cell = OnceLock::new();
+            if acc.when == Compile::Eager || decl.is_none() {
+                let compiled = compile_one(&r, decl);
+                match &compiled {
+                    Ok(c) => {
+                        acc.max_depth = acc.max_depth.max(expr_depth(c.parsed.run(), 0));
+                        if let Some(Ok((m, _))) = &c.message {
+                            acc.max_depth = acc.max_depth.max(expr_depth(m.run(), 0));
+                        }
                     }
+                    Err(e) if !e.is_empty() => acc.errors.push((
+                        at.child("x-kubernetes-validations").index(i).child("rule"),
+                        e.clone(),
+                    )),
+                    Err(_) => {}
                 }
-                Err(e) if !e.is_empty() => acc.errors.push((
-                    at.child("x-kubernetes-validations").index(i).child("rule"),
-                    e.clone(),
-                )),
-                Err(_) => {}
+                let _ = cell.set(compiled);
             }
             let field_path = (!r.field_path.is_empty())
                 .then(|| rule::valid_field_path(&r.field_path, s).ok())
@@ -217,7 +274,7 @@ fn compile_rules(
                 .filter(|p| !p.is_empty());
             CompiledRule {
                 rule: r,
-                compiled,
+                compiled: cell,
                 field_path,
             }
         })
@@ -226,11 +283,11 @@ fn compile_rules(
 
 /// `validator(s, s, isResourceRoot, declType)`: the node for `s`, or `None` when no rule is at
 /// or below it.
-fn build(s: &Value, decl: Option<Decl>, at: &Path, acc: &mut Acc, depth: usize) -> Option<Node> {
+fn build(s: &Value, decl: Option<&Decl>, at: &Path, acc: &mut Acc, depth: usize) -> Option<Node> {
     if depth > MAX_SCHEMA_DEPTH || !s.is_object() {
         return None;
     }
-    let rules = compile_rules(s, rule::rules_of(s), decl.as_ref(), at, acc);
+    let rules = compile_rules(s, rule::rules_of(s), decl, at, acc);
     let all_of: Vec<Vec<CompiledRule>> = s
         .get("allOf")
         .and_then(Value::as_array)
@@ -239,35 +296,42 @@ fn build(s: &Value, decl: Option<Decl>, at: &Path, acc: &mut Acc, depth: usize) 
                 .enumerate()
                 .map(|(i, j)| {
                     let at = at.child("allOf").index(i);
-                    compile_rules(s, rule::rules_of(j), decl.as_ref(), &at, acc)
+                    compile_rules(s, rule::rules_of(j), decl, &at, acc)
                 })
                 .filter(|r| !r.is_empty())
                 .collect()
         })
         .unwrap_or_default();
-    let elem = decl.as_ref().and_then(Decl::elem).cloned();
+    // Types are borrowed down the tree and cloned only into the nodes kept (those on the way
+    // to a rule): cloning every property's type at every level made compiling a large schema
+    // cost its size times its depth.
+    let elem = decl.and_then(Decl::elem);
     let items = s
         .get("items")
         .filter(|i| i.is_object())
-        .and_then(|i| build(i, elem.clone(), &at.child("items"), acc, depth + 1))
+        .and_then(|i| build(i, elem, &at.child("items"), acc, depth + 1))
         .map(Box::new);
     let additional = types::additional_properties(s)
         .and_then(|a| {
             let at = at.child("additionalProperties");
-            build(a, elem.clone(), &at, acc, depth + 1)
+            build(a, elem, &at, acc, depth + 1)
         })
         .map(Box::new);
     let mut properties = BTreeMap::new();
     if let Some(props) = s.get("properties").and_then(Value::as_object) {
         for (k, p) in props {
+            let own;
             let field_decl = match escape(k) {
-                Some(escaped) => match decl.as_ref().map(|d| &d.kind) {
-                    Some(Kind::Object(fields)) => fields.get(&escaped).cloned(),
+                Some(escaped) => match decl.map(|d| &d.kind) {
+                    Some(Kind::Object(fields)) => fields.get(&escaped),
                     // Fields of unknown type are left out of CEL validation entirely.
                     _ => None,
                 },
                 // An unescapable name is absent from the object type: type it on its own.
-                None => decl_of_crd(p, embedded(p)),
+                None => {
+                    own = decl_of_crd(p, embedded(p));
+                    own.as_ref()
+                }
             };
             let Some(field_decl) = field_decl else {
                 continue;
@@ -301,7 +365,7 @@ fn build(s: &Value, decl: Option<Decl>, at: &Path, acc: &mut Acc, depth: usize) 
                 .unwrap_or_default()
         });
     Some(Node {
-        decl,
+        decl: decl.cloned(),
         omit_value: type_name == "object" || type_name == "array",
         type_name,
         rules,
@@ -463,7 +527,7 @@ impl Walk<'_> {
         }
         let Some(decl) = n.decl.as_ref() else {
             // One report for the node, as the API server keeps one compilation error.
-            if let Some(Err(e)) = rules.first().map(|r| &r.compiled) {
+            if let Some(Err(e)) = rules.first().map(|r| r.compiled(None)) {
                 self.invalid(n, path, e.clone());
             }
             return true;
@@ -479,7 +543,7 @@ impl Walk<'_> {
         let this = value::to_cel(v, Some(decl));
         let old_cel = old.map(|o| value::to_cel(o, Some(decl)));
         for r in rules {
-            let c = match &r.compiled {
+            let c = match r.compiled(Some(decl)) {
                 Ok(c) => c,
                 // An empty rule compiles to nothing and is skipped.
                 Err(e) if e.is_empty() => continue,

@@ -85,7 +85,7 @@ use serde_json::Value;
 
 use crate::k8s::field::{BadValue, FieldError, Path};
 use check::Ty;
-pub use compiled::Validator;
+pub use compiled::{Compile, Validator};
 use parse::Parsed;
 use rule::Rule;
 use types::{Decl, decl_of, schema_type};
