@@ -262,3 +262,29 @@ fn a_refused_object_is_reported_once() {
         .stderr_lacks("topoplan::input::field")
         .run();
 }
+
+/// Clusters of one content are admitted once; one that differs is admitted on its own.
+#[test]
+fn a_fleet_of_one_content_still_refuses_the_odd_one() {
+    let text =
+        std::fs::read_to_string(repo().join(QUICK_START).join("cluster.yaml")).expect("fixture");
+    let named = |n: &str| text.replacen("name: dev\n", &format!("name: {n}\n"), 1);
+    let odd = named("c3").replacen("replicas: 2", "replicas: \"2\"", 1);
+    let out = Test::new()
+        .fixture(QUICK_START, "in")
+        .file("in/cluster.yaml", &named("c1"))
+        .file("in/c2.yaml", &named("c2"))
+        .file("in/c3.yaml", &odd)
+        .file("in/c4.yaml", &named("c4"))
+        .args(["validate", "-f", "in"])
+        .status(1)
+        .stderr_contains("Cluster.cluster.x-k8s.io \"c3\" is invalid: spec.topology.workers.machineDeployments[0].replicas")
+        .run();
+    for other in ["c1", "c2", "c4"] {
+        assert!(
+            !out.stderr.contains(&format!("\"{other}\" is invalid")),
+            "{}",
+            out.stderr
+        );
+    }
+}

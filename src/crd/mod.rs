@@ -34,6 +34,7 @@ subresources, conversion between versions, validation ratcheting) is listed in
 pub mod admit;
 pub mod bounds;
 pub mod builtin;
+pub mod clean;
 pub mod default;
 pub mod definition;
 pub mod embedded;
@@ -58,6 +59,7 @@ use crate::diag::Diagnostic;
 use crate::load::Object;
 
 pub use admit::{Admitted, admit};
+pub use clean::{Clean, Skip};
 pub use default::default;
 pub use prune::prune;
 pub use structural::{Gvk, Structural};

@@ -91,7 +91,7 @@ pub struct Fleet<'a> {
     /// What explains a path a patch finds missing in a template.
     defaulting: crate::patches::Defaulting,
     /// Generated contents already found to pass their CRDs.
-    clean: super::generated::Clean,
+    clean: crate::crd::Clean,
 }
 
 impl<'a> Fleet<'a> {

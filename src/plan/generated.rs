@@ -28,91 +28,15 @@ pub struct Checked {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// Most contents [`Clean`] remembers; past it, it starts over (a fleet of distinct Clusters
-/// gains nothing from remembering, and memory stays bounded).
-const CLEAN_LIMIT: usize = 65_536;
-
-/// Contents already found clean (nothing dropped, nothing refused), shared by the fleet's
-/// workers: the templates a class copies for each Cluster are, past their names, the same for
-/// every Cluster with the same variables, and checking them once is enough. Keyed by the schema
-/// and a hash of the object without its `metadata` (generated names and labels are valid by
-/// construction; Cluster API's admission checked the labels and annotations they come from).
-#[derive(Debug, Default)]
-pub struct Clean(std::sync::Mutex<std::collections::HashSet<(usize, u64)>>);
-
-impl Clean {
-    fn key(s: &std::sync::Arc<crate::crd::Structural>, object: &Value) -> (usize, u64) {
-        use std::hash::Hasher as _;
-        let mut h = std::hash::DefaultHasher::new();
-        match object {
-            Value::Object(m) => {
-                for (k, v) in m.iter().filter(|(k, _)| k.as_str() != "metadata") {
-                    h.write(k.as_bytes());
-                    hash_value(v, &mut h);
-                }
-            }
-            other => hash_value(other, &mut h),
-        }
-        (std::sync::Arc::as_ptr(s) as usize, h.finish())
-    }
-
-    fn contains(&self, key: &(usize, u64)) -> bool {
-        self.0.lock().map(|s| s.contains(key)).unwrap_or(false)
-    }
-
-    fn insert(&self, key: (usize, u64)) {
-        if let Ok(mut s) = self.0.lock() {
-            if s.len() >= CLEAN_LIMIT {
-                s.clear();
-            }
-            s.insert(key);
-        }
-    }
-}
-
-/// Feed `v` to `h`, with a tag per JSON type so that `"1"` and `1` differ.
-fn hash_value(v: &Value, h: &mut std::hash::DefaultHasher) {
-    use std::hash::Hasher as _;
-    match v {
-        Value::Null => h.write_u8(0),
-        Value::Bool(b) => h.write_u8(if *b { 2 } else { 1 }),
-        Value::Number(n) => {
-            h.write_u8(3);
-            h.write(n.to_string().as_bytes());
-        }
-        Value::String(s) => {
-            h.write_u8(4);
-            h.write_usize(s.len());
-            h.write(s.as_bytes());
-        }
-        Value::Array(a) => {
-            h.write_u8(5);
-            h.write_usize(a.len());
-            for x in a {
-                hash_value(x, h);
-            }
-        }
-        Value::Object(m) => {
-            h.write_u8(6);
-            h.write_usize(m.len());
-            for (k, x) in m {
-                h.write_usize(k.len());
-                h.write(k.as_bytes());
-                hash_value(x, h);
-            }
-        }
-    }
-}
-
-/// Check every object of `desired` that `crds` serves (not the Cluster, of which the topology
-/// controller writes only some fields); contents `clean` already knows are not checked again.
+/// Check every object of `desired` that a provider's CRD serves (objects from templates, which
+/// patches write); contents `clean` already knows are not checked again.
 pub fn check(
     cluster: &Cluster,
     class: &ClusterClass,
     desired: &DesiredState,
     traces: &[PatchTrace],
     crds: &crate::crd::Crds,
-    clean: &Clean,
+    clean: &crate::crd::Clean,
 ) -> Checked {
     let mut out = Checked::default();
     for o in &desired.objects {
@@ -122,7 +46,13 @@ pub fn check(
         let Some(s) = crds.for_object(&o.value) else {
             continue;
         };
-        let key = Clean::key(s, &o.value);
+        // Cluster API's own objects (MachineDeployments, MachinePools, health checks) are
+        // built from the Cluster and the class, both admitted by the same schemas, and no patch
+        // writes them: what could be wrong in them was refused at admission.
+        if crds.is_builtin(o.api_version(), o.kind()) {
+            continue;
+        }
+        let key = crate::crd::Clean::key(s, &o.value, crate::crd::Skip::Metadata);
         if clean.contains(&key) {
             continue;
         }
@@ -289,8 +219,26 @@ mod tests {
         let a = serde_json::json!({"kind": "W", "metadata": {"name": "a"}, "spec": {"x": 1}});
         let b = serde_json::json!({"kind": "W", "metadata": {"name": "b"}, "spec": {"x": 1}});
         let c = serde_json::json!({"kind": "W", "metadata": {"name": "a"}, "spec": {"x": "1"}});
-        assert_eq!(Clean::key(s, &a), Clean::key(s, &b));
-        assert_ne!(Clean::key(s, &a), Clean::key(s, &c));
+        assert_eq!(
+            crate::crd::Clean::key(s, &a, crate::crd::Skip::Metadata),
+            crate::crd::Clean::key(s, &b, crate::crd::Skip::Metadata)
+        );
+        assert_ne!(
+            crate::crd::Clean::key(s, &a, crate::crd::Skip::Identity),
+            crate::crd::Clean::key(
+                s,
+                &serde_json::json!({"kind": "W", "metadata": {"name": "b", "labels": {"x": "y"}}, "spec": {"x": 1}}),
+                crate::crd::Skip::Identity
+            )
+        );
+        assert_eq!(
+            crate::crd::Clean::key(s, &a, crate::crd::Skip::Identity),
+            crate::crd::Clean::key(s, &b, crate::crd::Skip::Identity)
+        );
+        assert_ne!(
+            crate::crd::Clean::key(s, &a, crate::crd::Skip::Metadata),
+            crate::crd::Clean::key(s, &c, crate::crd::Skip::Metadata)
+        );
     }
 
     #[test]

@@ -465,6 +465,10 @@ fn schema_stage(
 ) -> (Vec<Finding>, std::collections::HashSet<String>) {
     let stored: std::collections::HashMap<String, &Value> =
         old.iter().map(|o| (o.key_with_kind(), &o.value)).collect();
+    // A fleet's Clusters are mostly one content under many names: one that Cluster API's own
+    // schema (whose rules never read the name) admitted without a change or a finding is not
+    // admitted again. Updates (a stored object) are always admitted in full.
+    let clean = crate::crd::Clean::default();
     let results: Vec<Vec<Finding>> = objects
         .par_iter_mut()
         .map(|o| {
@@ -472,7 +476,19 @@ fn schema_stage(
                 return Vec::new();
             };
             let old_value = stored.get(&o.key_with_kind()).copied();
+            let key = (old_value.is_none() && crds.is_builtin(&o.api_version, &o.kind))
+                .then(|| crate::crd::Clean::key(&s, &o.value, crate::crd::Skip::Identity));
+            if key.is_some_and(|k| clean.contains(&k)) {
+                return Vec::new();
+            }
             let admitted = crate::crd::admit(&mut o.value, old_value, &s);
+            if let Some(k) = key
+                && admitted.pruned.is_empty()
+                && admitted.is_valid()
+                && crate::crd::Clean::key(&s, &o.value, crate::crd::Skip::Identity) == k
+            {
+                clean.insert(k);
+            }
             let mut out: Vec<Finding> = admitted
                 .pruned
                 .iter()
