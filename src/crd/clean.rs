@@ -94,10 +94,21 @@ fn hash_value(v: &Value, h: &mut std::hash::DefaultHasher) {
     match v {
         Value::Null => h.write_u8(0),
         Value::Bool(b) => h.write_u8(if *b { 2 } else { 1 }),
-        Value::Number(n) => {
-            h.write_u8(3);
-            h.write(n.to_string().as_bytes());
-        }
+        // Without formatting the number (this runs for every node of a fleet's objects).
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => {
+                h.write_u8(3);
+                h.write_i64(i);
+            }
+            (None, Some(u)) => {
+                h.write_u8(7);
+                h.write_u64(u);
+            }
+            _ => {
+                h.write_u8(8);
+                h.write_u64(n.as_f64().unwrap_or(0.0).to_bits());
+            }
+        },
         Value::String(s) => {
             h.write_u8(4);
             h.write_usize(s.len());

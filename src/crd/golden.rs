@@ -17,71 +17,8 @@ use serde_json::{Value, json};
 use super::structural::{Gvk, Structural};
 use super::{default, embedded, listtype, objectmeta, prune};
 use crate::k8s::field::{BadValue, ErrorType, FieldError, Path};
-use crate::schema::value::{Code, ErrValue, Mode, OpenApiError, validate};
-
-/// Go's encoder writes float64 `1` as `1`: compare every number as a float.
-fn norm(v: &Value) -> Value {
-    match v {
-        Value::Number(n) => n
-            .as_f64()
-            .and_then(serde_json::Number::from_f64)
-            .map_or(Value::Null, Value::Number),
-        Value::Array(a) => Value::Array(a.iter().map(norm).collect()),
-        Value::Object(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), norm(v))).collect()),
-        other => other.clone(),
-    }
-}
-
-fn sorted(v: Vec<Value>) -> Vec<Value> {
-    let mut v: Vec<Value> = v.iter().map(norm).collect();
-    v.sort_by_key(ToString::to_string);
-    v
-}
-
-fn openapi_mine(e: &OpenApiError) -> Value {
-    let mut o = json!({"code": e.code.number(), "msg": e.message});
-    if !matches!(e.code, Code::Plain | Code::Composite) {
-        o["name"] = Value::String(e.name.clone());
-        if let Some(v) = &e.value {
-            let (t, j) = match v {
-                ErrValue::Str(s) => ("string", Value::String(s.clone())),
-                ErrValue::Int(i) => ("int64", Value::from(*i)),
-                ErrValue::Float(f) => (
-                    "float64",
-                    serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number),
-                ),
-                ErrValue::Json(v @ Value::Bool(_)) => ("bool", v.clone()),
-                ErrValue::Json(v @ Value::Array(_)) => ("[]interface {}", v.clone()),
-                ErrValue::Json(v) => ("map[string]interface {}", v.clone()),
-            };
-            o["vtype"] = Value::String(t.to_string());
-            o["value"] = j;
-        }
-        if let Some(v) = e.valid {
-            o["valid"] = Value::from(v);
-        }
-        if !e.values.is_empty() {
-            o["values"] = Value::Array(e.values.clone());
-        }
-    }
-    o
-}
-
-fn openapi_theirs(e: &Value) -> Value {
-    let mut o = json!({"code": e["code"], "msg": e["msg"]});
-    if e.get("plain").is_none() && e["code"] != 422 {
-        o["name"] = e
-            .get("name")
-            .cloned()
-            .unwrap_or(Value::String(String::new()));
-        for k in ["vtype", "value", "valid", "values"] {
-            if let Some(v) = e.get(k) {
-                o[k] = v.clone();
-            }
-        }
-    }
-    o
-}
+use crate::schema::value::golden::{mine, norm, sorted, theirs};
+use crate::schema::value::{Mode, validate};
 
 /// A field error as the oracle writes it; the bad value only where the message shows it.
 fn field_mine(e: &FieldError) -> Value {
@@ -172,10 +109,10 @@ fn run(case: &Value) -> Vec<String> {
     let got = sorted(
         validate(&s.schema, &obj, Mode::CustomResource)
             .iter()
-            .map(openapi_mine)
+            .map(mine)
             .collect(),
     );
-    let theirs = sorted(list(&want["errors"]).iter().map(openapi_theirs).collect());
+    let theirs = sorted(list(&want["errors"]).iter().map(theirs).collect());
     if got != theirs {
         diffs.push(format!(
             "openapi errors: want {}, got {}",

@@ -108,6 +108,12 @@ impl Path {
         self.elems.is_empty()
     }
 
+    /// The JSON pointer of a path as the API server words it (`spec.list[0].x` →
+    /// `/spec/list/0/x`), e.g. a pruned field's.
+    pub fn dotted_pointer(dotted: &str) -> String {
+        Path::new("").child(dotted).pointer()
+    }
+
     /// The JSON pointer of this path in the document it describes (`/spec/variables/3/value`).
     /// A dotted field name (`Child("a.b")`) contributes one token per part.
     pub fn pointer(&self) -> String {
@@ -561,6 +567,10 @@ mod tests {
             "/spec/infrastructure/templateRef/name"
         );
         assert_eq!(Path::root().to_string(), "");
+        assert_eq!(
+            Path::dotted_pointer("spec.list[0].x~y"),
+            "/spec/list/0/x~0y"
+        );
         // kube-openapi's names: list items inside one dotted field.
         assert_eq!(
             Path::new("spec")

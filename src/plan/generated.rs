@@ -63,7 +63,11 @@ pub fn check(
         }
         let what = format!("{} {}/{}", o.kind(), o.namespace(), o.name());
         for path in &admitted.pruned {
-            let writer = writer(&o.role, &dotted(path), traces);
+            let writer = writer(
+                &o.role,
+                &crate::k8s::field::Path::dotted_pointer(path),
+                traces,
+            );
             let mut d = Diagnostic::warning(
                 Code::SchemaPruned,
                 format!(
@@ -188,11 +192,6 @@ fn prefix_of(a: &str, b: &str) -> bool {
     b == a || (b.starts_with(a) && b.as_bytes().get(a.len()) == Some(&b'/'))
 }
 
-/// `spec.list[0].x` as a JSON pointer.
-fn dotted(path: &str) -> String {
-    crate::k8s::field::Path::new("").child(path).pointer()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,6 +245,5 @@ mod tests {
         assert!(prefix_of("/spec/a", "/spec/a/b"));
         assert!(prefix_of("/spec/a", "/spec/a"));
         assert!(!prefix_of("/spec/a", "/spec/ab"));
-        assert_eq!(dotted("spec.list[0].x"), "/spec/list/0/x");
     }
 }

@@ -1350,7 +1350,7 @@ mod tests {
 /// value with the raw variable and stripping a leading `" in body "` (see
 /// `crate::variables::values`); those steps are covered by unit tests.
 #[cfg(test)]
-mod golden {
+pub(crate) mod golden {
     use super::*;
 
     fn vtype(v: &ErrValue) -> (&'static str, Value) {
@@ -1367,7 +1367,7 @@ mod golden {
         }
     }
 
-    fn mine(e: &OpenApiError) -> Value {
+    pub(crate) fn mine(e: &OpenApiError) -> Value {
         let mut o = serde_json::json!({"code": e.code.number(), "msg": e.message});
         if e.code.is_validation() {
             o["name"] = Value::String(e.name.clone());
@@ -1386,7 +1386,7 @@ mod golden {
         o
     }
 
-    fn theirs(e: &Value) -> Value {
+    pub(crate) fn theirs(e: &Value) -> Value {
         let mut o = serde_json::json!({"code": e["code"], "msg": e["msg"]});
         if e.get("plain").is_none() && e["code"] != 422 {
             o["name"] = e
@@ -1403,7 +1403,7 @@ mod golden {
     }
 
     /// Go's encoder writes float64 `1` as `1`: compare every number as a float.
-    fn norm(v: &Value) -> Value {
+    pub(crate) fn norm(v: &Value) -> Value {
         match v {
             Value::Number(n) => n
                 .as_f64()
@@ -1417,7 +1417,7 @@ mod golden {
         }
     }
 
-    fn sorted(v: Vec<Value>) -> Vec<Value> {
+    pub(crate) fn sorted(v: Vec<Value>) -> Vec<Value> {
         let mut v: Vec<Value> = v.iter().map(norm).collect();
         v.sort_by_key(ToString::to_string);
         v

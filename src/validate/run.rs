@@ -518,7 +518,7 @@ fn schema_stage(
 /// The warning for a field the API server drops from `object` (`path` as it words it,
 /// `spec.template.spec.foo`, `spec.list[0].x`), at the field in the user's file.
 fn pruned_finding(object: &Object, path: &str) -> Finding {
-    let pointer = dotted_to_pointer(path);
+    let pointer = Path::dotted_pointer(path);
     let d = Diagnostic::warning(
         Code::SchemaPruned,
         format!(
@@ -536,26 +536,6 @@ fn pruned_finding(object: &Object, path: &str) -> Finding {
         message: d.message.clone(),
         diagnostic: d,
     }
-}
-
-/// `spec.list[0].x` as a JSON pointer (`/spec/list/0/x`).
-fn dotted_to_pointer(path: &str) -> String {
-    let mut out = String::new();
-    for part in path.split('.').filter(|p| !p.is_empty()) {
-        let (name, indexes) = match part.find('[') {
-            Some(i) => (&part[..i], &part[i..]),
-            None => (part, ""),
-        };
-        if !name.is_empty() {
-            out.push('/');
-            out.push_str(&name.replace('~', "~0").replace('/', "~1"));
-        }
-        for idx in indexes.split(['[', ']']).filter(|s| !s.is_empty()) {
-            out.push('/');
-            out.push_str(idx);
-        }
-    }
-    out
 }
 
 fn push_written(findings: &mut Vec<Finding>, object: &Object, errors: Vec<FieldError>) {
