@@ -9,6 +9,7 @@ error can be pointed at a line of the user's file.
 */
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -28,9 +29,19 @@ enum Elem {
 }
 
 /// A field path: `spec.topology.variables[cpu].value`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+///
+/// Stored as a list linked from its last element to its first, shared between paths: a schema
+/// walk extends the path at every node, and copying the elements each time made walking a large
+/// schema cost its size times its depth. Rendering, the only reader of the whole list, is rare.
+#[derive(Clone, Default)]
 pub struct Path {
-    elems: Vec<Elem>,
+    last: Option<Arc<Link>>,
+}
+
+/// One element and the path before it.
+struct Link {
+    elem: Elem,
+    parent: Option<Arc<Link>>,
 }
 
 impl Path {
@@ -49,63 +60,75 @@ impl Path {
         Path::default()
     }
 
+    fn push(&self, elem: Elem) -> Path {
+        Path {
+            last: Some(Arc::new(Link {
+                elem,
+                parent: self.last.clone(),
+            })),
+        }
+    }
+
+    /// The elements, first to last.
+    fn elems(&self) -> Vec<&Elem> {
+        let mut out = Vec::new();
+        let mut at = self.last.as_deref();
+        while let Some(l) = at {
+            out.push(&l.elem);
+            at = l.parent.as_deref();
+        }
+        out.reverse();
+        out
+    }
+
     /// Append field `name`; `Child`. A name containing dots is split, as Go's `Child(a.b)` renders
     /// the same text; each part becomes a pointer token.
     pub fn child(&self, name: &str) -> Path {
-        let mut p = self.clone();
-        p.elems.push(Elem::Field(name.to_string()));
-        p
+        self.push(Elem::Field(name.to_string()))
     }
 
     /// Append a field shown as `shown` (as `child` would render it) whose JSON pointer tokens are
     /// `tokens` instead: for messages that name a field by a legacy or misspelt path while the
     /// pointer must still reach the field in the document (`tokens` may be empty).
     pub fn child_as(&self, shown: &str, tokens: &[&str]) -> Path {
-        let mut p = self.clone();
-        p.elems.push(Elem::Alias {
+        self.push(Elem::Alias {
             shown: shown.to_string(),
             tokens: tokens.iter().map(|t| (*t).to_string()).collect(),
-        });
-        p
+        })
     }
 
     /// Append list index `i`; `Index`.
     pub fn index(&self, i: usize) -> Path {
-        let mut p = self.clone();
-        p.elems.push(Elem::Index(i));
-        p
+        self.push(Elem::Index(i))
     }
 
     /// Append map key `k`; `Key`. In a JSON pointer the key is a token of its own.
     pub fn key(&self, k: &str) -> Path {
-        let mut p = self.clone();
-        p.elems.push(Elem::Key {
+        self.push(Elem::Key {
             key: k.to_string(),
             index: None,
-        });
-        p
+        })
     }
 
     /// Append a list element named by its key: renders `[k]`, points at index `i`.
     pub fn key_at(&self, k: &str, i: usize) -> Path {
-        let mut p = self.clone();
-        p.elems.push(Elem::Key {
+        self.push(Elem::Key {
             key: k.to_string(),
             index: Some(i),
-        });
-        p
+        })
     }
 
     /// Append every element of `other`.
     pub fn join(&self, other: &Path) -> Path {
-        let mut p = self.clone();
-        p.elems.extend(other.elems.iter().cloned());
-        p
+        other
+            .elems()
+            .into_iter()
+            .fold(self.clone(), |p, e| p.push(e.clone()))
     }
 
     /// True for the empty path.
     pub fn is_empty(&self) -> bool {
-        self.elems.is_empty()
+        self.last.is_none()
     }
 
     /// The JSON pointer of a path as the API server words it (`spec.list[0].x` →
@@ -118,7 +141,7 @@ impl Path {
     /// A dotted field name (`Child("a.b")`) contributes one token per part.
     pub fn pointer(&self) -> String {
         let mut out = String::new();
-        for e in &self.elems {
+        for e in self.elems() {
             match e {
                 Elem::Field(name) => {
                     for part in name.split('.') {
@@ -173,10 +196,39 @@ fn push_token(out: &mut String, token: &str) {
     }
 }
 
+impl PartialEq for Path {
+    fn eq(&self, other: &Path) -> bool {
+        self.elems() == other.elems()
+    }
+}
+
+impl Eq for Path {}
+
+impl fmt::Debug for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Path")
+            .field("elems", &self.elems())
+            .finish()
+    }
+}
+
+impl Drop for Path {
+    /// Unlinks iteratively: the default drop of a long chain would recurse once per element.
+    fn drop(&mut self) {
+        let mut next = self.last.take();
+        while let Some(l) = next {
+            next = match Arc::try_unwrap(l) {
+                Ok(mut link) => link.parent.take(),
+                Err(_) => None,
+            };
+        }
+    }
+}
+
 impl fmt::Display for Path {
     /// `field.Path.String`: names joined by `.`, keys and indexes in brackets with no dot.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, e) in self.elems.iter().enumerate() {
+        for (i, e) in self.elems().into_iter().enumerate() {
             match e {
                 Elem::Field(name) | Elem::Alias { shown: name, .. } => {
                     if i > 0 {
@@ -578,6 +630,26 @@ mod tests {
                 .pointer(),
             "/spec/variables/6/schema/items/0/1/type"
         );
+    }
+
+    #[test]
+    fn paths_share_their_prefix_and_compare_by_elements() {
+        let base = Path::of(&["spec", "template"]);
+        let (a, b) = (base.child("x"), base.child("y"));
+        // Extending a path leaves it and its siblings as they were.
+        assert_eq!(base.to_string(), "spec.template");
+        assert_eq!(
+            (a.to_string(), b.to_string()),
+            ("spec.template.x".into(), "spec.template.y".into())
+        );
+        // Equal elements are equal paths, however they were built.
+        assert_eq!(a, Path::new("spec").join(&Path::of(&["template", "x"])));
+        assert_ne!(a, b);
+        assert_ne!(Path::new("a").key("b"), Path::new("a").child("b"));
+        assert!(Path::root().is_empty() && !a.is_empty());
+        // A long path drops without recursing once per element.
+        let long = (0..200_000).fold(Path::root(), |p, i| p.index(i));
+        drop(long);
     }
 
     #[test]
