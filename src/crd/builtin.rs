@@ -34,18 +34,18 @@ pub fn builtin() -> &'static Crds {
 fn objects() -> &'static [Object] {
     static OBJECTS: OnceLock<Vec<Object>> = OnceLock::new();
     OBJECTS.get_or_init(|| {
-        let Ok(doc) = serde_json::from_str::<Value>(DATA) else {
+        let Ok(Value::Object(mut doc)) = serde_json::from_str::<Value>(DATA) else {
             return Vec::new();
         };
         let origin = Origin {
             file: SourceFile::new(NAME, String::new()),
             spans: Arc::new(SpanTable::default()),
         };
-        doc.get("crds")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|crd| Object::new(crd.clone(), origin.clone(), "").ok())
+        let Some(Value::Array(crds)) = doc.remove("crds") else {
+            return Vec::new();
+        };
+        crds.into_iter()
+            .filter_map(|crd| Object::new(crd, origin.clone(), "").ok())
             .collect()
     })
 }
@@ -89,7 +89,7 @@ pub fn served() -> impl Iterator<Item = &'static Gvk> {
 }
 
 /// The built-in schema of `gvk`, compiled on first use (the same `Arc` every time).
-pub fn compiled(gvk: &Gvk) -> Option<Arc<Structural>> {
+pub fn compiled(gvk: &Gvk) -> Option<&'static Arc<Structural>> {
     let (i, cell) = index().get(gvk)?;
     cell.get_or_init(|| {
         let crd = objects().get(*i)?;
@@ -100,7 +100,7 @@ pub fn compiled(gvk: &Gvk) -> Option<Arc<Structural>> {
             super::definition::read_wanted_with(crd, &|g| g == gvk, Compile::Lazy);
         served.pop().map(Arc::new)
     })
-    .clone()
+    .as_ref()
 }
 
 /// The commit of Cluster API main the v1beta2 schemas come from.
@@ -217,7 +217,7 @@ mod tests {
                 "metadata": {"name": "x", "namespace": "default"}, "spec": spec});
             let (mut a, mut b) = (object.clone(), object);
             let ra = crate::crd::admit(&mut a, None, &eager);
-            let rb = crate::crd::admit(&mut b, None, &lazy);
+            let rb = crate::crd::admit(&mut b, None, lazy);
             assert_eq!(
                 (ra.message(), &ra.pruned, &a),
                 (rb.message(), &rb.pruned, &b),

@@ -93,7 +93,18 @@ pub fn wanted_by<'a>(objects: impl IntoIterator<Item = &'a Object>) -> HashSet<G
 /// The served versions of every CustomResourceDefinition read, by group, version and kind.
 #[derive(Debug, Clone, Default)]
 pub struct Crds {
-    by_gvk: HashMap<Gvk, Arc<Structural>>,
+    by_gvk: HashMap<Gvk, Served>,
+}
+
+/// Where a served version's schema comes from.
+#[derive(Debug, Clone)]
+enum Served {
+    /// A CRD of the input, compiled when read.
+    Read(Arc<Structural>),
+    /// Cluster API's built-in schema, compiled on the first lookup: a run names the kinds it may
+    /// meet up front, but meets fewer (generated MachineDeployments are never re-checked), and
+    /// compiling a schema it never looks up cost more than checking the ones it does.
+    Builtin,
 }
 
 impl Crds {
@@ -129,7 +140,8 @@ impl Crds {
             if definition::is_crd(o) {
                 let (served, w) = definition::read_wanted(o, wanted);
                 for s in served {
-                    crds.by_gvk.insert(s.gvk().clone(), Arc::new(s));
+                    crds.by_gvk
+                        .insert(s.gvk().clone(), Served::Read(Arc::new(s)));
                 }
                 warnings.extend(w);
             }
@@ -141,7 +153,8 @@ impl Crds {
     pub fn add(&mut self, crd: &Object) -> Vec<Diagnostic> {
         let (served, warnings) = definition::read(crd);
         for s in served {
-            self.by_gvk.insert(s.gvk().clone(), Arc::new(s));
+            self.by_gvk
+                .insert(s.gvk().clone(), Served::Read(Arc::new(s)));
         }
         warnings
     }
@@ -153,7 +166,11 @@ impl Crds {
             Some((g, v)) => (g, v),
             None => ("", api_version),
         };
-        self.by_gvk.get(&Gvk::new(group, version, kind))
+        let gvk = Gvk::new(group, version, kind);
+        match self.by_gvk.get(&gvk)? {
+            Served::Read(s) => Some(s),
+            Served::Builtin => builtin::compiled(&gvk),
+        }
     }
 
     /// The schema of `object`'s `apiVersion` and `kind`, if a CRD serves them.
@@ -183,19 +200,21 @@ impl Crds {
             if !wanted(gvk) || self.by_gvk.contains_key(gvk) {
                 continue;
             }
-            if let Some(s) = builtin::compiled(gvk) {
-                self.by_gvk.insert(gvk.clone(), s);
-            }
+            self.by_gvk.insert(gvk.clone(), Served::Builtin);
         }
         self
     }
 
     /// Whether the schema of `api_version` and `kind` is Cluster API's built-in one.
     pub fn is_builtin(&self, api_version: &str, kind: &str) -> bool {
-        let Some(a) = self.get(api_version, kind) else {
-            return false;
+        let (group, version) = match api_version.split_once('/') {
+            Some((g, v)) => (g, v),
+            None => ("", api_version),
         };
-        builtin::compiled(a.gvk()).is_some_and(|b| Arc::ptr_eq(a, &b))
+        matches!(
+            self.by_gvk.get(&Gvk::new(group, version, kind)),
+            Some(Served::Builtin)
+        )
     }
 
     /// How many group-version-kinds are served.
