@@ -57,6 +57,8 @@ where
     R: Fn(usize, &ClusterPlan) -> C + Sync,
     E: FnMut(C) -> Result<(), Diagnostic>,
 {
+    // Overlaps the CEL parser's start with reading the input (admission compiles rules).
+    crate::schema::cel::warm_up();
     // Both sides at once: files they share are parsed once.
     let mut loaded = load::load_many(&[opts.old.clone(), opts.plan.load.clone()]).into_iter();
     let (mut old, mut new) = match (loaded.next(), loaded.next()) {

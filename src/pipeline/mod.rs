@@ -99,6 +99,8 @@ where
     R: Fn(usize, &ClusterPlan) -> C + Sync,
     E: FnMut(C) -> Result<(), Diagnostic>,
 {
+    // Overlaps the CEL parser's start with reading the input (admission compiles rules).
+    crate::schema::cel::warm_up();
     let current_opts = opts.current.as_ref().map(expand_plan_outputs);
     let mut sets = vec![opts.load.clone()];
     sets.extend(current_opts);

@@ -336,7 +336,7 @@ pub(crate) fn check<'d>(
     };
     let mut c = Checker {
         src,
-        offsets: &parsed.offsets,
+        parsed,
         env,
         issues: Vec::new(),
         scopes: vec![("self".into(), self_ty), ("oldSelf".into(), old_ty)],
@@ -353,7 +353,7 @@ pub(crate) fn check<'d>(
 
 struct Checker<'s, 'd> {
     src: &'s str,
-    offsets: &'s BTreeMap<u64, usize>,
+    parsed: &'s Parsed,
     env: Env,
     issues: Vec<Issue>,
     scopes: Vec<(String, Ty<'d>)>,
@@ -361,7 +361,11 @@ struct Checker<'s, 'd> {
 
 impl<'d> Checker<'_, 'd> {
     fn report(&mut self, id: u64, msg: String) {
-        let pos = self.offsets.get(&id).map(|&o| line_col(self.src, o));
+        let pos = self
+            .parsed
+            .offsets()
+            .get(&id)
+            .map(|&o| line_col(self.src, o));
         self.issues.push(Issue { pos, msg });
     }
 

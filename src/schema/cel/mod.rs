@@ -79,6 +79,7 @@ mod types;
 mod value;
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use kube_cel::cel::{Context, Value as Cel};
 use serde_json::Value;
@@ -120,25 +121,37 @@ pub const RUNTIME_CEL_COST_BUDGET: u64 = 10_000_000;
 /// `MaxEvaluatedMessageExpressionSizeBytes`.
 const MAX_MESSAGE_EXPRESSION_BYTES: usize = 5 * 1024;
 
-/// Run `f` on a thread with a stack large enough for the `cel` crate's recursive parser and
-/// interpreter on any input [`parse`] lets through.
-fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, String> {
-    std::thread::scope(|s| {
-        let handle = std::thread::Builder::new()
-            .stack_size(256 << 20)
-            .spawn_scoped(s, f);
-        match handle {
-            Ok(h) => h.join().map_err(|p| {
-                let what = p
-                    .downcast_ref::<&str>()
-                    .map(|s| (*s).to_string())
-                    .or_else(|| p.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
-                format!("the CEL evaluator failed: {what}")
-            }),
-            Err(e) => Err(format!("cannot start the CEL thread: {e}")),
-        }
-    })
+/// Run `f` on a stack large enough for the `cel` crate's recursive parser and interpreter on
+/// any input [`parse`] lets through.
+///
+/// The stack is a segment of 256 MiB mapped for the call on the calling thread (`stacker`),
+/// whose pages are touched only as deep as the parser goes. A thread per call cost more (its
+/// start, and the join); a pool of big-stack threads could deadlock, since a rayon worker waiting
+/// for one may take up other work that needs the same rule's compiled program it is computing.
+fn with_big_stack<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| stacker::grow(256 << 20, f))).map_err(
+        |p| {
+            let what = p
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            format!("the CEL evaluator failed: {what}")
+        },
+    )
+}
+
+/// Start the `cel` crate's parser in the background: its first parse in a process builds the
+/// grammar's tables, which costs more than a millisecond, and a run that is about to admit Cluster
+/// API objects almost always compiles some rule. Called before work that does not need it (reading
+/// and checking the input), so the two overlap on a machine with a second core. The thread is not
+/// waited for.
+pub fn warm_up() {
+    let _ = std::thread::Builder::new()
+        .name("topoplan-cel-warm-up".into())
+        .spawn(|| {
+            let _ = kube_cel::cel::Program::compile("self");
+        });
 }
 
 /// A failure of the evaluator itself (not of a rule) as an internal error at `path`: the
@@ -149,10 +162,10 @@ fn evaluator_failure(path: &Path, e: String) -> Vec<FieldError> {
 
 /// A compiled rule.
 struct Compiled {
-    parsed: Parsed,
+    parsed: Arc<Parsed>,
     uses_old_self: bool,
     cost: u64,
-    message: Option<Result<(Parsed, u64), String>>,
+    message: Option<Result<(Arc<Parsed>, u64), String>>,
 }
 
 /// Compile `src` for a node of type `decl`: the parsed program and its type, or the issues.
@@ -161,7 +174,7 @@ fn compile_expr<'d>(
     decl: Option<&'d Decl>,
     optional_old_self: bool,
     env: Env,
-) -> Result<(Parsed, Ty<'d>), String> {
+) -> Result<(Arc<Parsed>, Ty<'d>), String> {
     let parsed = parse::parse(src).map_err(|i| parse::render(src, &i))?;
     let ty = check::check(&parsed, src, decl, optional_old_self, env)
         .map_err(|i| parse::render(src, &i))?;

@@ -15,7 +15,8 @@ parsed a second time with a stray `)` appended on a new line, which adds one syn
 leaves the expression (and its node ids, which are handed out in visiting order) unchanged.
 */
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use kube_cel::cel::{IdedExpr, ParseErrors, Program};
 
@@ -40,10 +41,20 @@ pub(crate) struct Parsed {
     expr: IdedExpr,
     /// The expression the evaluator runs (see [`super::rewrite::for_eval`]).
     run: IdedExpr,
-    pub offsets: BTreeMap<u64, usize>,
+    /// The source, for [`Parsed::offsets`].
+    src: String,
+    /// Found on first use: finding them parses the source a second time, into a syntax error
+    /// (see the module docs), which cost more than the parse itself, and only an expression
+    /// that fails its check or may hold an even run of `!`/`-` needs them.
+    offsets: OnceLock<BTreeMap<u64, usize>>,
 }
 
 impl Parsed {
+    /// The source offset of each node id.
+    pub(crate) fn offsets(&self) -> &BTreeMap<u64, usize> {
+        self.offsets.get_or_init(|| offsets_of(&self.src))
+    }
+
     /// The root expression.
     pub(crate) fn expr(&self) -> &IdedExpr {
         &self.expr
@@ -199,18 +210,55 @@ fn parse_issues(src: &str, errs: &ParseErrors) -> Vec<Issue> {
 }
 
 /// Parse `src`, or the issues that stop it (rendered by [`render`]).
-pub(crate) fn parse(src: &str) -> Result<Parsed, Vec<Issue>> {
+///
+/// Parses are kept for the process, by source: the same rule text sits at many fields of a
+/// CRD (and in its versions), and the `cel` crate's parser costs far more than the lookup.
+/// What is kept is bounded by the input's own rules, each of at most [`MAX_CODE_POINTS`].
+pub(crate) fn parse(src: &str) -> Result<Arc<Parsed>, Vec<Issue>> {
+    type Cache = Mutex<HashMap<String, Result<Arc<Parsed>, Vec<Issue>>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Cache::default);
+    if let Ok(c) = cache.lock()
+        && let Some(hit) = c.get(src)
+    {
+        return hit.clone();
+    }
+    let parsed = parse_uncached(src).map(Arc::new);
+    if let Ok(mut c) = cache.lock() {
+        c.insert(src.to_string(), parsed.clone());
+    }
+    parsed
+}
+
+fn parse_uncached(src: &str) -> Result<Parsed, Vec<Issue>> {
     screen(src).map_err(|i| vec![i])?;
     let program = Program::compile(src).map_err(|e| parse_issues(src, &e))?;
+    let offsets = OnceLock::new();
+    let mut expr = program.expression().clone();
+    if super::rewrite::may_fold(src) {
+        let found = offsets.get_or_init(|| offsets_of(src));
+        expr = super::rewrite::fold_unary(expr, src, found);
+    }
+    let run = super::rewrite::for_eval(expr.clone());
+    Ok(Parsed {
+        expr,
+        run,
+        src: src.to_string(),
+        offsets,
+    })
+}
+
+/// The source offset of each node id of `src` (which parses): its parse with a stray `)`
+/// appended on a new line (see the module docs).
+fn offsets_of(src: &str) -> BTreeMap<u64, usize> {
     let mut offsets = BTreeMap::new();
-    if let Err(probe) = Program::compile(&format!("{src}\n)"))
+    if let Ok(program) = Program::compile(src)
+        && let Err(probe) = Program::compile(&format!("{src}\n)"))
         && let Some(info) = probe.errors.iter().find_map(|e| e.source_info.clone())
     {
         collect_offsets(program.expression(), &info, &mut offsets);
     }
-    let expr = super::rewrite::fold_unary(program.expression().clone(), src, &offsets);
-    let run = super::rewrite::for_eval(expr.clone());
-    Ok(Parsed { expr, run, offsets })
+    offsets
 }
 
 fn collect_offsets(
@@ -312,9 +360,27 @@ mod tests {
     }
 
     #[test]
+    fn parses_are_shared_and_offsets_found_when_asked() {
+        let a = parse("self.size() > 1").unwrap();
+        let b = parse("self.size() > 1").unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        // No run of `!`/`-` to fold: the second parse for offsets waits until asked.
+        assert!(a.offsets.get().is_none());
+        assert!(!a.offsets().is_empty());
+        // A refusal is kept too, with the same issues.
+        assert_eq!(err("1 +"), err("1 +"));
+        // An even run is folded at parse time, which needs the offsets then.
+        let c = parse("!!true").unwrap();
+        assert!(c.offsets.get().is_some());
+        assert!(
+            super::super::rewrite::may_fold("- -1") && !super::super::rewrite::may_fold("!(a) - 1")
+        );
+    }
+
+    #[test]
     fn offsets_point_at_operators() {
         let p = parse("'a' + 1").unwrap();
-        assert_eq!(p.offsets.get(&p.expr().id), Some(&4));
+        assert_eq!(p.offsets().get(&p.expr().id), Some(&4));
         assert_eq!(line_col("ab\ncd", 4), (2, 2));
         assert_eq!(line_col("é+x", 3), (1, 3));
     }

@@ -126,6 +126,14 @@ fn op_run(src: &str, off: usize, op: u8) -> usize {
     n
 }
 
+/// Whether [`fold_unary`] may change an expression of `src`: only where `!` or `-` starts a
+/// run of two or more (a string literal may make this say yes in vain, never no in vain).
+pub(crate) fn may_fold(src: &str) -> bool {
+    src.bytes()
+        .enumerate()
+        .any(|(i, c)| matches!(c, b'!' | b'-') && op_run(src, i, c) >= 2)
+}
+
 /// Correct the `cel` crate's even runs of `!`/`-` (see the module docs).
 pub(crate) fn fold_unary(e: IdedExpr, src: &str, offsets: &BTreeMap<u64, usize>) -> IdedExpr {
     let e = map_children(e, &mut |c| fold_unary(c, src, offsets));
