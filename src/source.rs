@@ -8,7 +8,7 @@ stages never need to know about YAML.
 */
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// One input file (or standard input) as it was read, after optional variable substitution.
 #[derive(Debug)]
@@ -72,12 +72,86 @@ pub struct SpanTable {
     pub values: BTreeMap<String, Span>,
     /// Span of the mapping key of each node that is a mapping value.
     pub keys: BTreeMap<String, Span>,
+    /// Set for a table built only when first asked ([`SpanTable::on_demand`]).
+    deferred: Option<Arc<Deferred>>,
+}
+
+/// How to build a deferred table: its document's text, parsed again, then re-rooted.
+struct Deferred {
+    file: Arc<SourceFile>,
+    /// The document's extent in the file.
+    doc: Span,
+    /// The pointer of the object in the document (`/items/3` for an item of a List).
+    prefix: String,
+    /// The span table of a document's text starting at a byte offset of its file, or `None`
+    /// when it does not parse alone.
+    parse: fn(&str, usize) -> Option<SpanTable>,
+    table: OnceLock<SpanTable>,
+}
+
+impl std::fmt::Debug for Deferred {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Deferred")
+            .field("doc", &self.doc)
+            .field("prefix", &self.prefix)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Deferred {
+    fn table(&self) -> &SpanTable {
+        self.table.get_or_init(|| {
+            let text = self
+                .file
+                .text
+                .get(self.doc.offset..self.doc.offset + self.doc.len);
+            let whole = text.and_then(|t| (self.parse)(t, self.doc.offset));
+            match whole {
+                Some(t) if self.prefix.is_empty() => t,
+                Some(t) => t.subtree(&self.prefix),
+                None => SpanTable::default(),
+            }
+        })
+    }
 }
 
 impl SpanTable {
+    /// A table of the spans recorded while parsing.
+    pub fn new(values: BTreeMap<String, Span>, keys: BTreeMap<String, Span>) -> SpanTable {
+        SpanTable {
+            values,
+            keys,
+            deferred: None,
+        }
+    }
+
+    /// A table built only when a location is first asked of it, by parsing the document at `doc`
+    /// of `file` again with `parse`. For inputs read in bulk whose nodes are almost never
+    /// reported (CRDs: a provider's run to several hundred kilobytes), where recording every
+    /// node's span cost a fifth of reading them.
+    pub fn on_demand(
+        file: Arc<SourceFile>,
+        doc: Span,
+        parse: fn(&str, usize) -> Option<SpanTable>,
+    ) -> SpanTable {
+        SpanTable {
+            deferred: Some(Arc::new(Deferred {
+                file,
+                doc,
+                prefix: String::new(),
+                parse,
+                table: OnceLock::new(),
+            })),
+            ..SpanTable::default()
+        }
+    }
+
     /// The span of the node at `pointer`, or of its nearest ancestor that exists: a field that is
     /// missing is reported at the object that should have held it.
     pub fn value_span(&self, pointer: &str) -> Option<Span> {
+        if let Some(d) = &self.deferred {
+            return d.table().value_span(pointer);
+        }
         let mut p = pointer;
         loop {
             if let Some(s) = self.values.get(p) {
@@ -92,6 +166,9 @@ impl SpanTable {
 
     /// The span of the key that introduced `pointer` if there is one, else its value span.
     pub fn key_or_value_span(&self, pointer: &str) -> Option<Span> {
+        if let Some(d) = &self.deferred {
+            return d.table().key_or_value_span(pointer);
+        }
         self.keys
             .get(pointer)
             .copied()
@@ -109,9 +186,22 @@ impl SpanTable {
                 })
                 .collect()
         }
+        if let Some(d) = &self.deferred {
+            return SpanTable {
+                deferred: Some(Arc::new(Deferred {
+                    file: Arc::clone(&d.file),
+                    doc: d.doc,
+                    prefix: format!("{}{prefix}", d.prefix),
+                    parse: d.parse,
+                    table: OnceLock::new(),
+                })),
+                ..SpanTable::default()
+            };
+        }
         SpanTable {
             values: pick(&self.values, prefix),
             keys: pick(&self.keys, prefix),
+            deferred: None,
         }
     }
 }

@@ -274,6 +274,7 @@ impl AdmissionArgs {
             default_namespace: base.default_namespace.clone(),
             substitute: None,
             input_limit: base.input_limit.clone(),
+            spans_on_demand: true,
             ..Default::default()
         })
     }

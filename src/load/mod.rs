@@ -59,6 +59,10 @@ pub struct LoadOptions {
     /// Warn about `${VAR}` left in values (the input is read without substitution, and is not
     /// stored state, which may hold them legitimately).
     pub warn_unsubstituted: bool,
+    /// Build each document's span table only when a diagnostic first asks for a location in it
+    /// (see [`crate::source::SpanTable::on_demand`]): for large inputs read for reference, such as
+    /// `--crds`, whose nodes are rarely reported.
+    pub spans_on_demand: bool,
 }
 
 /// Every object of the input, in input order (files sorted within each directory).
@@ -207,18 +211,25 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
     // 3. Each distinct text once, in parallel (large streams are split further by the parser).
     let mut unique: Vec<Arc<SourceFile>> = Vec::new();
     let mut uses: Vec<usize> = Vec::new();
+    // A text's span tables are left to build on demand only when every set reading it says so.
+    let mut on_demand: Vec<bool> = Vec::new();
     let mut slot_of: Vec<Option<usize>> = Vec::with_capacity(substituted.len());
     {
         let mut index: HashMap<&str, usize> = HashMap::new();
-        for (_, file) in &substituted {
+        for (set, file) in &substituted {
+            let lazy = sets.get(*set).is_some_and(|o| o.spans_on_demand);
             let slot = file.as_ref().ok().map(|f| {
                 let i = *index.entry(f.text.as_str()).or_insert_with(|| {
                     unique.push(Arc::clone(f));
                     uses.push(0);
+                    on_demand.push(true);
                     unique.len() - 1
                 });
                 if let Some(n) = uses.get_mut(i) {
                     *n += 1;
+                }
+                if let Some(l) = on_demand.get_mut(i) {
+                    *l &= lazy;
                 }
                 i
             });
@@ -227,8 +238,14 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
     }
     let mut parsed: Vec<Option<ParseResult>> = unique
         .par_iter()
-        .map(|f| {
-            Some(yaml::parse_stream(f).map(|docs| {
+        .zip(on_demand.par_iter())
+        .map(|(f, &lazy)| {
+            let docs = if lazy {
+                yaml::parse_stream_spans_on_demand(f)
+            } else {
+                yaml::parse_stream(f)
+            };
+            Some(docs.map(|docs| {
                 Arc::new(
                     docs.into_iter()
                         .map(|d| Parsed {

@@ -60,23 +60,39 @@ pub struct Document {
 /// reads. Should any piece fail, the whole stream is parsed again in one pass, so an error is
 /// always the one (and at the place) a single pass reports.
 pub fn parse_stream(file: &Arc<SourceFile>) -> Result<Vec<Document>, Diagnostic> {
-    parse_stream_in_pieces(file, PIECE_BYTES)
+    parse_stream_in_pieces(file, PIECE_BYTES, Spans::Recorded)
+}
+
+/// [`parse_stream`], each document's span table built only when first asked
+/// ([`SpanTable::on_demand`]): for bulk inputs whose nodes are rarely reported.
+pub fn parse_stream_spans_on_demand(file: &Arc<SourceFile>) -> Result<Vec<Document>, Diagnostic> {
+    parse_stream_in_pieces(file, PIECE_BYTES, Spans::OnDemand)
+}
+
+/// When a document's span table is built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Spans {
+    /// While parsing.
+    Recorded,
+    /// When first asked, by parsing the document's text again.
+    OnDemand,
 }
 
 /// [`parse_stream`] with pieces of at least `piece_bytes`.
 fn parse_stream_in_pieces(
     file: &Arc<SourceFile>,
     piece_bytes: usize,
+    spans: Spans,
 ) -> Result<Vec<Document>, Diagnostic> {
     use rayon::prelude::*;
     let pieces = split_points(&file.text, piece_bytes);
     if pieces.len() <= 1 {
-        return parse_stream_serial(file);
+        return parse_stream_serial_with(file, spans);
     }
     let parsed: Vec<Result<Vec<Document>, YamlError>> = pieces
         .par_iter()
         .map(|&(start, end)| match file.text.get(start..end) {
-            Some(piece) => documents(piece, start),
+            Some(piece) => documents(piece, start, file, spans),
             None => Err(YamlError::internal_at(
                 Span::new(start, 0),
                 "piece off a character",
@@ -87,7 +103,7 @@ fn parse_stream_in_pieces(
     for p in parsed {
         match p {
             Ok(mut d) => docs.append(&mut d),
-            Err(_) => return parse_stream_serial(file),
+            Err(_) => return parse_stream_serial_with(file, spans),
         }
     }
     Ok(docs)
@@ -95,31 +111,66 @@ fn parse_stream_in_pieces(
 
 /// [`parse_stream`] in one pass over the whole text.
 pub fn parse_stream_serial(file: &Arc<SourceFile>) -> Result<Vec<Document>, Diagnostic> {
-    documents(&file.text, 0).map_err(|e| e.into_diagnostic(file))
+    parse_stream_serial_with(file, Spans::Recorded)
 }
 
-/// The documents of `text`, which starts at byte `base` of its file: every span is shifted by
+fn parse_stream_serial_with(
+    file: &Arc<SourceFile>,
+    spans: Spans,
+) -> Result<Vec<Document>, Diagnostic> {
+    documents(&file.text, 0, file, spans).map_err(|e| e.into_diagnostic(file))
+}
+
+/// The documents of `text`, which starts at byte `base` of `file`: every span is shifted by
 /// `base`, so it points into the file.
-fn documents(text: &str, base: usize) -> Result<Vec<Document>, YamlError> {
+fn documents(
+    text: &str,
+    base: usize,
+    file: &Arc<SourceFile>,
+    spans: Spans,
+) -> Result<Vec<Document>, YamlError> {
     let mut composer = compose::Composer::new(text);
     let mut docs = Vec::new();
     while let Some(composed) = composer.next_document()? {
-        let (value, mut spans) = decode::decode(&composed).and_then(decode::flatten)?;
+        let span = Span::new(composed.span.offset + base, composed.span.len);
+        let (value, table) = match spans {
+            Spans::Recorded => {
+                let (value, mut table) = decode::decode(&composed).and_then(decode::flatten)?;
+                if base > 0 {
+                    for s in table.values.values_mut().chain(table.keys.values_mut()) {
+                        s.offset += base;
+                    }
+                }
+                (value, table)
+            }
+            Spans::OnDemand => {
+                let value = decode::decode(&composed).and_then(decode::into_value)?;
+                let table = SpanTable::on_demand(Arc::clone(file), span, document_spans);
+                (value, table)
+            }
+        };
         if value.is_null() {
             continue;
         }
-        if base > 0 {
-            for s in spans.values.values_mut().chain(spans.keys.values_mut()) {
-                s.offset += base;
-            }
-        }
         docs.push(Document {
             value,
-            spans,
-            span: Span::new(composed.span.offset + base, composed.span.len),
+            spans: table,
+            span,
         });
     }
     Ok(docs)
+}
+
+/// The span table of the one document `text` holds, `text` starting at byte `base` of its file
+/// ([`SpanTable::on_demand`]'s parser).
+fn document_spans(text: &str, base: usize) -> Option<SpanTable> {
+    let mut composer = compose::Composer::new(text);
+    let composed = composer.next_document().ok()??;
+    let (_, mut table) = decode::decode(&composed).and_then(decode::flatten).ok()?;
+    for s in table.values.values_mut().chain(table.keys.values_mut()) {
+        s.offset += base;
+    }
+    Some(table)
 }
 
 /// Streams smaller than this are parsed in one piece: a thread hand-off costs more than it
@@ -146,8 +197,9 @@ fn split_points(text: &str, piece_bytes: usize) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut cuts = vec![0];
     let mut line_start = 0;
-    // Whether the last line with content opens a block scalar (`key: |`, `>-`, a bare `>`).
-    let mut open_block_scalar = false;
+    // The last line with content, to ask at a marker whether it opens a block scalar (`key: |`,
+    // `>-`, a bare `>`); asking at every line cost more than parsing some of them.
+    let mut last_content: &[u8] = &[];
     loop {
         let line = bytes.get(line_start..).unwrap_or(&[]);
         if line.first() == Some(&b'%') {
@@ -160,15 +212,15 @@ fn split_points(text: &str, piece_bytes: usize) -> Vec<(usize, usize)> {
         // A block scalar left empty by the marker ends at the marker in one pass but at the
         // end of the piece when cut there, and its span would differ: never cut after one.
         if marker
-            && !open_block_scalar
             && line_start - cuts.last().copied().unwrap_or(0) >= piece_bytes
+            && !opens_block_scalar(last_content)
         {
             cuts.push(line_start);
         }
         let end = line.iter().position(|&b| b == b'\n');
         let this = &line[..end.unwrap_or(line.len())];
         if this.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\r')) {
-            open_block_scalar = opens_block_scalar(this);
+            last_content = this;
         }
         match end {
             Some(i) => line_start += i + 1,
@@ -552,6 +604,36 @@ mod tests {
     }
 
     #[test]
+    fn spans_on_demand_are_the_spans_recorded() {
+        // Three documents, the middle one with a list, a block scalar and a flow mapping; the
+        // pieces of 1 byte cut the stream at every marker.
+        let text = "a: 1\n---\nkind: List\nitems:\n  - name: x\n    spec: {k: [1, 2]}\n  - name: |\n      y\n---\nz: [3]\n";
+        let file = SourceFile::new("t.yaml", text.to_string());
+        for pieces in [usize::MAX, 1] {
+            let recorded = parse_stream_in_pieces(&file, pieces, Spans::Recorded).unwrap();
+            let lazy = parse_stream_in_pieces(&file, pieces, Spans::OnDemand).unwrap();
+            assert_eq!(recorded.len(), lazy.len());
+            for (r, l) in recorded.iter().zip(&lazy) {
+                assert_eq!(r.value, l.value);
+                assert_eq!(r.span, l.span);
+                assert!(l.spans.values.is_empty(), "built before it was asked for");
+                for p in r.spans.values.keys().chain(r.spans.keys.keys()) {
+                    assert_eq!(r.spans.value_span(p), l.spans.value_span(p), "{p}");
+                    assert_eq!(
+                        r.spans.key_or_value_span(p),
+                        l.spans.key_or_value_span(p),
+                        "{p}"
+                    );
+                }
+                let (rs, ls) = (r.spans.subtree("/items/0"), l.spans.subtree("/items/0"));
+                for p in ["", "/name", "/spec/k/1", "/missing"] {
+                    assert_eq!(rs.value_span(p), ls.value_span(p), "{p}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn deepest_accepted_documents_fit_a_small_stack() {
         // ~510 levels (the parser's 254 + 254 through an alias), in a debug build, on a thread
         // with less than half of the default 2 MiB stack.
@@ -682,7 +764,11 @@ mod tests {
             let file = SourceFile::new("t.yaml", text);
             let one = outcome(parse_stream_serial(&file));
             // Pieces of one byte: a cut before every marker.
-            assert_eq!(outcome(parse_stream_in_pieces(&file, 1)), one, "{text:?}");
+            assert_eq!(
+                outcome(parse_stream_in_pieces(&file, 1, Spans::Recorded)),
+                one,
+                "{text:?}"
+            );
         }
     }
 
@@ -699,7 +785,7 @@ mod tests {
         assert_eq!(pieces.last().map(|p| p.1), Some(text.len()));
         // Spans of a later piece point into the whole file.
         let file = SourceFile::new("t.yaml", text.clone());
-        let docs = parse_stream_in_pieces(&file, doc.len()).unwrap();
+        let docs = parse_stream_in_pieces(&file, doc.len(), Spans::Recorded).unwrap();
         assert_eq!(docs.len(), 3);
         let s = docs[2].spans.values["/metadata/name"];
         assert_eq!(file.line_col(s.offset), (20, 9));
@@ -718,7 +804,7 @@ mod tests {
             let text = parts.join("\n---\n");
             let file = SourceFile::new("p", text.clone());
             prop_assert_eq!(
-                outcome(parse_stream_in_pieces(&file, 1)),
+                outcome(parse_stream_in_pieces(&file, 1, Spans::Recorded)),
                 outcome(parse_stream_serial(&file)),
                 "{:?}", text
             );

@@ -424,10 +424,15 @@ fn next_document_marker(text: &str, from: usize) -> usize {
 /// containing one is split there by kubectl — while granit (YAML 1.2) reads them as ordinary
 /// characters. Rather than guess, reject them (in quoted strings too, where Go folds them).
 fn check_line_breaks(region: &str, base: usize) -> Result<(), YamlError> {
-    match region
-        .char_indices()
-        .find(|(_, c)| matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}'))
-    {
+    // Each of them starts with byte C2 or E2 in UTF-8: only there is a character decoded.
+    let found = memchr::memchr2_iter(0xC2, 0xE2, region.as_bytes()).find_map(|i| {
+        region
+            .get(i..)
+            .and_then(|r| r.chars().next())
+            .filter(|c| matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}'))
+            .map(|c| (i, c))
+    });
+    match found {
         None => Ok(()),
         Some((i, c)) => Err(YamlError::new(
             format!(

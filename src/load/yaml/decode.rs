@@ -464,10 +464,7 @@ pub(super) fn flatten(out: Out) -> Result<(Value, SpanTable), YamlError> {
     };
     let v = f.walk(out)?;
     // Collecting sorts once and bulk-builds the maps, much cheaper than inserting one by one.
-    let spans = SpanTable {
-        values: f.values.into_iter().collect(),
-        keys: f.keys.into_iter().collect(),
-    };
+    let spans = SpanTable::new(f.values.into_iter().collect(), f.keys.into_iter().collect());
     Ok((v, spans))
 }
 
