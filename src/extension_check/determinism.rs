@@ -130,10 +130,7 @@ pub fn check(s: &Subject<'_>, first: &[First<'_>]) -> Check {
                 .with("handler", json!(f.call.handler))
                 .with("attempt", json!(what))
                 .with("difference", difference(&base, &other))
-                .with(
-                    "request",
-                    serde_json::to_value(f.wire).unwrap_or(Value::Null),
-                );
+                .with("request", super::request_json(f.wire));
             }
         }
     }

@@ -84,7 +84,7 @@ pub fn check(
             NAME,
             Status::Passed,
             format!(
-                "{} handler(s) announced, all {named} the input's patches name among them, with valid timeouts and failure policies",
+                "{} handler(s) announced, including the {named} the input's patches name; timeouts and failure policies valid",
                 listed.len()
             ),
         )

@@ -194,10 +194,7 @@ pub fn check(s: &Subject<'_>) -> Vec<Check> {
         .with("variation", json!(v.what))
         .with("first", a)
         .with("then", b)
-        .with(
-            "request",
-            serde_json::to_value(&v.request).unwrap_or(Value::Null),
-        ),
+        .with("request", super::request_json(&v.request)),
         None if refused == 0 => Check::skipped(
             MESSAGES,
             "the extension refused none of the invalid requests, so there was no message to compare",

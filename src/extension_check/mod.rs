@@ -183,6 +183,13 @@ pub fn run(subject: &Subject<'_>) -> Vec<Check> {
     checks
 }
 
+/// A request as it goes on the wire (with its `apiVersion` and `kind`), for evidence.
+pub fn request_json<R: crate::runtime::TopologyHook>(request: &R) -> Value {
+    let mut r = request.clone();
+    r.set_type_meta();
+    serde_json::to_value(&r).unwrap_or(Value::Null)
+}
+
 /// `who` for messages: `Cluster ns/name, patch "p"`.
 pub fn call_label(call: &Call) -> String {
     format!("Cluster {}, patch {:?}", call.cluster, call.patch)

@@ -45,10 +45,7 @@ pub fn check(s: &Subject<'_>, first: &[First<'_>]) -> Check {
                     "{who}: the extension refused a request a plan sends: {m}"
                 ))
                 .with("handler", json!(f.call.handler))
-                .with(
-                    "request",
-                    serde_json::to_value(f.wire).unwrap_or(Value::Null),
-                );
+                .with("request", super::request_json(f.wire));
             }
             Err(Refusal::Error(e)) => {
                 return fail(format!("{who}: {e}")).with("handler", json!(f.call.handler));
@@ -135,7 +132,7 @@ pub fn check(s: &Subject<'_>, first: &[First<'_>]) -> Check {
                 r.text()
             ))
             .with("handler", json!(call.handler))
-            .with("request", serde_json::to_value(wire).unwrap_or(Value::Null));
+            .with("request", super::request_json(wire));
         }
     }
     Check::new(

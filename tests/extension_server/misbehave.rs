@@ -179,9 +179,7 @@ pub fn generate_patches(req: &Value, m: Misbehaviour, call: usize) -> Value {
         let Some(mut modified) = modified else {
             continue;
         };
-        if m != Misbehaviour::NonIdempotent {
-            dedupe_appends(&original, &mut modified);
-        }
+        dedupe_appends(&original, &mut modified);
         // A MachinePool's bootstrap config is generated from the template's spec.template
         // only: upstream's labels on the template itself would be dropped.
         if item["holderReference"]["kind"] == "MachinePool" {
