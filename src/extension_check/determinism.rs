@@ -143,4 +143,8 @@ pub fn check(s: &Subject<'_>, first: &[First<'_>]) -> Check {
             REPEATS + 2
         ),
     )
+    .with(
+        "requests",
+        super::judged(&first.iter().map(|f| f.call).collect::<Vec<_>>()),
+    )
 }

@@ -130,9 +130,11 @@ pub fn check(s: &Subject<'_>) -> Vec<Check> {
     let mut accepted = Vec::new();
     let mut unstable = None;
     let mut refused = 0;
+    let mut answers = Vec::new();
     for v in &vs {
         let a = probe::call(s.registry, &v.call.handler, v.request.clone());
         let b = probe::call(s.registry, &v.call.handler, v.request.clone());
+        answers.push(json!({"variation": v.what, "first": answer(&a), "then": answer(&b)}));
         match &a.result {
             Err(Refusal::Failure(m1)) => {
                 refused += 1;
@@ -179,6 +181,7 @@ pub fn check(s: &Subject<'_>) -> Vec<Check> {
                     .join("; ")
             ),
         )
+        .with("answers", json!(answers))
     };
     let messages = match unstable {
         Some((v, a, b)) => Check::new(
@@ -203,7 +206,8 @@ pub fn check(s: &Subject<'_>) -> Vec<Check> {
             MESSAGES,
             Status::Passed,
             format!("{refused} refused request(s) sent twice: the same message both times"),
-        ),
+        )
+        .with("answers", json!(answers)),
     };
     vec![input, messages]
 }

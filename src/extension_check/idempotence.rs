@@ -88,4 +88,8 @@ pub fn check(s: &Subject<'_>, first: &[First<'_>]) -> Check {
         Status::Passed,
         format!("{judged} request(s) sent back patched: no further change"),
     )
+    .with(
+        "requests",
+        super::judged(&first.iter().map(|f| f.call).collect::<Vec<_>>()),
+    )
 }

@@ -190,6 +190,22 @@ pub fn request_json<R: crate::runtime::TopologyHook>(request: &R) -> Value {
     serde_json::to_value(&r).unwrap_or(Value::Null)
 }
 
+/// Which requests a check sent, for the evidence of a passed check.
+pub fn judged(calls: &[&Call]) -> Value {
+    Value::Array(
+        calls
+            .iter()
+            .map(|c| {
+                let items = match &c.captured {
+                    Captured::Generate { wire, .. } => wire.items.len(),
+                    Captured::Validate { wire } => wire.items.len(),
+                };
+                serde_json::json!({"cluster": c.cluster, "patch": c.patch, "handler": c.handler, "items": items})
+            })
+            .collect(),
+    )
+}
+
 /// `who` for messages: `Cluster ns/name, patch "p"`.
 pub fn call_label(call: &Call) -> String {
     format!("Cluster {}, patch {:?}", call.cluster, call.patch)

@@ -144,6 +144,16 @@ pub fn check(s: &Subject<'_>, first: &[First<'_>]) -> Check {
             validates.len()
         ),
     )
+    .with(
+        "requests",
+        super::judged(
+            &first
+                .iter()
+                .map(|f| f.call)
+                .chain(validates.iter().copied())
+                .collect::<Vec<_>>(),
+        ),
+    )
 }
 
 #[cfg(test)]

@@ -262,7 +262,10 @@ pub fn check(s: &Subject<'_>) -> Check {
         ),
     );
     c.warnings = warnings;
-    c
+    c.with(
+        "variables",
+        json!(first_vars.iter().flatten().map(name_of).collect::<Vec<_>>()),
+    )
 }
 
 #[cfg(test)]
