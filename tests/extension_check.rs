@@ -450,3 +450,41 @@ fn the_extension_flag_is_required() {
         .stderr_contains("extension check needs --extension NAME=URL")
         .run();
 }
+
+#[test]
+fn garbage_answers_fail_the_checks_without_a_panic() {
+    let s = server(Misbehaviour::Conforming);
+    s.set_hook_mode(Hook::GeneratePatches, Mode::Garbage);
+    let out = check(&s, &[]).status(1).stderr_lacks("panicked").run();
+    let doc: Value = serde_json::from_str(&out.stdout).expect("JSON");
+    let c = check_named(&doc, "response-validity");
+    assert_eq!(c["status"], "failed");
+    assert!(
+        c["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("failed to decode response"),
+        "{c}"
+    );
+    assert_eq!(check_named(&doc, "idempotence")["status"], "skipped");
+}
+
+#[test]
+fn calls_must_be_positive() {
+    Test::new()
+        .fixture(FIXTURE, "ex")
+        .args([
+            "extension",
+            "check",
+            "-f",
+            "ex",
+            "--extension",
+            "test-extension=http://127.0.0.1:1",
+            "--calls",
+            "0",
+        ])
+        .status(1)
+        .stdout("")
+        .stderr_contains("--calls 0: must be between 1 and 1000")
+        .run();
+}

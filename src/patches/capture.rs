@@ -76,3 +76,29 @@ impl Capture {
             .unwrap_or_default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_at_most_max_captured_and_counts_the_rest() {
+        let c = Capture::default();
+        for i in 0..MAX_CAPTURED + 3 {
+            c.push(Call {
+                cluster: format!("ns/c{i}"),
+                class: "ns/cc".into(),
+                patch_index: 0,
+                patch: "p".into(),
+                handler: "h.e".into(),
+                captured: Captured::Validate {
+                    wire: ValidateTopologyRequest::default(),
+                },
+            });
+        }
+        let (kept, sent) = c.take();
+        assert_eq!((kept.len(), sent), (MAX_CAPTURED, MAX_CAPTURED + 3));
+        assert_eq!(kept[0].cluster, "ns/c0");
+        assert_eq!(c.take().1, 0);
+    }
+}
