@@ -837,7 +837,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__schema)
-            opts="-q -h -V --diagnostics-format --color --quiet --help --version plan review validation"
+            opts="-q -h -V --diagnostics-format --color --quiet --help --version plan review validation extension-check"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -488,3 +488,19 @@ fn calls_must_be_positive() {
         .stderr_contains("--calls 0: must be between 1 and 1000")
         .run();
 }
+
+#[test]
+fn documents_follow_the_schema() {
+    let out = Test::new().args(["schema", "extension-check"]).run();
+    let schema: Value = serde_json::from_str(&out.stdout).expect("a schema");
+    let v = jsonschema::validator_for(&schema).expect("a valid schema");
+    for m in [Misbehaviour::Conforming, Misbehaviour::Upstream] {
+        let s = server(m);
+        let out = check(&s, &[]).run_unchecked();
+        let doc: Value = serde_json::from_str(&out.stdout).expect("JSON");
+        let errors: Vec<String> = v.iter_errors(&doc).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:#?}");
+    }
+    // The schema can fail: a document missing a field does not conform.
+    assert!(!v.is_valid(&json!({"apiVersion": "topoplan.dev/v1alpha1", "kind": "ExtensionCheck"})));
+}
