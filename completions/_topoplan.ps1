@@ -33,6 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Review a change: plan every Cluster with the OLD inputs, then with the NEW ones against the state the old ones produce; report per Cluster what changes and what rolls out')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)')
+            [CompletionResult]::new('extension', 'extension', [CompletionResultType]::ParameterValue, 'Runtime extensions: check one against the topology-mutation guidelines')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate objects from a clusterctl provider repository (generate cluster NAME)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a document topoplan prints (plan, review, validation)')
@@ -153,6 +154,60 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'topoplan;extension' {
+            [CompletionResult]::new('--diagnostics-format', '--diagnostics-format', [CompletionResultType]::ParameterName, 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (a terminal, and no NO_COLOR), always or never')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors on stderr: no warnings, no progress bar')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors on stderr: no warnings, no progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check a Runtime extension against the topology-mutation guidelines (deterministic, idempotent, validating its input, stable errors, fast, valid answers and variables), with the requests a plan of the input sends')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'topoplan;extension;check' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]')
+            [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'KEY=VALUE file of variables for --substitute (and --provider-repo''s components); the environment overrides it, it overrides the clusterctl config file')
+            [CompletionResult]::new('--provider-repo', '--provider-repo', [CompletionResultType]::ParameterName, 'A clusterctl local repository, DIR/<provider-label>/<version>/ (e.g. DIR/infrastructure-docker/v1.12.0/): the CustomResourceDefinitions of each provider''s newest release compatible with the input''s Cluster API version join the input')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'clusterctl''s configuration file, whose variables feed substitution below the environment and --env-file [default: $XDG_CONFIG_HOME/cluster-api/clusterctl.yaml, else ~/.cluster-api/clusterctl.yaml, when one exists]')
+            [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)')
+            [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API''s default')
+            [CompletionResult]::new('--crds', '--crds', [CompletionResultType]::ParameterName, 'CustomResourceDefinitions of provider kinds (files, directories; other objects there are ignored): templates are pruned and defaulted by them as the API server would, and every generated object is validated against them. CRDs in -f and --current count too; Cluster API''s own are built in. Repeatable')
+            [CompletionResult]::new('--extension', '--extension', [CompletionResultType]::ParameterName, 'A Runtime extension serving external patches: NAME is the ExtensionConfig name the ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL; repeatable. Overrides the URL of an ExtensionConfig of that name in the input')
+            [CompletionResult]::new('--ca-file', '--ca-file', [CompletionResultType]::ParameterName, 'PEM file of the CA(s) that signed the extensions'' serving certificates (instead of the system roots; an ExtensionConfig''s caBundle still wins for its extension)')
+            [CompletionResult]::new('--max-extension-response-bytes', '--max-extension-response-bytes', [CompletionResultType]::ParameterName, 'The largest response body read from an extension, in bytes; a larger one fails the call [default: 67108864 (64 MiB)]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'What to print on stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'What to print on stdout')
+            [CompletionResult]::new('--calls', '--calls', [CompletionResultType]::ParameterName, 'Calls per handler for the latency figures (p50, p99)')
+            [CompletionResult]::new('--baseline', '--baseline', [CompletionResultType]::ParameterName, 'The previous version''s DiscoverVariablesResponse (YAML or JSON): report breaking changes of the discovered variables (removed, narrowed, newly required without default)')
+            [CompletionResult]::new('--diagnostics-format', '--diagnostics-format', [CompletionResultType]::ParameterName, 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (a terminal, and no NO_COLOR), always or never')
+            [CompletionResult]::new('--substitute', '--substitute', [CompletionResultType]::ParameterName, 'Substitute clusterctl-style ${VAR} variables in the input before parsing')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the extensions'' TLS certificates')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors on stderr: no warnings, no progress bar')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors on stderr: no warnings, no progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'topoplan;extension;help' {
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check a Runtime extension against the topology-mutation guidelines (deterministic, idempotent, validating its input, stable errors, fast, valid answers and variables), with the requests a plan of the input sends')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'topoplan;extension;help;check' {
+            break
+        }
+        'topoplan;extension;help;help' {
+            break
+        }
         'topoplan;generate' {
             [CompletionResult]::new('--diagnostics-format', '--diagnostics-format', [CompletionResultType]::ParameterName, 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto (a terminal, and no NO_COLOR), always or never')
@@ -241,6 +296,7 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Review a change: plan every Cluster with the OLD inputs, then with the NEW ones against the state the old ones produce; report per Cluster what changes and what rolls out')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)')
+            [CompletionResult]::new('extension', 'extension', [CompletionResultType]::ParameterValue, 'Runtime extensions: check one against the topology-mutation guidelines')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate objects from a clusterctl provider repository (generate cluster NAME)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a document topoplan prints (plan, review, validation)')
@@ -258,6 +314,13 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             break
         }
         'topoplan;help;eval' {
+            break
+        }
+        'topoplan;help;extension' {
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check a Runtime extension against the topology-mutation guidelines (deterministic, idempotent, validating its input, stable errors, fast, valid answers and variables), with the requests a plan of the input sends')
+            break
+        }
+        'topoplan;help;extension;check' {
             break
         }
         'topoplan;help;generate' {

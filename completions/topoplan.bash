@@ -25,6 +25,9 @@ _topoplan() {
             topoplan,eval)
                 cmd="topoplan__subcmd__eval"
                 ;;
+            topoplan,extension)
+                cmd="topoplan__subcmd__extension"
+                ;;
             topoplan,generate)
                 cmd="topoplan__subcmd__generate"
                 ;;
@@ -42,6 +45,18 @@ _topoplan() {
                 ;;
             topoplan,version)
                 cmd="topoplan__subcmd__version"
+                ;;
+            topoplan__subcmd__extension,check)
+                cmd="topoplan__subcmd__extension__subcmd__check"
+                ;;
+            topoplan__subcmd__extension,help)
+                cmd="topoplan__subcmd__extension__subcmd__help"
+                ;;
+            topoplan__subcmd__extension__subcmd__help,check)
+                cmd="topoplan__subcmd__extension__subcmd__help__subcmd__check"
+                ;;
+            topoplan__subcmd__extension__subcmd__help,help)
+                cmd="topoplan__subcmd__extension__subcmd__help__subcmd__help"
                 ;;
             topoplan__subcmd__generate,cluster)
                 cmd="topoplan__subcmd__generate__subcmd__cluster"
@@ -64,6 +79,9 @@ _topoplan() {
             topoplan__subcmd__help,eval)
                 cmd="topoplan__subcmd__help__subcmd__eval"
                 ;;
+            topoplan__subcmd__help,extension)
+                cmd="topoplan__subcmd__help__subcmd__extension"
+                ;;
             topoplan__subcmd__help,generate)
                 cmd="topoplan__subcmd__help__subcmd__generate"
                 ;;
@@ -82,6 +100,9 @@ _topoplan() {
             topoplan__subcmd__help,version)
                 cmd="topoplan__subcmd__help__subcmd__version"
                 ;;
+            topoplan__subcmd__help__subcmd__extension,check)
+                cmd="topoplan__subcmd__help__subcmd__extension__subcmd__check"
+                ;;
             topoplan__subcmd__help__subcmd__generate,cluster)
                 cmd="topoplan__subcmd__help__subcmd__generate__subcmd__cluster"
                 ;;
@@ -92,7 +113,7 @@ _topoplan() {
 
     case "${cmd}" in
         topoplan)
-            opts="-q -h -V --diagnostics-format --color --quiet --help --version plan diff validate eval generate completions schema version help"
+            opts="-q -h -V --diagnostics-format --color --quiet --help --version plan diff validate eval extension generate completions schema version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -247,6 +268,160 @@ _topoplan() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        topoplan__subcmd__extension)
+            opts="-q -h -V --diagnostics-format --color --quiet --help --version check help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --diagnostics-format)
+                    COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        topoplan__subcmd__extension__subcmd__check)
+            opts="-f -n -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --output --calls --baseline --diagnostics-format --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --provider-repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-input-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --feature-gates)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --extension)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-extension-response-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --calls)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --baseline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --diagnostics-format)
+                    COMPREPLY=($(compgen -W "text github json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        topoplan__subcmd__extension__subcmd__help)
+            opts="check help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        topoplan__subcmd__extension__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        topoplan__subcmd__extension__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         topoplan__subcmd__generate)
             opts="-q -h -V --diagnostics-format --color --quiet --help --version cluster help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -382,7 +557,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__help)
-            opts="plan diff validate eval generate completions schema version help"
+            opts="plan diff validate eval extension generate completions schema version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -426,6 +601,34 @@ _topoplan() {
         topoplan__subcmd__help__subcmd__eval)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        topoplan__subcmd__help__subcmd__extension)
+            opts="check"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        topoplan__subcmd__help__subcmd__extension__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -634,7 +837,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__schema)
-            opts="-q -h -V --diagnostics-format --color --quiet --help --version plan review validation"
+            opts="-q -h -V --diagnostics-format --color --quiet --help --version plan review validation extension-check"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

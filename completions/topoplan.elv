@@ -30,6 +30,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand diff 'Review a change: plan every Cluster with the OLD inputs, then with the NEW ones against the state the old ones produce; report per Cluster what changes and what rolls out'
             cand validate 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters'
             cand eval 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
+            cand extension 'Runtime extensions: check one against the topology-mutation guidelines'
             cand generate 'Generate objects from a clusterctl provider repository (generate cluster NAME)'
             cand completions 'Print a shell completion script'
             cand schema 'Print the JSON Schema of a document topoplan prints (plan, review, validation)'
@@ -145,6 +146,55 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'topoplan;extension'= {
+            cand --diagnostics-format 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true'
+            cand --color 'When to colour output: auto (a terminal, and no NO_COLOR), always or never'
+            cand -q 'Print only errors on stderr: no warnings, no progress bar'
+            cand --quiet 'Print only errors on stderr: no warnings, no progress bar'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand check 'Check a Runtime extension against the topology-mutation guidelines (deterministic, idempotent, validating its input, stable errors, fast, valid answers and variables), with the requests a plan of the input sends'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'topoplan;extension;check'= {
+            cand -f 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin'
+            cand --filename 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin'
+            cand -n 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]'
+            cand --namespace 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl''s target namespace; otherwise "default"]'
+            cand --env-file 'KEY=VALUE file of variables for --substitute (and --provider-repo''s components); the environment overrides it, it overrides the clusterctl config file'
+            cand --provider-repo 'A clusterctl local repository, DIR/<provider-label>/<version>/ (e.g. DIR/infrastructure-docker/v1.12.0/): the CustomResourceDefinitions of each provider''s newest release compatible with the input''s Cluster API version join the input'
+            cand --config 'clusterctl''s configuration file, whose variables feed substitution below the environment and --env-file [default: $XDG_CONFIG_HOME/cluster-api/clusterctl.yaml, else ~/.cluster-api/clusterctl.yaml, when one exists]'
+            cand --max-input-bytes 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)'
+            cand --feature-gates 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API''s default'
+            cand --crds 'CustomResourceDefinitions of provider kinds (files, directories; other objects there are ignored): templates are pruned and defaulted by them as the API server would, and every generated object is validated against them. CRDs in -f and --current count too; Cluster API''s own are built in. Repeatable'
+            cand --extension 'A Runtime extension serving external patches: NAME is the ExtensionConfig name the ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL; repeatable. Overrides the URL of an ExtensionConfig of that name in the input'
+            cand --ca-file 'PEM file of the CA(s) that signed the extensions'' serving certificates (instead of the system roots; an ExtensionConfig''s caBundle still wins for its extension)'
+            cand --max-extension-response-bytes 'The largest response body read from an extension, in bytes; a larger one fails the call [default: 67108864 (64 MiB)]'
+            cand -o 'What to print on stdout'
+            cand --output 'What to print on stdout'
+            cand --calls 'Calls per handler for the latency figures (p50, p99)'
+            cand --baseline 'The previous version''s DiscoverVariablesResponse (YAML or JSON): report breaking changes of the discovered variables (removed, narrowed, newly required without default)'
+            cand --diagnostics-format 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true'
+            cand --color 'When to colour output: auto (a terminal, and no NO_COLOR), always or never'
+            cand --substitute 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
+            cand --insecure-skip-tls-verify 'Do not verify the extensions'' TLS certificates'
+            cand -q 'Print only errors on stderr: no warnings, no progress bar'
+            cand --quiet 'Print only errors on stderr: no warnings, no progress bar'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'topoplan;extension;help'= {
+            cand check 'Check a Runtime extension against the topology-mutation guidelines (deterministic, idempotent, validating its input, stable errors, fast, valid answers and variables), with the requests a plan of the input sends'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'topoplan;extension;help;check'= {
+        }
+        &'topoplan;extension;help;help'= {
+        }
         &'topoplan;generate'= {
             cand --diagnostics-format 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true'
             cand --color 'When to colour output: auto (a terminal, and no NO_COLOR), always or never'
@@ -225,6 +275,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand diff 'Review a change: plan every Cluster with the OLD inputs, then with the NEW ones against the state the old ones produce; report per Cluster what changes and what rolls out'
             cand validate 'Run Cluster API''s admission rules (defaulting and validation) on ClusterClasses and Clusters'
             cand eval 'Render a template as Cluster API renders valueFrom.template (or replay oracle cases)'
+            cand extension 'Runtime extensions: check one against the topology-mutation guidelines'
             cand generate 'Generate objects from a clusterctl provider repository (generate cluster NAME)'
             cand completions 'Print a shell completion script'
             cand schema 'Print the JSON Schema of a document topoplan prints (plan, review, validation)'
@@ -238,6 +289,11 @@ set edit:completion:arg-completer[topoplan] = {|@words|
         &'topoplan;help;validate'= {
         }
         &'topoplan;help;eval'= {
+        }
+        &'topoplan;help;extension'= {
+            cand check 'Check a Runtime extension against the topology-mutation guidelines (deterministic, idempotent, validating its input, stable errors, fast, valid answers and variables), with the requests a plan of the input sends'
+        }
+        &'topoplan;help;extension;check'= {
         }
         &'topoplan;help;generate'= {
             cand cluster 'Generate a workload cluster''s YAML from an infrastructure provider''s cluster template in a local repository, as `clusterctl generate cluster` does (pipe it into `topoplan plan -f -`)'

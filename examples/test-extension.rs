@@ -1,15 +1,32 @@
 /*!
-Serve the test Runtime extension (the one `tests/runtime.rs` uses, faithful to Cluster API's
-`test/extension` topology-mutation handlers) on 127.0.0.1, so `topoplan plan --extension` can be
-tried by hand, e.g. against `e2e-quick-start-runtimesdk`:
+Serve the test Runtime extension (the one the tests use, built on Cluster API's `test/extension`
+topology-mutation handlers) on 127.0.0.1, so `topoplan plan --extension` and
+`topoplan extension check` can be tried by hand, e.g. against `testdata/examples/runtime-sdk`:
 
 ```text
-cargo run --example test-extension -- [--port N] [--tls [--ca-out FILE]] [--delay-ms N] [--quiet]
+cargo run --example test-extension -- [--port N] [--tls [--ca-out FILE]] [--delay-ms N]
+    [--misbehave KIND] [--quiet]
 ```
 
 It prints one line, `listening on http://127.0.0.1:PORT` (or `https://`), then serves until it is
 killed (Ctrl-C). With `--tls` the serving certificate is signed by a CA generated at start, written
 as PEM to `--ca-out` (or to stderr). Each request is logged to stderr unless `--quiet`.
+`--delay-ms` makes every call wait that long first (a remote extension's latency).
+
+`--misbehave KIND` breaks one guideline of the topology-mutation hooks at a time, for
+`topoplan extension check` to catch:
+
+- `none` (the default): follows every guideline: upstream's patches, with list entries added only
+  when the template lacks them, and its variables validated (`imageRepository` required, each
+  variable of its declared type);
+- `upstream`: Cluster API's test extension exactly, which appends to lists on every call and
+  does not refuse a request without its required variable (fails idempotence and input
+  validation);
+- `nondeterministic`: stamps each template with a per-call annotation (deterministic results);
+- `non-idempotent`: appends a command to the control plane's `preKubeadmCommands` every call;
+- `unstable-errors`: ends every error message with the call's number (error messages);
+- `slow`: waits 250 ms before answering each hook call (timeouts);
+- `touches-status`: patches write the template's `status` too (response validity).
 */
 
 #[path = "../tests/extension_server/mod.rs"]
@@ -18,10 +35,11 @@ mod extension_server;
 use std::io::Write;
 use std::process::ExitCode;
 
+use extension_server::misbehave::Misbehaviour;
 use extension_server::{ExtensionServer, Mode, try_test_pki};
 
-const USAGE: &str =
-    "usage: test-extension [--port N] [--tls [--ca-out FILE]] [--delay-ms N] [--quiet]";
+const USAGE: &str = "usage: test-extension [--port N] [--tls [--ca-out FILE]] [--delay-ms N] \
+     [--misbehave none|upstream|nondeterministic|non-idempotent|unstable-errors|slow|touches-status] [--quiet]";
 
 struct Args {
     port: u16,
@@ -29,6 +47,8 @@ struct Args {
     ca_out: Option<String>,
     /// Wait this long before answering each hook call (a remote extension's latency).
     delay_ms: u64,
+    /// Which guideline to break.
+    misbehave: Misbehaviour,
     quiet: bool,
 }
 
@@ -38,6 +58,7 @@ fn parse_args() -> Result<Args, String> {
         tls: false,
         ca_out: None,
         delay_ms: 0,
+        misbehave: Misbehaviour::Conforming,
         quiet: false,
     };
     let mut it = std::env::args().skip(1);
@@ -66,6 +87,11 @@ fn parse_args() -> Result<Args, String> {
                     .parse()
                     .map_err(|_| format!("--delay-ms: not a number of milliseconds: {v:?}"))?;
             }
+            "--misbehave" => {
+                let v = value("--misbehave")?;
+                args.misbehave = Misbehaviour::parse(&v)
+                    .ok_or_else(|| format!("--misbehave: unknown kind {v:?}\n{USAGE}"))?;
+            }
             "--tls" => args.tls = true,
             "--quiet" | "-q" => args.quiet = true,
             "--help" | "-h" => return Err(USAGE.to_string()),
@@ -87,6 +113,7 @@ fn run() -> Result<(), String> {
     };
     let server = ExtensionServer::bind(args.port, pki)?;
     server.set_log(!args.quiet);
+    server.set_misbehaviour(args.misbehave);
     if args.delay_ms > 0 {
         server.set_mode(Mode::Delay(std::time::Duration::from_millis(args.delay_ms)));
     }

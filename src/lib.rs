@@ -31,6 +31,8 @@ The pipeline:
 - [`patches`]: the patch engine and its generators (inline, external);
 - [`plan`]: per Cluster, the comparison with the current state: verdicts, rollouts, upgrades;
 - [`output`]: table, plan document, review, output directory, streamed as Clusters complete;
+- [`extension_check`]: `extension check`: a Runtime extension judged against the
+  topology-mutation guidelines with the requests a plan sends;
 - [`pipeline`]: the driver: one entry per command, the stages in order, Clusters streamed;
 - [`cli`]: the command line, resolved into the options the pipeline takes.
 
@@ -81,6 +83,8 @@ pub mod patches;
 pub mod plan;
 
 pub mod output;
+
+pub mod extension_check;
 
 pub mod pipeline;
 

@@ -38,6 +38,7 @@ const STAGES: &[&str] = &[
     "patches",
     "plan",
     "output",
+    "extension_check",
     "pipeline",
     "cli",
     // Test and fuzzing support, above everything.

@@ -10,6 +10,7 @@ Completions and man pages are generated from these same definitions ([`generated
 pub mod completions;
 pub mod diff;
 pub mod eval;
+pub mod extension;
 pub mod generate;
 pub mod generated;
 pub mod input;
@@ -130,6 +131,8 @@ pub enum Command {
     Validate(validate::ValidateArgs),
     /// Render a template as Cluster API renders valueFrom.template (or replay oracle cases).
     Eval(eval::EvalArgs),
+    /// Runtime extensions: check one against the topology-mutation guidelines.
+    Extension(extension::ExtensionCommand),
     /// Generate objects from a clusterctl provider repository (generate cluster NAME).
     Generate(generate::GenerateArgs),
     /// Print a shell completion script.
@@ -168,6 +171,7 @@ pub fn run() -> ExitCode {
         Command::Diff(args) => diff::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::Extension(args) => extension::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Completions(args) => completions::run(&args),
         Command::Schema(args) => schema::run(&args),

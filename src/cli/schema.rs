@@ -10,7 +10,7 @@ use crate::output::schema::{Kind, text};
 /// Arguments of `topoplan schema`.
 #[derive(Debug, Args)]
 pub struct SchemaArgs {
-    /// Which document: plan, review (diff) or validation.
+    /// Which document: plan, review (diff), validation or extension-check.
     #[arg(value_enum)]
     pub kind: Kind,
 }

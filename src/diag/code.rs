@@ -198,6 +198,15 @@ codes! {
     /// An extension's failure ignored by its failurePolicy.
     ExtensionIgnored = "extension::ignored",
         "A Runtime SDK call failed and was ignored because the handler's failurePolicy is Ignore.";
+    /// Nothing of the input is served by the extension under check.
+    ExtensionCheckNothing = "extension::nothing-to-check",
+        "`topoplan extension check` found no ClusterClass patch of the input served by the extension (or too many Clusters to plan them all).";
+    /// A conformance check failed.
+    ExtensionCheckFailed = "extension::check-failed",
+        "`topoplan extension check`: the extension does not follow a guideline of the topology-mutation hooks (the report names the check and its evidence).";
+    /// `--baseline` cannot be used.
+    ExtensionBaseline = "extension::baseline",
+        "`topoplan extension check --baseline`: the file is not a DiscoverVariablesResponse (YAML or JSON).";
     /// The topology's desired objects cannot be computed.
     PlanDesiredState = "plan::desired-state",
         "The desired state of a Cluster cannot be computed (an object cannot be generated from its template).";

@@ -1,5 +1,6 @@
 //! JSON Schemas (draft 2020-12) of the documents topoplan prints: the plan (`plan -o json`),
-//! the review (`diff -o json`) and the validation (`validate -o json`). The same documents in
+//! the review (`diff -o json`), the validation (`validate -o json`) and the extension check
+//! (`extension check -o json`). The same documents in
 //! YAML follow them too. `tests/schemas.rs` checks real output against them.
 
 /// The documents that have a schema.
@@ -11,6 +12,8 @@ pub enum Kind {
     Review,
     /// `validate -o json` (kind Validation).
     Validation,
+    /// `extension check -o json` (kind ExtensionCheck).
+    ExtensionCheck,
 }
 
 /// The schema of `kind`'s document, as JSON text.
@@ -19,5 +22,6 @@ pub fn text(kind: Kind) -> &'static str {
         Kind::Plan => include_str!("schemas/plan.json"),
         Kind::Review => include_str!("schemas/review.json"),
         Kind::Validation => include_str!("schemas/validation.json"),
+        Kind::ExtensionCheck => include_str!("schemas/extension-check.json"),
     }
 }

@@ -44,6 +44,8 @@ pub struct PatchContext<'a> {
     /// What explains a path a patch finds missing in a template (defaulting webhooks, stored
     /// templates); without it the help names only the template.
     pub defaulting: Option<&'a super::Defaulting>,
+    /// Where to keep the requests sent to extensions (`extension check`); `None` in a plan.
+    pub capture: Option<&'a super::capture::Capture>,
 }
 
 /// A patch error, located at the patch in its ClusterClass.
@@ -270,6 +272,23 @@ pub fn apply(
                     handler,
                 )]);
             };
+            if let Some(c) = ctx.capture {
+                c.push(super::capture::Call {
+                    cluster: cluster.object.key(),
+                    class: class.key(),
+                    patch_index: index,
+                    patch: name.to_string(),
+                    handler: handler.to_string(),
+                    captured: super::capture::Captured::Generate {
+                        wire: external::generate_request(
+                            &req,
+                            crate::api::external::settings(patch),
+                            &order,
+                        ),
+                        request: req.clone(),
+                    },
+                });
+            }
             Box::new(ExternalGenerator {
                 registry,
                 handler,
@@ -454,6 +473,22 @@ fn validate_topology(
                 handler,
             )]);
         };
+        if let Some(c) = ctx.capture {
+            c.push(super::capture::Call {
+                cluster: cluster.object.key(),
+                class: class.key(),
+                patch_index: index,
+                patch: name.to_string(),
+                handler: handler.to_string(),
+                captured: super::capture::Captured::Validate {
+                    wire: external::validation_request(
+                        req,
+                        crate::api::external::settings(patch),
+                        order,
+                    ),
+                },
+            });
+        }
         external::validate(registry, handler, patch, req, order).map_err(|e| {
             vec![patch_error(
                 Code::PatchValidateTopology,
@@ -786,25 +821,39 @@ fn copy_fields(dest: &mut Value, src: &Value, fields: Fields, preserve: &[&[&str
     }
 }
 
+/// The paths of a patched template that Cluster API copies into the object generated from it
+/// (`updateDesiredState`, before the preserved fields are put back): a change elsewhere has no
+/// effect.
+pub fn written_back(role: &Role, api: ApiVersion) -> Vec<&'static [&'static str]> {
+    fields_for(role, api)
+        .iter()
+        .map(|(from, _)| *from)
+        .collect()
+}
+
+fn fields_for(role: &Role, api: ApiVersion) -> Fields {
+    let main = api == ApiVersion::V1Beta2;
+    let is_template = matches!(
+        role,
+        Role::ControlPlaneInfrastructureMachineTemplate
+            | Role::MachineDeploymentBootstrapTemplate(_)
+            | Role::MachineDeploymentInfrastructureTemplate(_)
+    );
+    match (is_template, main) {
+        (true, true) => TEMPLATE_FIELDS,
+        (true, false) => TEMPLATE_FIELDS_V1_10,
+        (false, true) => OBJECT_FIELDS,
+        (false, false) => OBJECT_FIELDS_V1_10,
+    }
+}
+
 /// `updateDesiredState`.
 fn update_desired_state(req: &Request, api: ApiVersion, desired: &mut DesiredState) {
-    let main = api == ApiVersion::V1Beta2;
     for item in &req.items {
         let Some(obj) = desired.objects.iter_mut().find(|o| o.role == item.role) else {
             continue;
         };
-        let is_template = matches!(
-            item.role,
-            Role::ControlPlaneInfrastructureMachineTemplate
-                | Role::MachineDeploymentBootstrapTemplate(_)
-                | Role::MachineDeploymentInfrastructureTemplate(_)
-        );
-        let fields = match (is_template, main) {
-            (true, true) => TEMPLATE_FIELDS,
-            (true, false) => TEMPLATE_FIELDS_V1_10,
-            (false, true) => OBJECT_FIELDS,
-            (false, false) => OBJECT_FIELDS_V1_10,
-        };
+        let fields = fields_for(&item.role, api);
         let mut preserve: Vec<&[&str]> = ALWAYS_PRESERVE.to_vec();
         if item.role == Role::ControlPlane {
             preserve.extend_from_slice(CONTROL_PLANE_PRESERVE);

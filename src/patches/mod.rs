@@ -4,6 +4,7 @@ inline generator, the request items and RFC 6902 / RFC 7386 application. Each co
 own file; this one only declares them.
 */
 
+pub mod capture;
 pub mod defaulting;
 pub mod engine;
 pub mod explain;

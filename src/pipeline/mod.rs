@@ -26,6 +26,7 @@ use crate::validate::run::{Mode, Settings, admit};
 
 pub mod diff;
 pub mod eval;
+pub mod extension_check;
 pub mod generate;
 pub mod ordered;
 pub mod validate;
@@ -393,6 +394,7 @@ impl Side {
             registry: self.registry.as_ref(),
             status: &self.validation.status_variables,
             crds: &self.crds,
+            capture: None,
         }
     }
 

@@ -396,6 +396,7 @@ impl<'a> Fleet<'a> {
             registry: ext.registry,
             status: ext.status.get(&c.class_key()),
             defaulting: Some(&self.defaulting),
+            capture: ext.capture,
         };
         let applied = crate::patches::apply(c, bp.class, bp, &mut desired, ctx)?;
         let checked = super::generated::check(

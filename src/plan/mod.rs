@@ -183,6 +183,8 @@ pub struct Extensions<'a> {
     pub status: &'a BTreeMap<(String, String), crate::variables::definitions::StatusVariables>,
     /// The CRDs generated objects are checked against.
     pub crds: &'a crate::crd::Crds,
+    /// Where the patch engine keeps the requests it sends (`extension check`); `None` in a plan.
+    pub capture: Option<&'a crate::patches::capture::Capture>,
 }
 
 /// What exists: the `--current` objects, indexed, and the list semantics their comparison uses.

@@ -8,7 +8,8 @@ failure policy) and answering them with the handlers of `handlers` (faithful to 
 which serves it for manual planning runs.
 
 This module owns the transport and the test knobs; the hook logic lives in `handlers`, the JSON
-Patch diff in `jsonpatch`, the kind image table in `kind`. Knobs ([`Mode`]) make hook calls (all
+Patch diff in `jsonpatch`, the kind image table in `kind`, the switches that break one
+topology-mutation guideline at a time in `misbehave` ([`ExtensionServer::set_misbehaviour`]). Knobs ([`Mode`]) make hook calls (all
 hooks, or one hook with [`ExtensionServer::set_hook_mode`]; Discovery has its own) misbehave:
 delay, non-200, garbage body, `status: Failure`, unknown status. The Discovery answer can be
 replaced (e.g. by [`discovery_with_test_handlers`], which adds handlers with other timeouts and
@@ -22,6 +23,7 @@ accepted connections and records every request and the time spent answering it.
 pub mod handlers;
 pub mod jsonpatch;
 pub mod kind;
+pub mod misbehave;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -107,6 +109,10 @@ struct State {
     handling_ns: AtomicUsize,
     /// Log one line per request to stderr.
     log: AtomicBool,
+    /// Which guideline the hooks break (see `misbehave`).
+    misbehaviour: Mutex<misbehave::Misbehaviour>,
+    /// GeneratePatches calls answered so far.
+    generate_calls: AtomicUsize,
 }
 
 /// Lock, surviving a panicked holder (the data are plain values, always consistent).
@@ -263,6 +269,12 @@ impl ExtensionServer {
         lock(&self.state.hook_modes).insert(hook, mode);
     }
 
+    /// Make the hooks break one topology-mutation guideline (or follow them all, or answer as
+    /// upstream's test extension does, the default).
+    pub fn set_misbehaviour(&self, m: misbehave::Misbehaviour) {
+        *lock(&self.state.misbehaviour) = m;
+    }
+
     /// Make Discovery misbehave.
     pub fn set_discovery_mode(&self, mode: Mode) {
         *lock(&self.state.discovery_mode) = mode;
@@ -409,9 +421,19 @@ fn serve<S: Read + Write>(stream: S, st: &State, prefix: &str) {
 fn answer(segment: &str, path: &str, req: &Value, st: &State) -> (u16, Vec<u8>) {
     let v = match (segment, Hook::from_segment(segment)) {
         ("discovery", _) => lock(&st.discovery).clone().unwrap_or_else(discovery),
-        (_, Some(Hook::GeneratePatches)) => handlers::generate_patches(req),
-        (_, Some(Hook::ValidateTopology)) => handlers::validate_topology(req),
-        (_, Some(Hook::DiscoverVariables)) => handlers::discover_variables(req),
+        (_, Some(Hook::GeneratePatches)) => {
+            let m = *lock(&st.misbehaviour);
+            let call = st.generate_calls.fetch_add(1, Ordering::SeqCst) + 1;
+            misbehave::generate_patches(req, m, call)
+        }
+        (_, Some(Hook::ValidateTopology)) => {
+            lock(&st.misbehaviour).delay();
+            handlers::validate_topology(req)
+        }
+        (_, Some(Hook::DiscoverVariables)) => {
+            lock(&st.misbehaviour).delay();
+            handlers::discover_variables(req)
+        }
         _ => return (404, format!("404 page not found: {path}\n").into_bytes()),
     };
     (200, v.to_string().into_bytes())
