@@ -136,7 +136,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__diff)
-            opts="-n -o -q -h -V --base-ref --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --cluster --output --stat --detailed-exitcode --fail-on-warn --no-objects --diagnostics-format --color --quiet --help --version"
+            opts="-n -v -o -q -h -V --base-ref --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --cluster --output --stat --detailed-exitcode --fail-on-warn --no-objects --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -187,6 +187,22 @@ _topoplan() {
                     return 0
                     ;;
                 --max-extension-response-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --record-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replay-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trace-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --redact-setting)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -536,7 +552,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__plan)
-            opts="-f -n -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --current --detailed-exitcode --fail-on-warn --no-objects --cluster --output-directory --output-dir --output --explain --diagnostics-format --color --quiet --help --version"
+            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --current --detailed-exitcode --fail-on-warn --no-objects --cluster --output-directory --output-dir --output --explain --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -591,6 +607,22 @@ _topoplan() {
                     return 0
                     ;;
                 --max-extension-response-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --record-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replay-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trace-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --redact-setting)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -656,7 +688,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__validate)
-            opts="-f -n -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --old --output --fail-on-warn --diagnostics-format --color --quiet --help --version"
+            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --old --output --fail-on-warn --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -711,6 +743,22 @@ _topoplan() {
                     return 0
                     ;;
                 --max-extension-response-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --record-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replay-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trace-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --redact-setting)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
