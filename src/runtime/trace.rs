@@ -103,7 +103,7 @@ impl Traced<'_> {
         );
         m.insert(
             "status".into(),
-            self.status().map_or(Value::Null, |c| Value::from(c)),
+            self.status().map_or(Value::Null, Value::from),
         );
         m.insert("duration".into(), s(&duration(self.elapsed)));
         m.insert("request".into(), self.key.request.clone());
