@@ -367,3 +367,44 @@ fn redacted_settings_stay_out_of_traces_and_recordings_and_replay_still_works() 
     let replayed = plan(&["--replay-extensions", &r, "-o", "json"]).run();
     assert_eq!(replayed.stdout, live);
 }
+
+#[test]
+fn validate_records_and_replays_discover_variables() {
+    let server = ExtensionServer::http();
+    let rec = tempfile::tempdir().expect("tempdir");
+    let e = ext(&server);
+    let r = arg(rec.path());
+    let live = Test::new()
+        .fixture(FIXTURE, "ex")
+        .args([
+            "validate",
+            "-f",
+            "ex",
+            "--extension",
+            &e,
+            "--record-extensions",
+            &r,
+        ])
+        .run();
+    // Discovery and DiscoverVariables.
+    assert_eq!(call_files(rec.path()).len(), 2, "{:?}", files(rec.path()));
+    let replayed = Test::new()
+        .fixture(FIXTURE, "ex")
+        .args(["validate", "-f", "ex", "--replay-extensions", &r])
+        .run();
+    assert_eq!(replayed.stdout, live.stdout);
+    assert_eq!(replayed.stderr, live.stderr);
+    // A class asking with other settings is not in the recording.
+    let class = std::fs::read_to_string(common::repo().join(FIXTURE).join("clusterclass.yaml"))
+        .expect("class")
+        .replace("profile: e2e", "profile: prod");
+    Test::new()
+        .fixture(FIXTURE, "ex")
+        .file("ex/clusterclass.yaml", &class)
+        .args(["validate", "-f", "ex", "--replay-extensions", &r])
+        .status(1)
+        .stderr_contains("topoplan::extension::recording-stale")
+        .stderr_contains("ClusterClass fleet/dev-sdk")
+        .stderr_contains("DiscoverVariables")
+        .run();
+}
