@@ -391,7 +391,6 @@ pub fn discover_via(endpoint: &Endpoint, wire: &Wire) -> Result<Vec<Handler>, Er
     let subject = format!("extension {}", endpoint.name);
     let response: DiscoveryResponse = wire
         .exchange(
-            &endpoint.client,
             Exchange {
                 hook: "Discovery",
                 extension: &endpoint.name,
@@ -399,8 +398,16 @@ pub fn discover_via(endpoint: &Endpoint, wire: &Wire) -> Result<Vec<Handler>, Er
                 subject: &subject,
                 url: &url,
                 body,
-                timeout,
                 max_body: endpoint.max_response_bytes,
+            },
+            |body| {
+                endpoint.client.post_bytes(
+                    &url,
+                    body,
+                    timeout,
+                    "Discovery",
+                    endpoint.max_response_bytes,
+                )
             },
         )?
         .and_then(|bytes| {

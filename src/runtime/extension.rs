@@ -521,8 +521,8 @@ impl Registry {
                 .subject()
                 .unwrap_or_else(|| format!("handler {name}")),
         };
+        let max_body = ext.endpoint.max_response_bytes;
         let outcome = self.wire.exchange(
-            &ext.endpoint.client,
             Exchange {
                 hook: R::HOOK,
                 extension: &ext.endpoint.name,
@@ -530,8 +530,12 @@ impl Registry {
                 subject: &subject,
                 url: &url,
                 body,
-                timeout,
-                max_body: ext.endpoint.max_response_bytes,
+                max_body,
+            },
+            |body| {
+                ext.endpoint
+                    .client
+                    .post_bytes(&url, body, timeout, R::HOOK, max_body)
             },
         )?;
         let decoded = outcome.and_then(|bytes| {

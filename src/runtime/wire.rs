@@ -13,11 +13,10 @@ index lists). A recording or replay problem is an [`Error`] of its own, never a 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde_json::Value;
 
-use super::client::HttpClient;
 use super::error::{CallError, Error};
 use super::recording::{CallKey, Recorder, Replay, redact};
 use super::trace::{Traced, Tracer};
@@ -75,8 +74,6 @@ pub struct Exchange<'a> {
     pub url: &'a str,
     /// The JSON request.
     pub body: Vec<u8>,
-    /// The deadline.
-    pub timeout: Duration,
     /// The largest 200 body accepted.
     pub max_body: u64,
 }
@@ -126,15 +123,16 @@ impl Wire {
         self.recorder.is_some() || self.replay.is_some() || self.tracer.is_some() || self.summaries
     }
 
-    /// Make one call: the 200 body or the failure of the exchange, or an [`Error`] of the
-    /// recording (no recorded answer, a malformed or unwritable file).
+    /// Make one call — `send` posts the body when the call goes live — and return the 200 body
+    /// or the failure of the exchange, or an [`Error`] of the recording (no recorded answer, a
+    /// malformed or unwritable file).
     pub fn exchange(
         &self,
-        client: &HttpClient,
         ex: Exchange<'_>,
+        send: impl FnOnce(Vec<u8>) -> Result<Vec<u8>, CallError>,
     ) -> Result<Result<Vec<u8>, CallError>, Error> {
         if !self.observed() {
-            return Ok(client.post_bytes(ex.url, ex.body, ex.timeout, ex.hook, ex.max_body));
+            return Ok(send(ex.body));
         }
         let mut request: Value = serde_json::from_slice(&ex.body).unwrap_or(Value::Null);
         redact(&mut request, &self.redact);
@@ -150,7 +148,7 @@ impl Wire {
                         file: key.file_name(),
                     })?
             }
-            None => client.post_bytes(ex.url, ex.body, ex.timeout, ex.hook, ex.max_body),
+            None => send(ex.body),
         };
         let elapsed = started.elapsed();
         if let Some(rec) = &self.recorder {
