@@ -408,3 +408,38 @@ fn validate_records_and_replays_discover_variables() {
         .stderr_contains("DiscoverVariables")
         .run();
 }
+
+#[test]
+fn a_recording_inside_the_input_is_not_read_as_input() {
+    let server = ExtensionServer::http();
+    let e = ext(&server);
+    let out = plan(&[
+        "--extension",
+        &e,
+        "--record-extensions",
+        "ex/rec",
+        "-o",
+        "json",
+    ])
+    .run();
+    // Copy the recorded input (with its recording inside) into a new run.
+    let mut t = Test::new();
+    for name in files(&out.dir.path().join("ex/rec")) {
+        let text =
+            std::fs::read_to_string(out.dir.path().join("ex/rec").join(&name)).expect("read");
+        t = t.file(&format!("ex/rec/{name}"), &text);
+    }
+    let replayed = t
+        .fixture(FIXTURE, "ex")
+        .args([
+            "plan",
+            "-f",
+            "ex",
+            "--replay-extensions",
+            "ex/rec",
+            "-o",
+            "json",
+        ])
+        .run();
+    assert_eq!(replayed.stdout, out.stdout);
+}

@@ -349,6 +349,19 @@ pub struct ExtensionArgs {
 }
 
 impl ExtensionArgs {
+    /// The directories of recorded and traced calls: never read as input, even inside `-f`.
+    pub fn dirs(&self) -> Vec<PathBuf> {
+        [
+            &self.record_extensions,
+            &self.replay_extensions,
+            &self.trace_extensions,
+        ]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect()
+    }
+
     /// The extension options (flags only; ExtensionConfig objects of the input are added by
     /// the plan), or every problem with the flags. `--ca-file` draws on `limit`.
     pub fn resolve(
