@@ -23,11 +23,9 @@ implemented for those three request types alone, so a plan has no side effects.
 */
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
-
-use std::sync::Arc;
 
 use super::client::{ClientCache, Endpoint, Handler, discover_via, encode_request, hook_url};
 use super::error::Error;
