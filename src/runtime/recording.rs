@@ -687,4 +687,44 @@ mod tests {
             Ok(Some(Err(CallError::TooLarge { .. })))
         ));
     }
+
+    #[test]
+    fn hostile_indexes_and_edited_calls_are_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let index = |calls: &str| {
+            std::fs::write(
+                dir.path().join(INDEX),
+                format!(r#"{{"recording": "{MARKER}", "calls": [{calls}]}}"#),
+            )
+            .expect("write")
+        };
+        index(
+            r#"{"for": [], "hook": "GeneratePatches", "handler": "h.e", "file": "../../etc/x.json"}"#,
+        );
+        let e = Replay::open(dir.path(), 1 << 20).expect_err("a path out of the directory");
+        assert!(e.to_string().contains("not named by a SHA-256"), "{e}");
+        index("");
+        let replay = Replay::open(dir.path(), 1 << 20).expect("open");
+        // A call file whose request was edited no longer matches its name.
+        let key = CallKey::new("GeneratePatches", "ext", Some("gen"), json!({"a": 1}));
+        let edited = CallKey::new("GeneratePatches", "ext", Some("gen"), json!({"a": 2}));
+        std::fs::write(
+            dir.path().join(key.file_name()),
+            call_file(&edited, &Ok(b"{}".to_vec())),
+        )
+        .expect("write");
+        let e = replay.answer(&key, 1 << 20, 0).expect_err("edited");
+        assert!(
+            e.to_string().contains("does not hash to the file's name"),
+            "{e}"
+        );
+        // Both a response and an error: refused.
+        let both = call_file(&key, &Ok(b"{}".to_vec())).replace(
+            "\n}\n",
+            ",\n  \"error\": {\"reason\": \"Timeout\", \"url\": \"u\"}\n}\n",
+        );
+        std::fs::write(dir.path().join(key.file_name()), both).expect("write");
+        let e = replay.answer(&key, 1 << 20, 0).expect_err("both");
+        assert!(e.to_string().contains("exactly one of"), "{e}");
+    }
 }
