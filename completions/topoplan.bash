@@ -157,7 +157,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__diff)
-            opts="-n -o -q -h -V --base-ref --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --cluster --output --stat --detailed-exitcode --fail-on-warn --no-objects --diagnostics-format --color --quiet --help --version"
+            opts="-n -v -o -q -h -V --base-ref --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --cluster --output --stat --detailed-exitcode --fail-on-warn --no-objects --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -208,6 +208,22 @@ _topoplan() {
                     return 0
                     ;;
                 --max-extension-response-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --record-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replay-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trace-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --redact-setting)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -291,7 +307,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__extension__subcmd__check)
-            opts="-f -n -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --output --calls --baseline --diagnostics-format --color --quiet --help --version"
+            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --output --calls --baseline --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -346,6 +362,22 @@ _topoplan() {
                     return 0
                     ;;
                 --max-extension-response-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --record-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replay-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trace-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --redact-setting)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -739,7 +771,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__plan)
-            opts="-f -n -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --current --detailed-exitcode --fail-on-warn --no-objects --cluster --output-directory --output-dir --output --explain --diagnostics-format --color --quiet --help --version"
+            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --current --detailed-exitcode --fail-on-warn --no-objects --cluster --output-directory --output-dir --output --explain --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -794,6 +826,22 @@ _topoplan() {
                     return 0
                     ;;
                 --max-extension-response-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --record-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replay-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trace-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --redact-setting)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -859,7 +907,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__validate)
-            opts="-f -n -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --old --output --fail-on-warn --diagnostics-format --color --quiet --help --version"
+            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --old --output --fail-on-warn --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -914,6 +962,22 @@ _topoplan() {
                     return 0
                     ;;
                 --max-extension-response-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --record-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replay-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trace-extensions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --redact-setting)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -504,3 +504,26 @@ fn documents_follow_the_schema() {
     // The schema can fail: a document missing a field does not conform.
     assert!(!v.is_valid(&json!({"apiVersion": "topoplan.dev/v1alpha1", "kind": "ExtensionCheck"})));
 }
+
+#[test]
+fn recordings_are_refused_a_check_talks_to_the_live_extension() {
+    for flag in ["--record-extensions", "--replay-extensions"] {
+        Test::new()
+            .fixture(FIXTURE, "ex")
+            .args([
+                "extension",
+                "check",
+                "-f",
+                "ex",
+                "--extension",
+                "test-extension=http://127.0.0.1:1",
+                flag,
+                "rec",
+            ])
+            .status(1)
+            .stderr_contains(&format!(
+                "extension check cannot use {flag}: it checks the live extension"
+            ))
+            .run();
+    }
+}

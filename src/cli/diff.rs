@@ -145,6 +145,17 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
             errors.append(&mut e);
             Default::default()
         });
+    // Recorded and traced calls are never input, on either side.
+    let (old, new) = (
+        old.map(|mut o| {
+            o.exclude.extend(args.extensions.dirs());
+            o
+        }),
+        new.map(|mut n| {
+            n.exclude.extend(args.extensions.dirs());
+            n
+        }),
+    );
     match (old, new) {
         (Ok(old), Ok(new)) if errors.is_empty() => Ok(ReviewOptions {
             old,

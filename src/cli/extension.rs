@@ -107,6 +107,28 @@ pub fn resolve(args: CheckArgs) -> Result<(CheckOptions, Format), Failure> {
                 .with_help("name the extension the ClusterClass refers to, e.g. --extension test-extension=http://127.0.0.1:8080"),
         );
     }
+    // A check sends what no plan sends (repeats, variations) and times the answers: it talks to
+    // the live extension only. Its calls can still be traced.
+    for (flag, set) in [
+        (
+            "--record-extensions",
+            args.extensions.record_extensions.is_some(),
+        ),
+        (
+            "--replay-extensions",
+            args.extensions.replay_extensions.is_some(),
+        ),
+    ] {
+        if set {
+            errors.push(
+                Diagnostic::error(
+                    Code::Usage,
+                    format!("extension check cannot use {flag}: it checks the live extension"),
+                )
+                .with_help("record and replay with plan, diff or validate; --trace-extensions shows a check's calls"),
+            );
+        }
+    }
     if !(1..=MAX_CALLS).contains(&args.calls) {
         errors.push(Diagnostic::error(
             Code::Usage,

@@ -315,9 +315,54 @@ pub struct ExtensionArgs {
     /// call [default: 67108864 (64 MiB)].
     #[arg(long = "max-extension-response-bytes", value_name = "N")]
     pub max_extension_response_bytes: Option<u64>,
+
+    /// Write every call made to the extensions (Discovery, DiscoverVariables,
+    /// GeneratePatches, ValidateTopology) and its answer into DIR: one file per call, named by
+    /// a hash of the request, and an index.json. Files of an earlier recording there are
+    /// replaced; other files are left alone.
+    #[arg(
+        long = "record-extensions",
+        value_name = "DIR",
+        conflicts_with = "replay_extensions"
+    )]
+    pub record_extensions: Option<std::path::PathBuf>,
+
+    /// Answer every call to the extensions from a recording made with --record-extensions,
+    /// with no network (--extension is not needed). A request the recording does not hold is
+    /// an error: the recording is stale.
+    #[arg(long = "replay-extensions", value_name = "DIR")]
+    pub replay_extensions: Option<std::path::PathBuf>,
+
+    /// Write each call to the extensions as a YAML file in DIR (request, response, HTTP
+    /// status, duration) and print a one-line summary of each on stderr.
+    #[arg(long = "trace-extensions", value_name = "DIR")]
+    pub trace_extensions: Option<std::path::PathBuf>,
+
+    /// Replace the value of the extension setting KEY by REDACTED in traces and recordings
+    /// (a recording replays with the same keys redacted); repeatable.
+    #[arg(long = "redact-setting", value_name = "KEY")]
+    pub redact_settings: Vec<String>,
+
+    /// Print a one-line summary of each call to the extensions on stderr (hook, handler,
+    /// Cluster, status, duration).
+    #[arg(short = 'v', long = "verbose")]
+    pub verbose: bool,
 }
 
 impl ExtensionArgs {
+    /// The directories of recorded and traced calls: never read as input, even inside `-f`.
+    pub fn dirs(&self) -> Vec<PathBuf> {
+        [
+            &self.record_extensions,
+            &self.replay_extensions,
+            &self.trace_extensions,
+        ]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect()
+    }
+
     /// The extension options (flags only; ExtensionConfig objects of the input are added by
     /// the plan), or every problem with the flags. `--ca-file` draws on `limit`.
     pub fn resolve(
@@ -376,6 +421,22 @@ impl ExtensionArgs {
                 Err(ReadError::Io(e)) => {
                     errors.push(Diagnostic::error(Code::InputRead, format!("{shown}: {e}")))
                 }
+            }
+        }
+        let wire = crate::runtime::WireOptions {
+            record: self.record_extensions.clone(),
+            replay: self.replay_extensions.clone(),
+            trace: self.trace_extensions.clone(),
+            summaries: (self.verbose || self.trace_extensions.is_some()) && !super::quiet(),
+            redact: self.redact_settings.iter().cloned().collect(),
+        };
+        if errors.is_empty() && wire != crate::runtime::WireOptions::default() {
+            match crate::runtime::Wire::open(&wire, opts.max_response_bytes) {
+                Ok(w) => opts.wire = crate::runtime::WireHandle(Some(std::sync::Arc::new(w))),
+                Err(e) => errors.push(Diagnostic::error(
+                    e.recording_code().unwrap_or(Code::Usage),
+                    e.to_string(),
+                )),
             }
         }
         if errors.is_empty() {

@@ -175,6 +175,7 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
         // `plan -f . --output-dir out` must not read an earlier plan in out/ as input.
         load.exclude.push(dir.clone());
     }
+    load.exclude.extend(args.extensions.dirs());
     // Stored objects are read as they are: no ${VAR} substitution.
     let current = (!args.current.is_empty()).then(|| crate::load::LoadOptions {
         paths: args.current.clone(),

@@ -56,7 +56,8 @@ pub enum Format {
 
 /// Resolve the flags.
 pub fn resolve(args: ValidateArgs) -> Result<(ValidateOptions, Format), Failure> {
-    let (load, providers) = args.input.resolve()?;
+    let (mut load, providers) = args.input.resolve()?;
+    load.exclude.extend(args.extensions.dirs());
     let old = if args.old.is_empty() {
         None
     } else {

@@ -207,6 +207,12 @@ codes! {
     /// `--baseline` cannot be used.
     ExtensionBaseline = "extension::baseline",
         "`topoplan extension check --baseline`: the file is not a DiscoverVariablesResponse (YAML or JSON).";
+    /// A request `--replay-extensions` has no recorded answer for.
+    ExtensionRecordingStale = "extension::recording-stale",
+        "`--replay-extensions` has no recorded answer for a request: the input changed since the recording was made; re-record it with `--record-extensions`.";
+    /// A recording or trace of extension calls cannot be used.
+    ExtensionRecording = "extension::recording",
+        "A recording of extension calls (`--record-extensions`, `--replay-extensions`) or a trace (`--trace-extensions`) cannot be read or written: malformed, too large, a link, or a directory topoplan did not write.";
     /// The topology's desired objects cannot be computed.
     PlanDesiredState = "plan::desired-state",
         "The desired state of a Cluster cannot be computed (an object cannot be generated from its template).";

@@ -364,7 +364,7 @@ fn generation_error(
     );
     let Some((pointer, uid)) = f.at else {
         return vec![patch_error(
-            Code::PatchGenerate,
+            f.code.unwrap_or(Code::PatchGenerate),
             class,
             cluster,
             index,
@@ -489,14 +489,14 @@ fn validate_topology(
                 },
             });
         }
-        external::validate(registry, handler, patch, req, order).map_err(|e| {
+        external::validate_call(registry, handler, patch, req, order).map_err(|f| {
             vec![patch_error(
-                Code::PatchValidateTopology,
+                f.code.unwrap_or(Code::PatchValidateTopology),
                 class,
                 cluster,
                 index,
                 name,
-                format!("validation of patch {name:?} failed: {e}"),
+                format!("validation of patch {name:?} failed: {}", f.message),
             )]
         })?;
     }

@@ -208,11 +208,13 @@ pub struct ExternalGenerator<'a> {
 
 impl PatchGenerator for ExternalGenerator<'_> {
     fn generate(&self, req: &Request) -> Result<Vec<Box<dyn Answer>>, Failure> {
-        generate(self.registry, self.handler, self.patch, req, self.order)
-            .map(|items| {
-                items
+        let request = generate_request(req, settings(self.patch), self.order);
+        self.registry
+            .generate_patches(self.handler, request)
+            .map(|r| {
+                r.items
                     .into_iter()
-                    .map(|g| Box::new(g) as Box<dyn Answer>)
+                    .map(|g| Box::new(Generated(g)) as Box<dyn Answer>)
                     .collect()
             })
             .map_err(Failure::from)
@@ -256,11 +258,22 @@ pub fn validate(
     req: &Request,
     order: &VariableOrder<'_>,
 ) -> Result<(), String> {
+    validate_call(registry, handler, patch, req, order).map_err(|f| f.message)
+}
+
+/// [`validate`], keeping the code of a recording's failure.
+pub fn validate_call(
+    registry: &Registry,
+    handler: &str,
+    patch: &Value,
+    req: &Request,
+    order: &VariableOrder<'_>,
+) -> Result<(), Failure> {
     let request = validation_request(req, settings(patch), order);
     registry
         .validate_topology(handler, request)
         .map(|_| ())
-        .map_err(|e| e.to_string())
+        .map_err(Failure::from)
 }
 
 #[cfg(test)]

@@ -60,11 +60,27 @@ pub struct Failure {
     /// A JSON pointer inside the patch (`/enabledIf`, `/definitions/0/jsonPatches/1`) and the
     /// uid of the item being generated.
     pub at: Option<(String, String)>,
+    /// The code when it is not the hook's own (a stale or broken recording of the call).
+    pub code: Option<crate::diag::Code>,
 }
 
 impl From<String> for Failure {
     fn from(message: String) -> Failure {
-        Failure { message, at: None }
+        Failure {
+            message,
+            at: None,
+            code: None,
+        }
+    }
+}
+
+impl From<crate::runtime::Error> for Failure {
+    fn from(e: crate::runtime::Error) -> Failure {
+        Failure {
+            code: e.recording_code(),
+            message: e.to_string(),
+            at: None,
+        }
     }
 }
 

@@ -78,6 +78,7 @@ impl PatchGenerator for InlineGenerator<'_> {
             Err(message) => Err(Failure {
                 message,
                 at: self.failure.borrow().clone(),
+                code: None,
             }),
         }
     }

@@ -277,6 +277,7 @@ where
                 inputs,
             })
         })();
+    let reviewed = super::recorded(&opts.plan.extensions, reviewed, |r| &mut r.warnings);
     super::told_first(skipped, reviewed, |r| &mut r.warnings)
 }
 

@@ -176,7 +176,36 @@ where
             inputs: side.objects,
         })
     })();
+    let planned = recorded(&opts.extensions, planned, |o| &mut o.warnings);
     told_first(skipped, planned, |o| &mut o.warnings)
+}
+
+/// End the run's recording of extension calls (`--record-extensions`): its errors fail the run,
+/// its warnings join the run's.
+pub(crate) fn recorded<T>(
+    ext: &crate::runtime::ExtensionOptions,
+    result: Result<T, Failed>,
+    warnings: impl FnOnce(&mut T) -> &mut Vec<Diagnostic>,
+) -> Result<T, Failed> {
+    let finished = extensions::finish(ext);
+    if finished.is_empty() {
+        return result;
+    }
+    let errors = finished.iter().any(Diagnostic::is_error);
+    match result {
+        Ok(mut t) if !errors => {
+            warnings(&mut t).extend(finished);
+            Ok(t)
+        }
+        Ok(_) => Err(Failed {
+            diagnostics: finished,
+            emitted: true,
+        }),
+        Err(mut f) => {
+            f.diagnostics.extend(finished);
+            Err(f)
+        }
+    }
 }
 
 /// Add the CRDs of `--provider-repo`'s providers to `inputs` (at the release the input's

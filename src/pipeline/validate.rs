@@ -66,8 +66,10 @@ pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
             Diagnostics(d)
         },
     )?;
+    // Before anything can fail: Discovery may have been recorded.
     let extra = super::load_crds(opts.crds.as_ref()).map_err(|Diagnostics(mut d)| {
         d.splice(0..0, skipped.iter().cloned());
+        d.extend(extensions::finish(&opts.extensions));
         Diagnostics(d)
     })?;
     let wanted = crate::crd::wanted_by(old.iter().chain(&inputs.objects));
@@ -100,9 +102,15 @@ pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
                 .any(|f| std::sync::Arc::ptr_eq(f, &o.origin.file))
         });
     }
+    let finished = extensions::finish(&opts.extensions);
+    if finished.iter().any(Diagnostic::is_error) {
+        return Err(Diagnostics(finished));
+    }
+    let mut ignored = extensions::ignored(registry.as_ref());
+    ignored.extend(finished);
     Ok(Validated {
         skipped,
-        ignored: extensions::ignored(registry.as_ref()),
+        ignored,
         validation,
         objects,
     })

@@ -109,6 +109,21 @@ pub fn connect(
         )
     })?;
     opts.max_response_bytes = flags.max_response_bytes;
+    opts.wire = flags.wire.clone();
+    // A replay needs no URL: the recording names its extensions (their URLs are never used).
+    if let Some(wire) = &flags.wire.0
+        && wire.replaying()
+    {
+        for name in wire.recorded_extensions() {
+            if !opts.extensions.iter().any(|e| e.name == name) {
+                opts.extensions.push(runtime::ExtensionSource {
+                    name: name.to_string(),
+                    url: format!("http://{name}.replayed.invalid"),
+                    ..Default::default()
+                });
+            }
+        }
+    }
 
     // Every handler a plan must call needs its extension.
     let known = |h: &str| opts.extensions.iter().any(|e| e.name == extension_of(h));
@@ -167,9 +182,13 @@ pub fn connect(
                             "check --extension, --ca-file and the ExtensionConfig's clientConfig"
                                 .to_string(),
                         ),
+                        runtime::Error::NotRecorded { .. } => Some(
+                            "the recording given to --replay-extensions does not hold this extension's Discovery".to_string(),
+                        ),
                         _ => None,
                     };
-                    let mut d = Diagnostic::error(Code::ExtensionCall, e.to_string());
+                    let code = e.recording_code().unwrap_or(Code::ExtensionCall);
+                    let mut d = Diagnostic::error(code, e.to_string());
                     // Show which ClusterClass patch needs the extension (the first one).
                     if let Some((class, index, field)) = failed_extension(&e)
                         .and_then(|ext| users.iter().find(|(_, _, _, h)| extension_of(h) == ext))
@@ -209,7 +228,29 @@ fn failed_extension(e: &runtime::Error) -> Option<&str> {
         | E::DiscoveryUnknownStatus { extension, .. }
         | E::DiscoveryInvalid { extension, .. }
         | E::Config { extension, .. } => Some(extension),
+        E::NotRecorded { handler, .. } => Some(handler),
         _ => None,
+    }
+}
+
+/// End the run's recording (its index written): the errors, and warnings for requests the
+/// extension answered differently when asked again.
+pub fn finish(opts: &ExtensionOptions) -> Vec<Diagnostic> {
+    let Some(wire) = &opts.wire.0 else {
+        return Vec::new();
+    };
+    match wire.finish() {
+        Ok(differing) => differing
+            .into_iter()
+            .map(|what| {
+                Diagnostic::warning(
+                    Code::ExtensionRecording,
+                    format!("the extension answered the same {what} differently when asked again; the recording keeps the first answer"),
+                )
+                .with_help("an extension's answers must depend only on the request (Runtime SDK patch extension guidelines: deterministic results)")
+            })
+            .collect(),
+        Err(e) => vec![Diagnostic::error(Code::ExtensionRecording, e.to_string())],
     }
 }
 

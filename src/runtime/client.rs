@@ -29,6 +29,7 @@ use super::tls::{TlsVerify, client_config};
 use super::types::{
     API_VERSION, DiscoveryRequest, DiscoveryResponse, FailurePolicy, GROUP, Response, VERSION,
 };
+use super::wire::{Exchange, Wire};
 use crate::go::url::Url;
 
 /// Cluster API's `DefaultHandlersTimeoutSeconds`, also Discovery's timeout.
@@ -94,6 +95,19 @@ impl HttpClient {
         hook: &str,
         max_body: u64,
     ) -> Result<T, CallError> {
+        let bytes = self.post_bytes(url, body, timeout, hook, max_body)?;
+        super::types::decode_response::<T>(&bytes).map_err(|message| CallError::Decode { message })
+    }
+
+    /// [`HttpClient::post`] without decoding: the 200 answer's body.
+    pub fn post_bytes(
+        &self,
+        url: &str,
+        body: Vec<u8>,
+        timeout: Duration,
+        hook: &str,
+        max_body: u64,
+    ) -> Result<Vec<u8>, CallError> {
         let transport = |e: &reqwest::Error| {
             if e.is_timeout() {
                 CallError::Timeout { url: url.into() }
@@ -152,7 +166,7 @@ impl HttpClient {
         if bytes.len() as u64 > max_body {
             return Err(too_large());
         }
-        super::types::decode_response::<T>(&bytes).map_err(|message| CallError::Decode { message })
+        Ok(bytes)
     }
 }
 
@@ -359,6 +373,11 @@ pub fn encode_request<T: Serialize>(request: &T) -> Result<Vec<u8>, String> {
 
 /// Call Discovery on an extension and register its handlers.
 pub fn discover(endpoint: &Endpoint) -> Result<Vec<Handler>, Error> {
+    discover_via(endpoint, &Wire::default())
+}
+
+/// [`discover`] through `wire` (recorded, replayed, traced).
+pub fn discover_via(endpoint: &Endpoint, wire: &Wire) -> Result<Vec<Handler>, Error> {
     let timeout = seconds(DEFAULT_TIMEOUT_SECONDS);
     let url = hook_url(&endpoint.url, "Discovery", None, timeout);
     let request = DiscoveryRequest {
@@ -369,15 +388,32 @@ pub fn discover(endpoint: &Endpoint) -> Result<Vec<Handler>, Error> {
         extension: endpoint.name.clone(),
         message,
     })?;
-    let response: DiscoveryResponse = endpoint
-        .client
-        .post(
-            &url,
-            body,
-            timeout,
-            "Discovery",
-            endpoint.max_response_bytes,
-        )
+    let subject = format!("extension {}", endpoint.name);
+    let response: DiscoveryResponse = wire
+        .exchange(
+            Exchange {
+                hook: "Discovery",
+                extension: &endpoint.name,
+                handler: None,
+                subject: &subject,
+                url: &url,
+                body,
+                max_body: endpoint.max_response_bytes,
+            },
+            |body| {
+                endpoint.client.post_bytes(
+                    &url,
+                    body,
+                    timeout,
+                    "Discovery",
+                    endpoint.max_response_bytes,
+                )
+            },
+        )?
+        .and_then(|bytes| {
+            super::types::decode_response::<DiscoveryResponse>(&bytes)
+                .map_err(|message| CallError::Decode { message })
+        })
         .map_err(|source| Error::DiscoveryCall {
             extension: endpoint.name.clone(),
             source,

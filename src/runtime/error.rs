@@ -101,9 +101,29 @@ pub enum Error {
     /// The extension's configuration cannot be used (URL, CA bundle, TLS setup).
     #[error("extension {}: {message}", q(.extension))]
     Config { extension: String, message: String },
+    /// `--replay-extensions` has no answer for this request.
+    #[error("no recorded answer for the {hook} call of {} for {subject} (no {file} in the recording): the recording is stale, re-record it with --record-extensions", q(.handler))]
+    NotRecorded {
+        hook: String,
+        handler: String,
+        subject: String,
+        file: String,
+    },
+    /// A recording or trace cannot be read or written.
+    #[error("{message}")]
+    Recording { message: String },
 }
 
 impl Error {
+    /// The diagnostic code of an error that is the recording's, not the extension's.
+    pub fn recording_code(&self) -> Option<crate::diag::Code> {
+        match self {
+            Error::NotRecorded { .. } => Some(crate::diag::Code::ExtensionRecordingStale),
+            Error::Recording { .. } => Some(crate::diag::Code::ExtensionRecording),
+            _ => None,
+        }
+    }
+
     /// The underlying HTTP failure, if this is one.
     pub fn call_error(&self) -> Option<&CallError> {
         match self {

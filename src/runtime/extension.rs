@@ -23,11 +23,11 @@ implemented for those three request types alone, so a plan has no side effects.
 */
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
-use super::client::{ClientCache, Endpoint, Handler, discover, encode_request, hook_url};
+use super::client::{ClientCache, Endpoint, Handler, discover_via, encode_request, hook_url};
 use super::error::Error;
 use super::tls::TlsVerify;
 use super::types::{
@@ -35,6 +35,7 @@ use super::types::{
     GeneratePatchesRequest, GeneratePatchesResponse, Response, ResponseStatus,
     ValidateTopologyRequest, ValidateTopologyResponse,
 };
+use super::wire::{Exchange, Wire};
 use crate::go::url;
 
 /// One extension before any I/O.
@@ -61,6 +62,8 @@ pub struct ExtensionOptions {
     pub insecure_skip_tls_verify: bool,
     /// `--max-extension-response-bytes`: the largest answer body read from any extension.
     pub max_response_bytes: u64,
+    /// The run's recording, replay and trace ([`super::wire`]); live calls when empty.
+    pub wire: super::wire::WireHandle,
 }
 
 impl Default for ExtensionOptions {
@@ -70,6 +73,7 @@ impl Default for ExtensionOptions {
             ca_pem: None,
             insecure_skip_tls_verify: false,
             max_response_bytes: super::client::DEFAULT_MAX_RESPONSE_BYTES,
+            wire: super::wire::WireHandle::default(),
         }
     }
 }
@@ -267,10 +271,22 @@ pub trait TopologyHook: Serialize + Clone + sealed::Sealed {
     fn set_type_meta(&mut self);
     /// The request's settings.
     fn settings_mut(&mut self) -> &mut BTreeMap<String, String>;
+    /// The Cluster the request is for (`Cluster <namespace>/<name>`, from its `builtin`
+    /// variable), when it says.
+    fn subject(&self) -> Option<String>;
+}
+
+/// `Cluster <namespace>/<name>` of a request's global `builtin` variable.
+fn cluster_of(variables: &[super::types::Variable]) -> Option<String> {
+    let b = variables.iter().rev().find(|v| v.name == "builtin")?;
+    let c = b.value.get("cluster")?;
+    let ns = c.get("namespace").and_then(serde_json::Value::as_str)?;
+    let name = c.get("name").and_then(serde_json::Value::as_str)?;
+    Some(format!("Cluster {ns}/{name}"))
 }
 
 macro_rules! topology_hook {
-    ($req:ty, $resp:ty, $hook:literal) => {
+    ($req:ty, $resp:ty, $hook:literal, $subject:expr) => {
         impl TopologyHook for $req {
             const HOOK: &'static str = $hook;
             type Response = $resp;
@@ -281,6 +297,10 @@ macro_rules! topology_hook {
             fn settings_mut(&mut self) -> &mut BTreeMap<String, String> {
                 &mut self.settings
             }
+            fn subject(&self) -> Option<String> {
+                let f: fn(&Self) -> Option<String> = $subject;
+                f(self)
+            }
         }
     };
 }
@@ -288,17 +308,20 @@ macro_rules! topology_hook {
 topology_hook!(
     GeneratePatchesRequest,
     GeneratePatchesResponse,
-    "GeneratePatches"
+    "GeneratePatches",
+    |r| cluster_of(&r.variables)
 );
 topology_hook!(
     ValidateTopologyRequest,
     ValidateTopologyResponse,
-    "ValidateTopology"
+    "ValidateTopology",
+    |r| cluster_of(&r.variables)
 );
 topology_hook!(
     DiscoverVariablesRequest,
     DiscoverVariablesResponse,
-    "DiscoverVariables"
+    "DiscoverVariables",
+    |_| None
 );
 
 /// An extension with its client and settings.
@@ -315,6 +338,8 @@ pub struct Registry {
     handlers: BTreeMap<String, Handler>,
     /// Errors forgiven by `failurePolicy: Ignore`, for the caller to report as warnings.
     ignored: Mutex<Vec<Error>>,
+    /// Where calls go (live unless recording, replaying or tracing).
+    wire: Arc<Wire>,
 }
 
 impl Registry {
@@ -364,6 +389,7 @@ impl Registry {
                 extensions,
                 handlers: BTreeMap::new(),
                 ignored: Mutex::new(Vec::new()),
+                wire: opts.wire.0.clone().unwrap_or_default(),
             })
         } else {
             Err(errors)
@@ -382,7 +408,7 @@ impl Registry {
     pub fn discover(&mut self) -> Result<(), Vec<Error>> {
         let mut errors = Vec::new();
         for e in &self.extensions {
-            match discover(&e.endpoint) {
+            match discover_via(&e.endpoint, &self.wire) {
                 Ok(handlers) => {
                     for h in handlers {
                         self.handlers.insert(h.name.clone(), h);
@@ -451,7 +477,18 @@ impl Registry {
     /// `CallExtension` for a topology hook. The request is taken by value: its settings and type
     /// meta are filled in before it is sent, and a GeneratePatches request carries every
     /// template of a Cluster, too big to copy per call.
-    pub fn call<R: TopologyHook>(&self, name: &str, mut request: R) -> Result<R::Response, Error> {
+    pub fn call<R: TopologyHook>(&self, name: &str, request: R) -> Result<R::Response, Error> {
+        self.call_for(None, name, request)
+    }
+
+    /// [`Registry::call`] for `subject` (`ClusterClass <namespace>/<name>`, …), which recordings
+    /// and traces name the call by; by default the Cluster the request says it is for.
+    pub fn call_for<R: TopologyHook>(
+        &self,
+        subject: Option<&str>,
+        name: &str,
+        mut request: R,
+    ) -> Result<R::Response, Error> {
         let not_registered = || Error::NotRegistered { name: name.into() };
         let handler = self.handlers.get(name).ok_or_else(not_registered)?;
         if handler.hook != R::HOOK || handler.api_version != API_VERSION {
@@ -476,13 +513,34 @@ impl Registry {
             extension: ext.endpoint.name.clone(),
             message,
         })?;
-        let response = match ext.endpoint.client.post::<R::Response>(
-            &url,
-            body,
-            timeout,
-            R::HOOK,
-            ext.endpoint.max_response_bytes,
-        ) {
+        let subject = match subject {
+            Some(s) => s.to_string(),
+            None => request
+                .subject()
+                .unwrap_or_else(|| format!("handler {name}")),
+        };
+        let max_body = ext.endpoint.max_response_bytes;
+        let outcome = self.wire.exchange(
+            Exchange {
+                hook: R::HOOK,
+                extension: &ext.endpoint.name,
+                handler: Some(&handler.handler),
+                subject: &subject,
+                url: &url,
+                body,
+                max_body,
+            },
+            |body| {
+                ext.endpoint
+                    .client
+                    .post_bytes(&url, body, timeout, R::HOOK, max_body)
+            },
+        )?;
+        let decoded = outcome.and_then(|bytes| {
+            super::types::decode_response::<R::Response>(&bytes)
+                .map_err(|message| super::error::CallError::Decode { message })
+        });
+        let response = match decoded {
             Ok(r) => r,
             Err(source) if handler.failure_policy == FailurePolicy::Ignore => {
                 if let Ok(mut ignored) = self.ignored.lock() {

@@ -7,6 +7,9 @@ The Runtime SDK client: calling external patch and validation extensions
 - [`tls`]: certificate verification (rustls on `ring`);
 - [`extension`]: extension sources (flags, ExtensionConfig objects) and the [`Registry`] the
   patch engine calls;
+- [`wire`]: the seam every call goes through (live, recorded, replayed, traced), with
+  [`recording`] (`--record-extensions`, `--replay-extensions`) and [`trace`]
+  (`--trace-extensions`, `-v`);
 - [`error`]: errors in Cluster API's wording.
 
 Only the topology hooks (GeneratePatches, ValidateTopology, DiscoverVariables) and Discovery are
@@ -16,8 +19,11 @@ ever called; lifecycle hooks are not callable through this API.
 pub mod client;
 pub mod error;
 pub mod extension;
+pub mod recording;
 pub mod tls;
+pub mod trace;
 pub mod types;
+pub mod wire;
 
 pub use error::{CallError, Error};
 pub use extension::{
@@ -31,3 +37,4 @@ pub use types::{
     HolderReference, PatchType, ResponseStatus, ValidateTopologyRequest,
     ValidateTopologyRequestItem, ValidateTopologyResponse, Variable,
 };
+pub use wire::{Wire, WireHandle, WireOptions};

@@ -126,10 +126,25 @@ pub fn status_variables(
                     settings: crate::api::external::settings(patch),
                     ..DiscoverVariablesRequest::default()
                 };
-                match registry.discover_variables(handler, req) {
+                let subject = format!("ClusterClass {}", class.key());
+                match registry.call_for(Some(&subject), handler, req) {
                     Ok(r) => {
                         called = serde_json::to_value(&r).unwrap_or(Value::Null);
                         &called
+                    }
+                    // A stale or broken recording is no failure of the extension: the run
+                    // cannot go on as if the class were not reconciled.
+                    Err(e) if e.recording_code().is_some() => {
+                        return Err(NotReconciled(
+                            Diagnostic::error(
+                                e.recording_code().unwrap_or(Code::ExtensionRecording),
+                                format!(
+                                    "ClusterClass {}: failed to call DiscoverVariables for patch {name}: {e}",
+                                    class.key()
+                                ),
+                            )
+                            .at(&class.object.origin, &pointer, "variables come from here"),
+                        ));
                     }
                     Err(e) => {
                         errors.push(format!(
