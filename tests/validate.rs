@@ -727,3 +727,159 @@ fn v1beta1_errors_point_at_the_v1beta1_fields() {
     let out = t.args(["validate", "-f", "in"]).status(1).run();
     insta::assert_snapshot!("v1beta1_locations", out.fails());
 }
+
+// ---- a Cluster without a spec (issue 17) ----
+
+/// A Cluster `c1` in namespace `ns` written in `version` with the `spec` line given.
+fn bare_cluster(version: &str, spec: &str) -> String {
+    format!(
+        "apiVersion: cluster.x-k8s.io/{version}\nkind: Cluster\nmetadata:\n  name: c1\n  namespace: ns\n{spec}\n"
+    )
+}
+
+/// A CRD for Cluster v1beta2 whose schema constrains nothing (replacing the built-in one), so
+/// that a `null` spec reaches Cluster API's webhook.
+const LOOSE_CLUSTER_CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: clusters.cluster.x-k8s.io}
+spec:
+  group: cluster.x-k8s.io
+  names: {kind: Cluster, plural: clusters}
+  scope: Namespaced
+  versions:
+  - name: v1beta2
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+";
+
+const ONE_OF: &str = "spec: Forbidden: one of spec.controlPlaneRef, spec.infrastructureRef or spec.topology must be set";
+
+fn validate_json(t: common::Test, status: i32) -> Value {
+    let out = t.status(status).run();
+    serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stderr))
+}
+
+/// Cluster API's `Cluster.validate`: a `null` spec is Go's zero ClusterSpec, refused by the
+/// webhook (not a decoding error), located at the spec.
+#[test]
+fn a_null_spec_gets_the_webhooks_message() {
+    for version in ["v1beta1", "v1beta2"] {
+        let mut t = Test::new().file("in/c.yaml", &bare_cluster(version, "spec: null"));
+        let mut args = vec!["validate", "-f", "in", "-o", "json"];
+        if version == "v1beta2" {
+            // The built-in v1beta2 schema requires a spec (see below); without it, the webhook
+            // is what refuses the Cluster.
+            t = t.file("crds/cluster.yaml", LOOSE_CLUSTER_CRD);
+            args.extend(["--crds", "crds"]);
+        }
+        let doc = validate_json(t.args(args), 1);
+        assert_eq!(
+            errors(&doc),
+            vec![("in/c.yaml:6".to_string(), ONE_OF.to_string())],
+            "{version}: {doc:#}"
+        );
+    }
+}
+
+/// The API server's schema stage runs before the webhook: Cluster API's v1beta2 CRD requires
+/// `spec` (a `null` is dropped first, as a non-nullable field without default) and gives it
+/// `minProperties: 1`, so the webhook never sees an empty v1beta2 spec.
+#[test]
+fn an_empty_v1beta2_spec_is_refused_by_the_schema_first() {
+    let doc = validate_json(
+        Test::new()
+            .file("in/c.yaml", &bare_cluster("v1beta2", "spec: {}"))
+            .args(["validate", "-f", "in", "-o", "json"]),
+        1,
+    );
+    assert_eq!(
+        messages(&doc),
+        vec!["spec: Invalid value: 0: spec in body should have at least 1 properties"],
+        "{doc:#}"
+    );
+    let doc = validate_json(
+        Test::new()
+            .file("in/c.yaml", &bare_cluster("v1beta2", "spec: null"))
+            .args(["validate", "-f", "in", "-o", "json"]),
+        1,
+    );
+    assert_eq!(
+        messages(&doc).first().map(String::as_str),
+        Some("spec: Required value"),
+        "{doc:#}"
+    );
+    assert!(!messages(&doc).iter().any(|m| m == ONE_OF), "{doc:#}");
+}
+
+/// On update, references the new spec drops "cannot be removed", around the "one of" error, in
+/// the order of Cluster API's `Cluster.validate`.
+#[test]
+fn removing_both_references_is_refused_in_the_webhooks_order() {
+    let old = "spec:\n  infrastructureRef: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta1, kind: DockerCluster, name: c1, namespace: ns}\n  controlPlaneRef: {apiVersion: controlplane.cluster.x-k8s.io/v1beta1, kind: KubeadmControlPlane, name: c1, namespace: ns}";
+    for spec in ["spec: null", "spec: {}"] {
+        let doc = validate_json(
+            Test::new()
+                .file("old/c.yaml", &bare_cluster("v1beta1", old))
+                .file("new/c.yaml", &bare_cluster("v1beta1", spec))
+                .args(["validate", "-f", "new", "--old", "old", "-o", "json"]),
+            1,
+        );
+        assert_eq!(
+            messages(&doc),
+            vec![
+                "spec.infrastructureRef: Forbidden: cannot be removed",
+                ONE_OF,
+                "spec.controlPlaneRef: Forbidden: cannot be removed",
+            ],
+            "{spec}: {doc:#}"
+        );
+    }
+    // Dropping one of the two leaves the spec valid but the removal refused.
+    let only_infra = "spec:\n  infrastructureRef: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta1, kind: DockerCluster, name: c1, namespace: ns}";
+    let doc = validate_json(
+        Test::new()
+            .file("old/c.yaml", &bare_cluster("v1beta1", old))
+            .file("new/c.yaml", &bare_cluster("v1beta1", only_infra))
+            .args(["validate", "-f", "new", "--old", "old", "-o", "json"]),
+        1,
+    );
+    assert_eq!(
+        messages(&doc),
+        vec!["spec.controlPlaneRef: Forbidden: cannot be removed"],
+        "{doc:#}"
+    );
+}
+
+// ---- version downgrades with pre-releases (issue 17) ----
+
+/// Cluster API main's `validateTopologyVersionUpdate` compares with `WithoutPreReleases()`: a
+/// lower `MAJOR.MINOR.PATCH` is a decrease whatever the pre-release, quoted as blang prints it.
+#[test]
+fn a_lower_version_with_pre_releases_is_a_decrease() {
+    let doc = update(
+        ("cluster.yaml", "version: v1.34.1", "version: v1.34.1-xyz.2"),
+        ("cluster.yaml", "version: v1.34.1", "version: v1.33.9-xyz.3"),
+        1,
+    );
+    assert_eq!(
+        messages(&doc),
+        vec![
+            "spec.topology.version: Invalid value: \"v1.33.9-xyz.3\": version cannot be decreased from \"1.34.1-xyz.2\" to \"1.33.9-xyz.3\""
+        ]
+    );
+}
+
+/// Within one `MAJOR.MINOR.PATCH`, main's comparison sees no decrease (`v1.2.3-xyz.2` →
+/// `v1.2.3-xyz.1`); Cluster API refuses that change only when the live control plane is not at
+/// the old version or is still rolling out, which an offline `validate` does not see.
+#[test]
+fn a_pre_release_change_within_one_version_is_not_a_decrease() {
+    let doc = update(
+        ("cluster.yaml", "version: v1.34.1", "version: v1.34.1-xyz.2"),
+        ("cluster.yaml", "version: v1.34.1", "version: v1.34.1-xyz.1"),
+        0,
+    );
+    assert_eq!(doc["valid"], true, "{doc:#}");
+}

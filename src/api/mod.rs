@@ -207,7 +207,13 @@ impl Cluster {
             ApiVersion::V1Beta2 => raw.clone(),
             ApiVersion::V1Beta1 => convert::cluster_spec(raw),
         };
-        let spec: ClusterSpec = decode(object, &spec_value)?;
+        // A `null` or missing spec is Go's zero ClusterSpec, as Cluster API's webhook decodes it;
+        // the webhook then refuses it with its own message (see `validate::cluster`).
+        let spec: ClusterSpec = if spec_value.is_null() {
+            ClusterSpec::default()
+        } else {
+            decode(object, &spec_value)?
+        };
         let warnings = match api {
             ApiVersion::V1Beta1 => {
                 pruned(object, convert::cluster_fields_after_v1_10(&object.value))

@@ -447,7 +447,9 @@ fn version_update(
     }
     // Cluster API next checks the live control plane, MachineDeployments and MachinePools
     // (versions propagated, nothing provisioning or upgrading); an offline plan has no live
-    // objects, so those checks are not modelled.
+    // objects, so those checks are not modelled. They are also what refuses a pre-release
+    // "downgrade" inside one MAJOR.MINOR.PATCH (`v1.2.3-xyz.2` to `v1.2.3-xyz.1`): main's
+    // comparison above ignores pre-releases, so such a change passes here.
     None
 }
 

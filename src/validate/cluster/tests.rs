@@ -196,6 +196,43 @@ fn references() {
     assert!(crate::validate::cluster(&both, Some(&both), None, None).is_ok());
 }
 
+/// A `null`, missing or empty spec decodes as Go's zero `ClusterSpec` and gets the webhook's
+/// message (Cluster API's `Cluster.validate`, "one of ... must be set"), in both versions; on
+/// update, the references it drops are "cannot be removed" around it, in the webhook's order.
+#[test]
+fn null_or_empty_spec() {
+    const ONE_OF: &str = "spec: Forbidden: one of spec.controlPlaneRef, spec.infrastructureRef or spec.topology must be set";
+    let both = cluster(
+        "{apiVersion: cluster.x-k8s.io/v1beta2, kind: Cluster, metadata: {name: c1}, spec: {infrastructureRef: {apiGroup: a, kind: K, name: x1}, controlPlaneRef: {apiGroup: b, kind: K, name: x1}}}",
+    );
+    for version in ["v1beta1", "v1beta2"] {
+        for spec in [", spec: null", ", spec: {}", ""] {
+            let none = cluster(&format!(
+                "{{apiVersion: cluster.x-k8s.io/{version}, kind: Cluster, metadata: {{name: c1}}{spec}}}"
+            ));
+            assert_eq!(
+                msgs(&crate::validate::cluster(&none, None, None, None).errors),
+                [ONE_OF],
+                "{version} {spec:?}"
+            );
+            assert_eq!(
+                msgs(&crate::validate::cluster(&none, Some(&both), None, None).errors),
+                [
+                    "spec.infrastructureRef: Forbidden: cannot be removed",
+                    ONE_OF,
+                    "spec.controlPlaneRef: Forbidden: cannot be removed",
+                ],
+                "{version} {spec:?}"
+            );
+        }
+    }
+    // A spec that is not an object is still a decoding error (the schema refuses it first).
+    let o = crate::validate::testutil::object(
+        "{apiVersion: cluster.x-k8s.io/v1beta2, kind: Cluster, metadata: {name: c1}, spec: 3}",
+    );
+    assert!(Cluster::parse(&o, crate::api::ApiVersion::V1Beta2).is_err());
+}
+
 #[test]
 fn cidr_blocks() {
     assert_eq!(
@@ -439,6 +476,47 @@ fn version_updates() {
         None,
     );
     assert!(out.is_ok(), "{:?}", out.errors);
+}
+
+/// Downgrades with pre-releases and build metadata, as Cluster API main's
+/// `validateTopologyVersionUpdate` decides them: `version.Compare(in, old, WithoutPreReleases())`
+/// ignores pre-release identifiers (and blang ignores build metadata), so a change inside one
+/// `MAJOR.MINOR.PATCH` is not a decrease; a lower core version is one whatever its pre-release,
+/// and the message quotes both versions as blang prints them (pre-release and build included).
+/// (v1.10's webhook compared `WithBuildTags()`, pre-releases included; main does not. Cluster
+/// API's "downgrading topology version - pre-release" case is refused only by the live
+/// control-plane lookup that follows, which needs current objects.)
+#[test]
+fn version_downgrades_with_pre_releases() {
+    let at = |v: &str| c(&format!("{{spec: {{topology: {{version: {v}}}}}}}"));
+    let decreased = |old: &str, new: &str| msgs(&update(&at(old), &at(new)).errors);
+    assert_eq!(
+        decreased("v1.30.2-xyz.2", "v1.30.1-xyz.3"),
+        [
+            "spec.topology.version: Invalid value: \"v1.30.1-xyz.3\": version cannot be decreased from \"1.30.2-xyz.2\" to \"1.30.1-xyz.3\""
+        ]
+    );
+    assert_eq!(
+        decreased("v1.30.2+build.2", "v1.30.1+build.9"),
+        [
+            "spec.topology.version: Invalid value: \"v1.30.1+build.9\": version cannot be decreased from \"1.30.2+build.2\" to \"1.30.1+build.9\""
+        ]
+    );
+    assert_eq!(
+        decreased("v1.30.2", "v1.30.1-rc.1"),
+        [
+            "spec.topology.version: Invalid value: \"v1.30.1-rc.1\": version cannot be decreased from \"1.30.2\" to \"1.30.1-rc.1\""
+        ]
+    );
+    // Same core version: not a decrease for main's comparison, numeric identifiers or not.
+    for (old, new) in [
+        ("v1.30.2-xyz.2", "v1.30.2-xyz.1"),
+        ("v1.30.2-rc.10", "v1.30.2-rc.9"),
+        ("v1.30.2", "v1.30.2-rc.1"),
+        ("v1.30.2+xyz.2", "v1.30.2+xyz.1"),
+    ] {
+        assert_eq!(decreased(old, new), Vec::<String>::new(), "{old} -> {new}");
+    }
 }
 
 #[test]
