@@ -54,8 +54,6 @@ today both environments declare the same functions.
   (cel-go: recursion limit 250); both are far beyond real rules.
 - Costs are lower bounds (see [`cost`]): fewer rules are rejected for cost, and the reported
   factor can be smaller. Runtime cost is the same model on actual sizes.
-- A rule's bad value in ClusterClass errors (`Invalid value: {"message":…,"rule":…}`) lists the
-  rule's fields in key order; Go prints them in declaration order (`rule` first).
 - Objects are walked in key order; the API server walks Go maps in random order, so the order of
   several errors can differ.
 - Left to the `cel` crate and still differing from cel-go: `substring` errors do not name the

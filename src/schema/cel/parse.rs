@@ -184,7 +184,8 @@ fn screen(src: &str) -> Result<(), Issue> {
 }
 
 fn parse_issues(src: &str, errs: &ParseErrors) -> Vec<Issue> {
-    errs.errors
+    let issues: Vec<Issue> = errs
+        .errors
         .iter()
         .map(|e| {
             let mut msg = e.msg.clone();
@@ -192,6 +193,7 @@ fn parse_issues(src: &str, errs: &ParseErrors) -> Vec<Issue> {
             if msg.contains("Recursion limit of") {
                 msg = format!("expression recursion limit exceeded: {MAX_NESTING}");
             }
+            msg = eof_expectation(msg);
             let pos = if e.pos.0 >= 1 && e.pos.1 >= 0 {
                 let line = usize::try_from(e.pos.0).unwrap_or(1);
                 // The `cel` crate counts columns in bytes; cel-go in characters.
@@ -206,7 +208,25 @@ fn parse_issues(src: &str, errs: &ParseErrors) -> Vec<Issue> {
             };
             Issue { pos, msg }
         })
-        .collect()
+        .collect();
+    // The `cel` crate's parser also reports a rule context it could not finish
+    // (`Incomplete `IndexContext`!`), which cel-go has no counterpart for: the syntax error
+    // beside it is the one cel-go reports.
+    let (internal, real): (Vec<Issue>, Vec<Issue>) = issues
+        .into_iter()
+        .partition(|i| i.msg.starts_with("Incomplete `") && i.msg.ends_with("Context`!"));
+    if real.is_empty() { internal } else { real }
+}
+
+/// A syntax error after a complete expression. The Rust ANTLR runtime reports it where the
+/// expression's operator loops could have gone on, so it lists the operators beside `<EOF>`;
+/// cel-go's (Go) runtime leaves the loops first and fails matching the start rule's `EOF`, so
+/// it expects just `<EOF>` (`mismatched input 'does' expecting <EOF>`).
+fn eof_expectation(msg: String) -> String {
+    match msg.find(" expecting {<EOF>,") {
+        Some(at) if msg.ends_with('}') => format!("{} expecting <EOF>", &msg[..at]),
+        _ => msg,
+    }
 }
 
 /// Parse `src`, or the issues that stop it (rendered by [`render`]).
