@@ -100,7 +100,7 @@ pub fn admit(
     old_class: Option<&ClusterClass>,
 ) -> Outcome {
     let mut spec = new.spec_value.clone();
-    if let Err(errors) = default(opts, &mut spec, old, class) {
+    if let Err(errors) = default(opts, &mut spec, new, old, class) {
         return Outcome {
             errors,
             ..Outcome::default()
@@ -121,6 +121,7 @@ pub fn admit(
 fn default(
     opts: &Options<'_>,
     spec: &mut Value,
+    new: &Cluster,
     old: Option<&Cluster>,
     class: Option<&ClusterClass>,
 ) -> Result<(), Vec<FieldError>> {
@@ -147,9 +148,14 @@ fn default(
     // Variable defaulting and validation (Cluster API's `DefaultAndValidateVariables`), owned
     // by the variables module and injected through `Options::cluster_variables`.
     if let Some(check) = opts.cluster_variables {
-        let errs = check(spec, old.map(|o| &o.spec_value), class);
+        let restored = super::definition_from::restore(new, spec);
+        let old_spec = old.map(super::definition_from::with_restored);
+        let errs = check(spec, old_spec.as_ref(), class);
         if !errs.is_empty() {
             return Err(errs);
+        }
+        if restored {
+            crate::api::convert::prune_definition_from(spec);
         }
     }
     Ok(())
