@@ -808,6 +808,24 @@ fn definition_from_is_refused_on_v1beta1_clusters() {
     let doc: Value = serde_json::from_str(&out.stdout).expect("json");
     let got: Vec<String> = errors(&doc).into_iter().map(|(_, m)| m).collect();
     assert_eq!(got, vec![top, md], "{doc:#}");
+    // Without its class the mutating webhook lets the Cluster through and v1.10's validating
+    // webhook refuses it (`validateTopologyDefinitionFrom`), with a shorter message.
+    let t = Test::new().fixture("testdata/examples/quick-start-v1beta1", "in");
+    with_definition_from(&t);
+    std::fs::remove_file(t.path().join("in/clusterclass.yaml")).expect("remove class");
+    let out = t
+        .args(["validate", "-f", "in", "-o", "json"])
+        .status(1)
+        .run();
+    let doc: Value = serde_json::from_str(&out.stdout).expect("json");
+    assert_eq!(
+        messages(&doc),
+        vec![
+            "spec.topology.variables[cpu]: Invalid value: \"2\": variable \"cpu\" has DefinitionFrom set",
+            "spec.topology.workers.machineDeployments[md-0].variables.overrides[cpu]: Invalid value: \"4\": variable \"cpu\" has DefinitionFrom set",
+        ],
+        "{doc:#}"
+    );
     // A v1beta2 Cluster has no such field: the built-in CRD prunes it, nothing is refused.
     let doc = variant(
         "cluster.yaml",

@@ -42,6 +42,7 @@ const PENDING_HOOKS: &str = "runtime.cluster.x-k8s.io/pending-hooks";
 
 /// The parts of a Cluster the rules read: identity, annotations and the (defaulted) spec.
 struct View<'a> {
+    cluster: &'a Cluster,
     name: &'a str,
     namespace: &'a str,
     annotations: &'a Value,
@@ -51,6 +52,7 @@ struct View<'a> {
 impl<'a> View<'a> {
     fn of(c: &'a Cluster, spec: &'a Value) -> View<'a> {
         View {
+            cluster: c,
             name: c.name(),
             namespace: c.namespace(),
             annotations: get(&c.object.value, &["metadata", "annotations"]).unwrap_or(&Value::Null),
@@ -281,6 +283,7 @@ fn validate_topology(
         ));
     }
     errs.extend(topology_metadata(new.spec, path));
+    errs.extend(super::definition_from::topology_errors(new.cluster, path));
     for (i, md) in list_at(new.spec, &["topology", "workers", "machineDeployments"])
         .iter()
         .enumerate()
