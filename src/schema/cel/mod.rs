@@ -46,7 +46,8 @@ today both environments declare the same functions.
 # Deviations from the API server
 
 - Compile errors: the checker reports only what it can type with certainty; argument types of
-  library functions are not checked, so such rules compile and fail at run time instead
+  most library functions are not checked (those of ext.Strings members on a string and of the
+  string-argument functions are), so such rules compile and fail at run time instead
   (`no such overload`). Syntax errors name the expected tokens as the Rust ANTLR runtime computes
   them, which can list more alternatives than cel-go (`mismatched input '<EOF>' expecting ')'` in
   cel-go is `expecting {'==', …, ')', …}` here).
