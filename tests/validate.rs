@@ -883,3 +883,112 @@ fn a_pre_release_change_within_one_version_is_not_a_decrease() {
     );
     assert_eq!(doc["valid"], true, "{doc:#}");
 }
+
+// ---- issue 17: CEL that does not compile, definitionFrom ----
+
+#[test]
+fn cel_rule_that_does_not_compile() {
+    // Cluster API's validateSchema with apiextensions' cel.Compile: the value is the internal
+    // ValidationRule as json.Marshal writes it (Go field names in declaration order; `Reason`
+    // is the CRD's default, FieldValueInvalid, by the time the webhook sees it), the detail
+    // cel-go's error with its caret lines. The variable has no default: with one, Cluster API's
+    // ValidateDefaults runs the rules first and reports the compile error at `.default`.
+    rejects(
+        "clusterclass.yaml",
+        "        enum: [\"eu-west-1\", \"us-east-1\"]\n",
+        "        enum: [\"eu-west-1\", \"us-east-1\"]\n        x-kubernetes-validations:\n        - rule: this does not compile\n",
+        "- rule: this does not compile",
+        0,
+        "spec.variables[region].schema.openAPIV3Schema.x-kubernetes-validations[0].rule: Invalid value: {\"Rule\":\"this does not compile\",\"Message\":\"\",\"MessageExpression\":\"\",\"Reason\":\"FieldValueInvalid\",\"FieldPath\":\"\",\"OptionalOldSelf\":null}: compilation failed: ERROR: <input>:1:6: Syntax error: mismatched input 'does' expecting <EOF>\n | this does not compile\n | .....^",
+    );
+}
+
+#[test]
+fn cel_message_expression_that_does_not_compile() {
+    rejects(
+        "clusterclass.yaml",
+        "          message: maxSurge must be a non-negative integer or a percentage\n",
+        "          messageExpression: \"'got ' + this does not compile\"\n",
+        "messageExpression:",
+        0,
+        "spec.variables[maxSurge].schema.openAPIV3Schema.x-kubernetes-validations[0].messageExpression: Invalid value: {\"Rule\":\"type(self) == int ? self \\u003e= 0 : self.endsWith('%')\",\"Message\":\"\",\"MessageExpression\":\"'got ' + this does not compile\",\"Reason\":\"FieldValueInvalid\",\"FieldPath\":\"\",\"OptionalOldSelf\":null}: messageExpression compilation failed: ERROR: <input>:1:15: Syntax error: mismatched input 'does' expecting <EOF>\n | 'got ' + this does not compile\n | ..............^",
+    );
+}
+
+/// Cluster API v1.10 (what topoplan follows for v1beta1) refused a variable value with the
+/// deprecated `definitionFrom` (v1.10.10 `newValuesIndex`), on the Cluster and on worker
+/// overrides, on create and on update.
+#[test]
+fn definition_from_is_refused_on_v1beta1_clusters() {
+    let with_definition_from = |t: &Test| {
+        let p = t.path().join("in/cluster.yaml");
+        let text = std::fs::read_to_string(&p).expect("fixture");
+        let text = text
+            .replacen(
+                "    version: v1.34.1\n",
+                "    version: v1.34.1\n    variables:\n    - name: cpu\n      definitionFrom: inline\n      value: 2\n",
+                1,
+            )
+            .replacen(
+                "        name: md-0\n",
+                "        name: md-0\n        variables:\n          overrides:\n          - name: cpu\n            definitionFrom: inline\n            value: 4\n",
+                1,
+            );
+        std::fs::write(&p, text).expect("write");
+    };
+    let msg = "has DefinitionFrom set. DefinitionFrom is deprecated, must not be set anymore and is going to be removed in the next apiVersion";
+    let top = format!("spec.topology.variables[cpu]: Invalid value: \"2\": variable \"cpu\" {msg}");
+    let md = format!(
+        "spec.topology.workers.machineDeployments[md-0].variables.overrides[cpu]: Invalid value: \"4\": variable \"cpu\" {msg}"
+    );
+    // Create.
+    let t = Test::new().fixture("testdata/examples/quick-start-v1beta1", "in");
+    with_definition_from(&t);
+    let out = t
+        .args(["validate", "-f", "in", "-o", "json"])
+        .status(1)
+        .run();
+    let doc: Value = serde_json::from_str(&out.stdout).expect("json");
+    let got: Vec<String> = errors(&doc).into_iter().map(|(_, m)| m).collect();
+    // Defaulting and validation both report each (Go's error aggregate shows one of each).
+    assert_eq!(got, vec![top.clone(), md.clone()], "{doc:#}");
+    // Update: the old Cluster without it, the new one with it.
+    let t = Test::new()
+        .fixture("testdata/examples/quick-start-v1beta1", "old")
+        .fixture("testdata/examples/quick-start-v1beta1", "in");
+    with_definition_from(&t);
+    let out = t
+        .args(["validate", "-f", "in", "--old", "old", "-o", "json"])
+        .status(1)
+        .run();
+    let doc: Value = serde_json::from_str(&out.stdout).expect("json");
+    let got: Vec<String> = errors(&doc).into_iter().map(|(_, m)| m).collect();
+    assert_eq!(got, vec![top, md], "{doc:#}");
+    // Without its class the mutating webhook lets the Cluster through and v1.10's validating
+    // webhook refuses it (`validateTopologyDefinitionFrom`), with a shorter message.
+    let t = Test::new().fixture("testdata/examples/quick-start-v1beta1", "in");
+    with_definition_from(&t);
+    std::fs::remove_file(t.path().join("in/clusterclass.yaml")).expect("remove class");
+    let out = t
+        .args(["validate", "-f", "in", "-o", "json"])
+        .status(1)
+        .run();
+    let doc: Value = serde_json::from_str(&out.stdout).expect("json");
+    assert_eq!(
+        messages(&doc),
+        vec![
+            "spec.topology.variables[cpu]: Invalid value: \"2\": variable \"cpu\" has DefinitionFrom set",
+            "spec.topology.workers.machineDeployments[md-0].variables.overrides[cpu]: Invalid value: \"4\": variable \"cpu\" has DefinitionFrom set",
+        ],
+        "{doc:#}"
+    );
+    // A v1beta2 Cluster has no such field: the built-in CRD prunes it, nothing is refused.
+    let doc = variant(
+        "cluster.yaml",
+        "    - name: region\n      value: eu-west-1\n",
+        "    - name: region\n      definitionFrom: inline\n      value: eu-west-1\n",
+        &[],
+        0,
+    );
+    assert!(messages(&doc).is_empty(), "{doc:#}");
+}

@@ -380,6 +380,78 @@ fn mp_topology(mp: &Value) -> Value {
     Value::Object(o)
 }
 
+/// Every variable-value list of a Cluster spec (the same paths in v1beta1 and v1beta2), each
+/// applied to `f` with the list as a JSON pointer below the spec.
+fn variable_lists_mut(spec: &mut Value, f: &mut dyn FnMut(&str, &mut Vec<Value>)) {
+    let Some(t) = spec.get_mut("topology") else {
+        return;
+    };
+    if let Some(l) = t.get_mut("variables").and_then(Value::as_array_mut) {
+        f("/topology/variables", l);
+    }
+    if let Some(l) = t
+        .pointer_mut("/controlPlane/variables/overrides")
+        .and_then(Value::as_array_mut)
+    {
+        f("/topology/controlPlane/variables/overrides", l);
+    }
+    for kind in ["machineDeployments", "machinePools"] {
+        let Some(list) = t
+            .get_mut("workers")
+            .and_then(|w| w.get_mut(kind))
+            .and_then(Value::as_array_mut)
+        else {
+            continue;
+        };
+        for (i, w) in list.iter_mut().enumerate() {
+            if let Some(l) = w
+                .pointer_mut("/variables/overrides")
+                .and_then(Value::as_array_mut)
+            {
+                f(
+                    &format!("/topology/workers/{kind}/{i}/variables/overrides"),
+                    l,
+                );
+            }
+        }
+    }
+}
+
+/// Drop `definitionFrom` from every variable value of a v1beta2 Cluster spec (v1beta2 has no
+/// such field; see [`restore_definition_from`]).
+pub fn prune_definition_from(spec: &mut Value) {
+    variable_lists_mut(spec, &mut |_, list| {
+        for item in list.iter_mut() {
+            if let Some(m) = item.as_object_mut() {
+                m.remove("definitionFrom");
+            }
+        }
+    });
+}
+
+/// Put back, into the v1beta2 form `spec` of a v1beta1 Cluster spec `original`, every non-empty
+/// `definitionFrom` of its variable values (conversion keeps list order), so that the variable
+/// checks refuse it as Cluster API v1.10's webhooks did. Whether any was put back.
+pub fn restore_definition_from(original: &Value, spec: &mut Value) -> bool {
+    let mut any = false;
+    variable_lists_mut(spec, &mut |pointer, list| {
+        let Some(orig) = original.pointer(pointer).and_then(Value::as_array) else {
+            return;
+        };
+        for (item, o) in list.iter_mut().zip(orig) {
+            let from = o
+                .get("definitionFrom")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            if let (false, Some(m)) = (from.is_empty(), item.as_object_mut()) {
+                m.insert("definitionFrom".into(), Value::String(from.to_string()));
+                any = true;
+            }
+        }
+    });
+    any
+}
+
 /// Drop `definitionFrom` from a worker topology's `variables.overrides`.
 fn strip_definition_from(o: &mut Map<String, Value>) {
     if let Some(ov) = o.get_mut("variables").and_then(|v| v.get_mut("overrides")) {

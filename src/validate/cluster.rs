@@ -42,6 +42,7 @@ const PENDING_HOOKS: &str = "runtime.cluster.x-k8s.io/pending-hooks";
 
 /// The parts of a Cluster the rules read: identity, annotations and the (defaulted) spec.
 struct View<'a> {
+    cluster: &'a Cluster,
     name: &'a str,
     namespace: &'a str,
     annotations: &'a Value,
@@ -51,6 +52,7 @@ struct View<'a> {
 impl<'a> View<'a> {
     fn of(c: &'a Cluster, spec: &'a Value) -> View<'a> {
         View {
+            cluster: c,
             name: c.name(),
             namespace: c.namespace(),
             annotations: get(&c.object.value, &["metadata", "annotations"]).unwrap_or(&Value::Null),
@@ -100,7 +102,7 @@ pub fn admit(
     old_class: Option<&ClusterClass>,
 ) -> Outcome {
     let mut spec = new.spec_value.clone();
-    if let Err(errors) = default(opts, &mut spec, old, class) {
+    if let Err(errors) = default(opts, &mut spec, new, old, class) {
         return Outcome {
             errors,
             ..Outcome::default()
@@ -121,6 +123,7 @@ pub fn admit(
 fn default(
     opts: &Options<'_>,
     spec: &mut Value,
+    new: &Cluster,
     old: Option<&Cluster>,
     class: Option<&ClusterClass>,
 ) -> Result<(), Vec<FieldError>> {
@@ -147,9 +150,14 @@ fn default(
     // Variable defaulting and validation (Cluster API's `DefaultAndValidateVariables`), owned
     // by the variables module and injected through `Options::cluster_variables`.
     if let Some(check) = opts.cluster_variables {
-        let errs = check(spec, old.map(|o| &o.spec_value), class);
+        let restored = super::definition_from::restore(new, spec);
+        let old_spec = old.map(super::definition_from::with_restored);
+        let errs = check(spec, old_spec.as_ref(), class);
         if !errs.is_empty() {
             return Err(errs);
+        }
+        if restored {
+            crate::api::convert::prune_definition_from(spec);
         }
     }
     Ok(())
@@ -275,6 +283,7 @@ fn validate_topology(
         ));
     }
     errs.extend(topology_metadata(new.spec, path));
+    errs.extend(super::definition_from::topology_errors(new.cluster, path));
     for (i, md) in list_at(new.spec, &["topology", "workers", "machineDeployments"])
         .iter()
         .enumerate()

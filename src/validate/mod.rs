@@ -13,6 +13,7 @@ Files, one concern each:
 - [`patches`]: its `spec.patches` rules;
 - [`cluster`]: the Cluster webhook (mutating `Default` and validating `validate`);
 - [`compatibility`]: which ClusterClass changes existing Clusters survive;
+- [`definition_from`]: v1beta1's deprecated `definitionFrom` put back for the variable checks;
 - [`machines`]: rollout, health-check and taint rules classes and topologies share;
 - [`k8s`]: apimachinery's string checks (label keys and values, DNS names, CIDRs, …);
 - [`version`]: blang/semver and Cluster API's version comparison;
@@ -33,6 +34,7 @@ pub mod stored;
 pub mod cluster;
 pub mod clusterclass;
 pub mod compatibility;
+mod definition_from;
 pub mod gates;
 pub mod gostruct;
 pub mod k8s;

@@ -31,12 +31,16 @@ use crate::schema::props::Schema;
 use crate::schema::{RUNTIME_CEL_COST_BUDGET, cel, default, prune, value};
 
 /// One `{name, value}` entry of `spec.topology.variables` or an overrides list.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ClusterVariable {
     /// `name`.
     pub name: String,
     /// `value`; `None` when absent or `null` as written (no bytes kept).
     pub value: Option<Value>,
+    /// v1beta1's deprecated `definitionFrom` is set (non-empty). v1beta2 has no such field:
+    /// the Cluster webhook puts it back from a v1beta1 original before calling
+    /// [`default_and_validate`], so that it is refused as Cluster API v1.10 refused it.
+    pub definition_from: bool,
 }
 
 impl ClusterVariable {
@@ -49,6 +53,10 @@ impl ClusterVariable {
                 .unwrap_or_default()
                 .to_string(),
             value: v.get("value").filter(|v| !v.is_null()).cloned(),
+            definition_from: v
+                .get("definitionFrom")
+                .and_then(Value::as_str)
+                .is_some_and(|s| !s.is_empty()),
         }
     }
 
@@ -70,7 +78,8 @@ pub fn read_variables(v: Option<&Value>) -> Vec<ClusterVariable> {
         .unwrap_or_default()
 }
 
-/// `newValuesIndex`.
+/// `newValuesIndex`. The `definitionFrom` check is Cluster API v1.10's (v1.10.10
+/// `internal/topology/variables/utils.go`); main dropped it with the field.
 fn values_index<'a>(
     path: &Path,
     values: &'a [ClusterVariable],
@@ -78,6 +87,16 @@ fn values_index<'a>(
     let mut index = BTreeMap::new();
     let mut errs = Vec::new();
     for (i, v) in values.iter().enumerate() {
+        if v.definition_from {
+            errs.push(FieldError::invalid(
+                &path.key_at(&v.name, i),
+                v.raw(),
+                format!(
+                    "variable {} has DefinitionFrom set. DefinitionFrom is deprecated, must not be set anymore and is going to be removed in the next apiVersion",
+                    go_quote(&v.name)
+                ),
+            ));
+        }
         if index.contains_key(v.name.as_str()) {
             errs.push(FieldError::invalid(
                 &path.key_at(&v.name, i),
@@ -196,6 +215,7 @@ fn default_variables(
                 ClusterVariable {
                     name: d.name.clone(),
                     value: None,
+                    ..ClusterVariable::default()
                 },
             ));
         }
@@ -246,6 +266,7 @@ fn default_variables(
         out.push(ClusterVariable {
             name: def.name.clone(),
             value: Some(value),
+            ..ClusterVariable::default()
         });
     }
     if errs.is_empty() { Ok(out) } else { Err(errs) }
@@ -828,6 +849,44 @@ mod tests {
         );
     }
 
+    /// Cluster API v1.10.10's `newValuesIndex` (`internal/topology/variables/utils.go`): a value
+    /// with `definitionFrom` set is refused by the defaulting and again by the validation of
+    /// its list (`DefaultAndValidateVariables`), on every list; the other lists go on.
+    #[test]
+    fn definition_from_is_refused() {
+        let d = defs(json!([{"name": "cpu", "schema": {"openAPIV3Schema": {"type": "integer"}}}]));
+        let msg = "has DefinitionFrom set. DefinitionFrom is deprecated, must not be set anymore and is going to be removed in the next apiVersion";
+        let mut spec = json!({"topology": {"classRef": {"name": "c"},
+            "variables": [{"name": "cpu", "definitionFrom": "inline", "value": 2}],
+            "workers": {"machineDeployments": [
+                {"name": "md-0", "class": "w", "variables": {"overrides": [{"name": "cpu", "value": 3}, {"name": "cpu", "definitionFrom": "p", "value": 4}]}}],
+              "machinePools": [{"name": "mp-0", "class": "p", "variables": {"overrides": [{"name": "cpu", "value": "x"}]}}]}}});
+        let errs = strings(&default_and_validate(&mut spec, &d, None));
+        let top =
+            format!("spec.topology.variables[cpu]: Invalid value: \"2\": variable \"cpu\" {msg}");
+        let md = "spec.topology.workers.machineDeployments[md-0].variables.overrides[cpu]";
+        let md_from = format!("{md}: Invalid value: \"4\": variable \"cpu\" {msg}");
+        let md_twice =
+            format!("{md}: Invalid value: \"4\": variable \"cpu\" is set more than once");
+        let mp = "spec.topology.workers.machinePools[mp-0].variables.overrides[cpu].value: Invalid value: \"\\\"x\\\"\": must be of type integer: \"string\"";
+        assert_eq!(
+            errs,
+            vec![
+                top.clone(),
+                md_from.clone(),
+                md_twice.clone(),
+                top,
+                md_from,
+                md_twice,
+                mp.to_string()
+            ]
+        );
+        // Without it, the same values pass.
+        let mut spec = json!({"topology": {"classRef": {"name": "c"},
+            "variables": [{"name": "cpu", "definitionFrom": "", "value": 2}]}});
+        assert!(default_and_validate(&mut spec, &d, None).is_empty());
+    }
+
     #[test]
     fn an_empty_defaulted_list_is_not_written() {
         // `variables` is omitempty in Go: a class without variables must not add `variables: []`.
@@ -955,6 +1014,7 @@ mod tests {
                 .map(|v| ClusterVariable {
                     name: "v".into(),
                     value: Some(v),
+                    ..ClusterVariable::default()
                 })
                 .into_iter()
                 .collect();

@@ -174,6 +174,22 @@ const CIDR: &str = "net.IPPrefix";
 const SEMVER: &str = "kubernetes.Semver";
 const FORMAT: &str = "kubernetes.NamedFormat";
 
+/// Whether `args` (all of a known type) fit one of the overloads of ext.Strings (version 2, the
+/// Kubernetes base environment's) member function `name` on a string; other names are not
+/// checked here.
+fn string_member_args(name: &str, args: &[Ty<'_>]) -> bool {
+    match name {
+        "charAt" => matches!(args, [Ty::Int]),
+        "indexOf" | "lastIndexOf" => matches!(args, [Ty::Str] | [Ty::Str, Ty::Int]),
+        "lowerAscii" | "upperAscii" | "trim" => args.is_empty(),
+        "replace" => matches!(args, [Ty::Str, Ty::Str] | [Ty::Str, Ty::Str, Ty::Int]),
+        "split" => matches!(args, [Ty::Str] | [Ty::Str, Ty::Int]),
+        "substring" => matches!(args, [Ty::Int] | [Ty::Int, Ty::Int]),
+        "format" => matches!(args, [Ty::List(_)]),
+        _ => true,
+    }
+}
+
 #[rustfmt::skip]
 const FUNCTIONS: &[(&str, u32, Recv, Ret)] = &[
     // Core.
@@ -604,7 +620,10 @@ impl<'d> Checker<'_, 'd> {
                 "contains" | "startsWith" | "endsWith" | "matches" | "find" | "findAll"
             );
             let args_ok = !string_args || args.iter().all(|a| !a.is_concrete() || *a == Ty::Str);
-            if !ok || !args_ok {
+            let signature_ok = recv != Ty::Str
+                || !args.iter().all(Ty::is_concrete)
+                || string_member_args(name, &args);
+            if !ok || !args_ok || !signature_ok {
                 self.overload_error(e.id, name, Some(&recv), &args);
                 return Ty::Dyn;
             }

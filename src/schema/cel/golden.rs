@@ -125,3 +125,48 @@ fn golden_cel_go_vectors() {
         failures.join("\n")
     );
 }
+
+/// Replays testdata/golden/cel/admission.jsonl (scripts/gen-golden-cel-admission.py): what
+/// ClusterClass admission says about a variable schema whose rule or messageExpression does not
+/// compile, with cel-go's own text.
+#[test]
+fn golden_compile_errors_at_admission() {
+    let data = include_str!("../../../testdata/golden/cel/admission.jsonl");
+    let base = crate::k8s::field::Path::new("spec")
+        .child("variables")
+        .key("cpu")
+        .child("schema")
+        .child("openAPIV3Schema");
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for line in data.lines().filter(|l| !l.trim().is_empty()) {
+        let case: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        let want: Vec<String> = case["want"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let got: Vec<String> = super::check_rules(&case["schema"], &base, None)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        count += 1;
+        if got != want {
+            failures.push(format!(
+                "schema: {}\n  want: {want:#?}\n  got:  {got:#?}",
+                case["schema"]
+            ));
+        }
+    }
+    assert!(count >= 20, "only {count} cases");
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

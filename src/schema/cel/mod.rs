@@ -46,16 +46,15 @@ today both environments declare the same functions.
 # Deviations from the API server
 
 - Compile errors: the checker reports only what it can type with certainty; argument types of
-  library functions are not checked, so such rules compile and fail at run time instead
+  most library functions are not checked (those of ext.Strings members on a string and of the
+  string-argument functions are), so such rules compile and fail at run time instead
   (`no such overload`). Syntax errors name the expected tokens as the Rust ANTLR runtime computes
-  them, which can list more alternatives than cel-go (`mismatched input '<EOF>' expecting ')'` in
-  cel-go is `expecting {'==', …, ')', …}` here).
+  them; after a complete operand the operators it lists are dropped, as cel-go's runtime never
+  lists them there (`expecting <EOF>`, `expecting ':'`), but other sets can still differ.
 - The parser refuses more than 90 nested brackets and more than 1000 chained operators
   (cel-go: recursion limit 250); both are far beyond real rules.
 - Costs are lower bounds (see [`cost`]): fewer rules are rejected for cost, and the reported
   factor can be smaller. Runtime cost is the same model on actual sizes.
-- A rule's bad value in ClusterClass errors (`Invalid value: {"message":…,"rule":…}`) lists the
-  rule's fields in key order; Go prints them in declaration order (`rule` first).
 - Objects are walked in key order; the API server walks Go maps in random order, so the order of
   several errors can differ.
 - Left to the `cel` crate and still differing from cel-go: `substring` errors do not name the

@@ -184,7 +184,8 @@ fn screen(src: &str) -> Result<(), Issue> {
 }
 
 fn parse_issues(src: &str, errs: &ParseErrors) -> Vec<Issue> {
-    errs.errors
+    let issues: Vec<Issue> = errs
+        .errors
         .iter()
         .map(|e| {
             let mut msg = e.msg.clone();
@@ -192,6 +193,7 @@ fn parse_issues(src: &str, errs: &ParseErrors) -> Vec<Issue> {
             if msg.contains("Recursion limit of") {
                 msg = format!("expression recursion limit exceeded: {MAX_NESTING}");
             }
+            msg = expectation_after_operand(msg);
             let pos = if e.pos.0 >= 1 && e.pos.1 >= 0 {
                 let line = usize::try_from(e.pos.0).unwrap_or(1);
                 // The `cel` crate counts columns in bytes; cel-go in characters.
@@ -206,7 +208,46 @@ fn parse_issues(src: &str, errs: &ParseErrors) -> Vec<Issue> {
             };
             Issue { pos, msg }
         })
-        .collect()
+        .collect();
+    // The `cel` crate's parser also reports a rule context it could not finish
+    // (`Incomplete `IndexContext`!`, `Incomplete `ExprContext` for `_?_:_` expression!`),
+    // which cel-go has no counterpart for: the syntax error
+    // beside it is the one cel-go reports.
+    let (internal, real): (Vec<Issue>, Vec<Issue>) = issues
+        .into_iter()
+        .partition(|i| i.msg.starts_with("Incomplete `"));
+    if real.is_empty() { internal } else { real }
+}
+
+/// A syntax error after a complete (sub)expression. The Rust ANTLR runtime reports it where the
+/// expression's operator loops could have gone on, so it lists the operators beside what the
+/// enclosing rule wants next; cel-go's (Go) runtime leaves the loops first and fails matching
+/// that token, so it expects just it (`mismatched input 'does' expecting <EOF>`,
+/// `expecting ':'`, `expecting {']', ','}`).
+fn expectation_after_operand(msg: String) -> String {
+    const CONTINUATIONS: &[&str] = &[
+        "'=='", "'!='", "'in'", "'<'", "'<='", "'>='", "'>'", "'&&'", "'||'", "'['", "'.'", "'-'",
+        "'?'", "'+'", "'*'", "'/'", "'%'",
+    ];
+    let Some(at) = msg.find(" expecting {") else {
+        return msg;
+    };
+    let Some(set) = msg[at + " expecting {".len()..].strip_suffix('}') else {
+        return msg;
+    };
+    let tokens: Vec<&str> = set.split(", ").collect();
+    if !tokens.contains(&"'&&'") || !tokens.contains(&"'||'") {
+        return msg;
+    }
+    let rest: Vec<&str> = tokens
+        .into_iter()
+        .filter(|t| !CONTINUATIONS.contains(t))
+        .collect();
+    match rest.as_slice() {
+        [] => msg,
+        [one] => format!("{} expecting {one}", &msg[..at]),
+        many => format!("{} expecting {{{}}}", &msg[..at], many.join(", ")),
+    }
 }
 
 /// Parse `src`, or the issues that stop it (rendered by [`render`]).

@@ -3,7 +3,9 @@ One `x-kubernetes-validations` entry: reading it, Cluster API's static checks of
 resolving its `fieldPath` against the schema (`ValidFieldPath`).
 */
 
-use serde_json::{Map, Value};
+use serde_json::Value;
+
+use crate::go::json as gojson;
 
 use crate::k8s::field::{BadValue, FieldError, Path};
 
@@ -39,30 +41,31 @@ impl Rule {
         }
     }
 
-    /// The rule as the API server's `ValidationRule` struct renders in an error (fields in
-    /// declaration order in Go; keys sorted here, see the module docs of [`super`]).
+    /// The rule as a compile error shows it: the API server's internal
+    /// `apiextensions.ValidationRule` (what Cluster API's `validateSchema` and apiextensions'
+    /// `ValidateCustomResourceDefinitionOpenAPISchema` pass to `field.Invalid`), which
+    /// `field.Error` writes with `json.Marshal`. That type has no JSON tags, so every field is
+    /// written, under its Go name, in declaration order; `Reason` and `OptionalOldSelf` are
+    /// pointers (`null` when unset). Cluster API's `convertToAPIExtensionsXValidations` sets
+    /// `Reason` only when non-empty and never sets `OptionalOldSelf` (its `ValidationRule` has
+    /// no such field), so a ClusterClass rule always shows `"OptionalOldSelf":null`.
     pub(crate) fn bad_value(&self) -> BadValue {
-        let mut m = Map::new();
-        m.insert("rule".into(), Value::String(self.rule.clone()));
-        if !self.message.is_empty() {
-            m.insert("message".into(), Value::String(self.message.clone()));
-        }
-        if !self.message_expression.is_empty() {
-            m.insert(
-                "messageExpression".into(),
-                Value::String(self.message_expression.clone()),
-            );
-        }
-        if let Some(r) = &self.reason {
-            m.insert("reason".into(), Value::String(r.clone()));
-        }
-        if !self.field_path.is_empty() {
-            m.insert("fieldPath".into(), Value::String(self.field_path.clone()));
-        }
-        if self.optional_old_self {
-            m.insert("optionalOldSelf".into(), Value::Bool(true));
-        }
-        BadValue::Json(Value::Object(m))
+        let q = |s: &str| gojson::marshal(&Value::String(s.to_string()));
+        let reason = self.reason.as_deref().map_or("null".to_string(), q);
+        let old_self = if self.optional_old_self {
+            "true"
+        } else {
+            "null"
+        };
+        BadValue::GoJson(format!(
+            "{{\"Rule\":{},\"Message\":{},\"MessageExpression\":{},\"Reason\":{},\"FieldPath\":{},\"OptionalOldSelf\":{}}}",
+            q(&self.rule),
+            q(&self.message),
+            q(&self.message_expression),
+            reason,
+            q(&self.field_path),
+            old_self,
+        ))
     }
 
     /// `ruleErrorString`: the trimmed message, else the trimmed rule.

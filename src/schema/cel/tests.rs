@@ -51,7 +51,7 @@ fn compile_errors_in_cel_go_words() {
             json!({"type": "string", "x-kubernetes-validations": [{"rule": "ipv4(self).family() == 4"}]})
         ),
         [
-            "spec.variables[x].schema.openAPIV3Schema.x-kubernetes-validations[0].rule: Invalid value: {\"rule\":\"ipv4(self).family() == 4\"}: compilation failed: ERROR: <input>:1:5: undeclared reference to 'ipv4' (in container '')\n | ipv4(self).family() == 4\n | ....^"
+            "spec.variables[x].schema.openAPIV3Schema.x-kubernetes-validations[0].rule: Invalid value: {\"Rule\":\"ipv4(self).family() == 4\",\"Message\":\"\",\"MessageExpression\":\"\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}: compilation failed: ERROR: <input>:1:5: undeclared reference to 'ipv4' (in container '')\n | ipv4(self).family() == 4\n | ....^"
         ]
     );
 }
@@ -70,19 +70,19 @@ fn undeclared_references_and_fields() {
         check(s),
         [
             format!(
-                "{p}[0].rule: Invalid value: {{\"rule\":\"self.b == 'x'\"}}: compilation failed: ERROR: <input>:1:5: undefined field 'b'\n | self.b == 'x'\n | ....^"
+                "{p}[0].rule: Invalid value: {{\"Rule\":\"self.b == 'x'\",\"Message\":\"\",\"MessageExpression\":\"\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}}: compilation failed: ERROR: <input>:1:5: undefined field 'b'\n | self.b == 'x'\n | ....^"
             ),
             format!(
-                "{p}[1].rule: Invalid value: {{\"rule\":\"foo(self.a)\"}}: compilation failed: ERROR: <input>:1:4: undeclared reference to 'foo' (in container '')\n | foo(self.a)\n | ...^"
+                "{p}[1].rule: Invalid value: {{\"Rule\":\"foo(self.a)\",\"Message\":\"\",\"MessageExpression\":\"\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}}: compilation failed: ERROR: <input>:1:4: undeclared reference to 'foo' (in container '')\n | foo(self.a)\n | ...^"
             ),
             format!(
-                "{p}[2].rule: Invalid value: {{\"rule\":\"self.a + 1 == 2\"}}: compilation failed: ERROR: <input>:1:8: found no matching overload for '_+_' applied to '(string, int)'\n | self.a + 1 == 2\n | .......^"
+                "{p}[2].rule: Invalid value: {{\"Rule\":\"self.a + 1 == 2\",\"Message\":\"\",\"MessageExpression\":\"\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}}: compilation failed: ERROR: <input>:1:8: found no matching overload for '_+_' applied to '(string, int)'\n | self.a + 1 == 2\n | .......^"
             ),
             format!(
-                "{p}[3].rule: Invalid value: {{\"rule\":\"self.a.size()\"}}: cel expression must evaluate to a bool"
+                "{p}[3].rule: Invalid value: {{\"Rule\":\"self.a.size()\",\"Message\":\"\",\"MessageExpression\":\"\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}}: cel expression must evaluate to a bool"
             ),
             format!(
-                "{p}[4].rule: Invalid value: {{\"rule\":\"has(self.a) \\u0026\\u0026 x\"}}: compilation failed: ERROR: <input>:1:16: undeclared reference to 'x' (in container '')\n | has(self.a) && x\n | ...............^"
+                "{p}[4].rule: Invalid value: {{\"Rule\":\"has(self.a) \\u0026\\u0026 x\",\"Message\":\"\",\"MessageExpression\":\"\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}}: compilation failed: ERROR: <input>:1:16: undeclared reference to 'x' (in container '')\n | has(self.a) && x\n | ...............^"
             ),
         ]
     );
@@ -99,10 +99,10 @@ fn message_expressions_are_compiled_too() {
         check(s),
         [
             format!(
-                "{p}[0].messageExpression: Invalid value: {{\"messageExpression\":\"'n is ' + self\",\"rule\":\"self \\u003e 0\"}}: messageExpression compilation failed: ERROR: <input>:1:9: found no matching overload for '_+_' applied to '(string, int)'\n | 'n is ' + self\n | ........^"
+                "{p}[0].messageExpression: Invalid value: {{\"Rule\":\"self \\u003e 0\",\"Message\":\"\",\"MessageExpression\":\"'n is ' + self\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}}: messageExpression compilation failed: ERROR: <input>:1:9: found no matching overload for '_+_' applied to '(string, int)'\n | 'n is ' + self\n | ........^"
             ),
             format!(
-                "{p}[1].messageExpression: Invalid value: {{\"messageExpression\":\"self\",\"rule\":\"self \\u003e 0\"}}: messageExpression must evaluate to a string"
+                "{p}[1].messageExpression: Invalid value: {{\"Rule\":\"self \\u003e 0\",\"Message\":\"\",\"MessageExpression\":\"self\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}}: messageExpression must evaluate to a string"
             ),
         ]
     );
@@ -424,14 +424,14 @@ fn kubernetes_lacks_what_kube_cel_adds() {
     assert_eq!(
         check(s),
         [
-            "spec.variables[x].schema.openAPIV3Schema.x-kubernetes-validations[0].rule: Invalid value: {\"rule\":\"isIPv4(self)\"}: compilation failed: ERROR: <input>:1:7: undeclared reference to 'isIPv4' (in container '')\n | isIPv4(self)\n | ......^"
+            "spec.variables[x].schema.openAPIV3Schema.x-kubernetes-validations[0].rule: Invalid value: {\"Rule\":\"isIPv4(self)\",\"Message\":\"\",\"MessageExpression\":\"\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}: compilation failed: ERROR: <input>:1:7: undeclared reference to 'isIPv4' (in container '')\n | isIPv4(self)\n | ......^"
         ]
     );
     let s = json!({"type": "integer", "x-kubernetes-validations": [{"rule": "cel.bind(x, self, x > 0)"}]});
     assert_eq!(
         check(s),
         [
-            "spec.variables[x].schema.openAPIV3Schema.x-kubernetes-validations[0].rule: Invalid value: {\"rule\":\"cel.bind(x, self, x \\u003e 0)\"}: compilation failed: ERROR: <input>:1:1: undeclared reference to 'cel' (in container '')\n | cel.bind(x, self, x > 0)\n | ^\nERROR: <input>:1:9: undeclared reference to 'bind' (in container '')\n | cel.bind(x, self, x > 0)\n | ........^\nERROR: <input>:1:10: undeclared reference to 'x' (in container '')\n | cel.bind(x, self, x > 0)\n | .........^\nERROR: <input>:1:19: undeclared reference to 'x' (in container '')\n | cel.bind(x, self, x > 0)\n | ..................^"
+            "spec.variables[x].schema.openAPIV3Schema.x-kubernetes-validations[0].rule: Invalid value: {\"Rule\":\"cel.bind(x, self, x \\u003e 0)\",\"Message\":\"\",\"MessageExpression\":\"\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}: compilation failed: ERROR: <input>:1:1: undeclared reference to 'cel' (in container '')\n | cel.bind(x, self, x > 0)\n | ^\nERROR: <input>:1:9: undeclared reference to 'bind' (in container '')\n | cel.bind(x, self, x > 0)\n | ........^\nERROR: <input>:1:10: undeclared reference to 'x' (in container '')\n | cel.bind(x, self, x > 0)\n | .........^\nERROR: <input>:1:19: undeclared reference to 'x' (in container '')\n | cel.bind(x, self, x > 0)\n | ..................^"
         ]
     );
 }
@@ -588,7 +588,7 @@ fn type_values_and_the_int_or_string_idiom() {
     assert_eq!(
         check(ios.clone()),
         [format!(
-            "{p}[1].rule: Invalid value: {{\"rule\":\"type(self) != string || string(type(self)) == 'x'\"}}: compilation failed: ERROR: <input>:1:31: found no matching overload for 'string' applied to '(type(dyn))'\n | type(self) != string || string(type(self)) == 'x'\n | ..............................^"
+            "{p}[1].rule: Invalid value: {{\"Rule\":\"type(self) != string || string(type(self)) == 'x'\",\"Message\":\"\",\"MessageExpression\":\"\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}}: compilation failed: ERROR: <input>:1:31: found no matching overload for 'string' applied to '(type(dyn))'\n | type(self) != string || string(type(self)) == 'x'\n | ..............................^"
         )]
     );
     let idiom = json!({"x-kubernetes-int-or-string": true, "x-kubernetes-validations": [
@@ -642,10 +642,10 @@ fn type_values_and_the_int_or_string_idiom() {
         check(bad),
         [
             format!(
-                "{p}[0].rule: Invalid value: {{\"rule\":\"type(self) == 1\"}}: compilation failed: ERROR: <input>:1:12: found no matching overload for '_==_' applied to '(type(int), int)'\n | type(self) == 1\n | ...........^"
+                "{p}[0].rule: Invalid value: {{\"Rule\":\"type(self) == 1\",\"Message\":\"\",\"MessageExpression\":\"\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}}: compilation failed: ERROR: <input>:1:12: found no matching overload for '_==_' applied to '(type(int), int)'\n | type(self) == 1\n | ...........^"
             ),
             format!(
-                "{p}[1].rule: Invalid value: {{\"rule\":\"int.x == 1\"}}: compilation failed: ERROR: <input>:1:4: type 'type(int)' does not support field selection\n | int.x == 1\n | ...^"
+                "{p}[1].rule: Invalid value: {{\"Rule\":\"int.x == 1\",\"Message\":\"\",\"MessageExpression\":\"\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}}: compilation failed: ERROR: <input>:1:4: type 'type(int)' does not support field selection\n | int.x == 1\n | ...^"
             ),
         ]
     );
@@ -674,7 +674,7 @@ fn cross_type_numeric_comparisons() {
     assert_eq!(
         check(rules(json!([{"rule": "self == 1.0"}]))),
         [format!(
-            "{p}[0].rule: Invalid value: {{\"rule\":\"self == 1.0\"}}: compilation failed: ERROR: <input>:1:6: found no matching overload for '_==_' applied to '(int, double)'\n | self == 1.0\n | .....^"
+            "{p}[0].rule: Invalid value: {{\"Rule\":\"self == 1.0\",\"Message\":\"\",\"MessageExpression\":\"\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}}: compilation failed: ERROR: <input>:1:6: found no matching overload for '_==_' applied to '(int, double)'\n | self == 1.0\n | .....^"
         )]
     );
     // NaN cannot be ordered.
@@ -737,4 +737,64 @@ fn a_failing_evaluator_is_an_error_not_a_crash() {
     let r = super::with_big_stack(|| -> u8 { panic!("boom") });
     assert_eq!(r.err().as_deref(), Some("the CEL evaluator failed: boom"));
     assert_eq!(super::with_big_stack(|| 7).ok(), Some(7));
+}
+
+/// Type errors against the schema's own type, as cel-go's checker words them (the oracle's
+/// `self` is dyn, so these are written from cel-go's checker: `type '%s' does not support field
+/// selection`, `found no matching overload for '%s' applied to '(%s)'`), and apiextensions'
+/// `cel expression must evaluate to a bool` for a rule of another type. The bad value is the
+/// internal `ValidationRule` as `json.Marshal` writes it, as in Cluster API's
+/// `TestClusterClassReconciler_reconcileVariables` expectations.
+#[test]
+fn type_errors_against_the_schema() {
+    let p = "spec.variables[x].schema.openAPIV3Schema.x-kubernetes-validations";
+    let bad = |rule: &str, msg: &str| {
+        format!(
+            "{{\"Rule\":{},\"Message\":\"\",\"MessageExpression\":{},\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}}",
+            crate::go::json::marshal(&json!(rule)),
+            crate::go::json::marshal(&json!(msg))
+        )
+    };
+    let one = |ty: &str, rule: &str| {
+        check(json!({"type": ty, "x-kubernetes-validations": [{"rule": rule}]}))
+    };
+    assert_eq!(
+        one("string", "self.foo == 'x'"),
+        [format!(
+            "{p}[0].rule: Invalid value: {}: compilation failed: ERROR: <input>:1:5: type 'string' does not support field selection\n | self.foo == 'x'\n | ....^",
+            bad("self.foo == 'x'", "")
+        )]
+    );
+    assert_eq!(
+        one("integer", "self + 1"),
+        [format!(
+            "{p}[0].rule: Invalid value: {}: cel expression must evaluate to a bool",
+            bad("self + 1", "")
+        )]
+    );
+    assert_eq!(
+        one("string", "size(self) == 'a'"),
+        [format!(
+            "{p}[0].rule: Invalid value: {}: compilation failed: ERROR: <input>:1:12: found no matching overload for '_==_' applied to '(int, string)'\n | size(self) == 'a'\n | ...........^",
+            bad("size(self) == 'a'", "")
+        )]
+    );
+    assert_eq!(
+        check(
+            json!({"type": "integer", "x-kubernetes-validations": [{"rule": "self > 0", "messageExpression": "self + 1"}]})
+        ),
+        [format!(
+            "{p}[0].messageExpression: Invalid value: {}: messageExpression must evaluate to a string",
+            bad("self > 0", "self + 1")
+        )]
+    );
+    // Every field of the rule shows, in Go's declaration order, `Reason` once set.
+    assert_eq!(
+        check(
+            json!({"type": "integer", "x-kubernetes-validations": [{"rule": "self.a", "message": "m<", "reason": "FieldValueForbidden"}]})
+        ),
+        [format!(
+            "{p}[0].rule: Invalid value: {{\"Rule\":\"self.a\",\"Message\":\"m\\u003c\",\"MessageExpression\":\"\",\"Reason\":\"FieldValueForbidden\",\"FieldPath\":\"\",\"OptionalOldSelf\":null}}: compilation failed: ERROR: <input>:1:5: type 'int' does not support field selection\n | self.a\n | ....^"
+        )]
+    );
 }
