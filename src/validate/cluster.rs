@@ -4,7 +4,9 @@ The Cluster webhooks (Cluster API's `core/webhooks/admission/cluster.go`): the m
 
 `Default` (only when `spec.topology` is set): prefix the version with `v`; reject an empty
 `classRef.name`; then default and validate the variable values against the class (injected,
-see [`super::Options::cluster_variables`]). Any error rejects the request before validation.
+see [`super::Options::cluster_variables`]). Any error rejects the request before validation. A
+v1beta1 value's deprecated `definitionFrom`, which the conversion to v1beta2 drops, is put back
+first ([`super::definition_from`]), so v1.10's refusal of it still applies.
 
 `validate`: the name as a label value, references not removed, one of the references or a
 topology, CIDR blocks, then the topology: gate, class name, version syntax, metadata, rollout,
