@@ -76,41 +76,55 @@ pub struct SpanTable {
     deferred: Option<Arc<Deferred>>,
 }
 
-/// How to build a deferred table: its document's text, parsed again, then re-rooted.
+/// How to build a deferred table.
 struct Deferred {
-    file: Arc<SourceFile>,
-    /// The document's extent in the file.
-    doc: Span,
-    /// The pointer of the object in the document (`/items/3` for an item of a List).
-    prefix: String,
-    /// The span table of a document's text starting at a byte offset of its file, or `None`
-    /// when it does not parse alone.
-    parse: fn(&str, usize) -> Option<SpanTable>,
+    from: Source,
     table: OnceLock<SpanTable>,
+}
+
+/// Where a deferred table comes from.
+enum Source {
+    /// Its document's text, parsed again.
+    Document {
+        file: Arc<SourceFile>,
+        /// The document's extent in the file.
+        doc: Span,
+        /// The span table of a document's text starting at a byte offset of its file, or
+        /// `None` when it does not parse alone.
+        parse: fn(&str, usize) -> Option<SpanTable>,
+    },
+    /// A subtree of another deferred table (an item of a List): the items of one document share
+    /// its one parse.
+    Subtree { of: Arc<Deferred>, prefix: String },
 }
 
 impl std::fmt::Debug for Deferred {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Deferred")
-            .field("doc", &self.doc)
-            .field("prefix", &self.prefix)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("Deferred");
+        match &self.from {
+            Source::Document { doc, .. } => d.field("doc", doc),
+            Source::Subtree { prefix, .. } => d.field("prefix", prefix),
+        };
+        d.finish_non_exhaustive()
     }
 }
 
 impl Deferred {
+    fn new(from: Source) -> Arc<Deferred> {
+        Arc::new(Deferred {
+            from,
+            table: OnceLock::new(),
+        })
+    }
+
     fn table(&self) -> &SpanTable {
-        self.table.get_or_init(|| {
-            let text = self
-                .file
+        self.table.get_or_init(|| match &self.from {
+            Source::Document { file, doc, parse } => file
                 .text
-                .get(self.doc.offset..self.doc.offset + self.doc.len);
-            let whole = text.and_then(|t| (self.parse)(t, self.doc.offset));
-            match whole {
-                Some(t) if self.prefix.is_empty() => t,
-                Some(t) => t.subtree(&self.prefix),
-                None => SpanTable::default(),
-            }
+                .get(doc.offset..doc.offset + doc.len)
+                .and_then(|t| parse(t, doc.offset))
+                .unwrap_or_default(),
+            Source::Subtree { of, prefix } => of.table().subtree(prefix),
         })
     }
 }
@@ -135,13 +149,7 @@ impl SpanTable {
         parse: fn(&str, usize) -> Option<SpanTable>,
     ) -> SpanTable {
         SpanTable {
-            deferred: Some(Arc::new(Deferred {
-                file,
-                doc,
-                prefix: String::new(),
-                parse,
-                table: OnceLock::new(),
-            })),
+            deferred: Some(Deferred::new(Source::Document { file, doc, parse })),
             ..SpanTable::default()
         }
     }
@@ -188,12 +196,9 @@ impl SpanTable {
         }
         if let Some(d) = &self.deferred {
             return SpanTable {
-                deferred: Some(Arc::new(Deferred {
-                    file: Arc::clone(&d.file),
-                    doc: d.doc,
-                    prefix: format!("{}{prefix}", d.prefix),
-                    parse: d.parse,
-                    table: OnceLock::new(),
+                deferred: Some(Deferred::new(Source::Subtree {
+                    of: Arc::clone(d),
+                    prefix: prefix.to_string(),
                 })),
                 ..SpanTable::default()
             };

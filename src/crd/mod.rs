@@ -162,11 +162,7 @@ impl Crds {
     /// The schema objects of `api_version` (`group/version`) and `kind` are admitted with, when a
     /// CRD serves that version.
     pub fn get(&self, api_version: &str, kind: &str) -> Option<&Arc<Structural>> {
-        let (group, version) = match api_version.split_once('/') {
-            Some((g, v)) => (g, v),
-            None => ("", api_version),
-        };
-        let gvk = Gvk::new(group, version, kind);
+        let gvk = Gvk::of(api_version, kind);
         match self.by_gvk.get(&gvk)? {
             Served::Read(s) => Some(s),
             Served::Builtin => builtin::compiled(&gvk),
@@ -207,12 +203,8 @@ impl Crds {
 
     /// Whether the schema of `api_version` and `kind` is Cluster API's built-in one.
     pub fn is_builtin(&self, api_version: &str, kind: &str) -> bool {
-        let (group, version) = match api_version.split_once('/') {
-            Some((g, v)) => (g, v),
-            None => ("", api_version),
-        };
         matches!(
-            self.by_gvk.get(&Gvk::new(group, version, kind)),
+            self.by_gvk.get(&Gvk::of(api_version, kind)),
             Some(Served::Builtin)
         )
     }

@@ -37,6 +37,13 @@ impl Gvk {
         }
     }
 
+    /// The key of an object's `apiVersion` (`group/version`, or `version` for the core group)
+    /// and `kind`.
+    pub fn of(api_version: &str, kind: &str) -> Gvk {
+        let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
+        Gvk::new(group, version, kind)
+    }
+
     /// `group/version` (`version` for the core group).
     pub fn api_version(&self) -> String {
         if self.group.is_empty() {
