@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 use super::Structural;
+use crate::json::hash::{content_hasher, hash_value};
 
 /// Most contents remembered; past it, memory starts over (a fleet of distinct contents gains
 /// nothing from remembering, and memory stays bounded).
@@ -40,7 +41,7 @@ pub struct Clean(Mutex<HashSet<(usize, u64)>>);
 impl Clean {
     /// The key of `object` under schema `s`.
     pub fn key(s: &Arc<Structural>, object: &Value, skip: Skip) -> (usize, u64) {
-        let mut h = std::hash::DefaultHasher::new();
+        let mut h = content_hasher();
         match object {
             Value::Object(m) => {
                 for (k, v) in m {
@@ -85,50 +86,6 @@ impl Clean {
                 s.clear();
             }
             s.insert(key);
-        }
-    }
-}
-
-/// Feed `v` to `h`, with a tag per JSON type so that `"1"` and `1` differ.
-fn hash_value(v: &Value, h: &mut std::hash::DefaultHasher) {
-    match v {
-        Value::Null => h.write_u8(0),
-        Value::Bool(b) => h.write_u8(if *b { 2 } else { 1 }),
-        // Without formatting the number (this runs for every node of a fleet's objects).
-        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
-            (Some(i), _) => {
-                h.write_u8(3);
-                h.write_i64(i);
-            }
-            (None, Some(u)) => {
-                h.write_u8(7);
-                h.write_u64(u);
-            }
-            _ => {
-                h.write_u8(8);
-                h.write_u64(n.as_f64().unwrap_or(0.0).to_bits());
-            }
-        },
-        Value::String(s) => {
-            h.write_u8(4);
-            h.write_usize(s.len());
-            h.write(s.as_bytes());
-        }
-        Value::Array(a) => {
-            h.write_u8(5);
-            h.write_usize(a.len());
-            for x in a {
-                hash_value(x, h);
-            }
-        }
-        Value::Object(m) => {
-            h.write_u8(6);
-            h.write_usize(m.len());
-            for (k, x) in m {
-                h.write_usize(k.len());
-                h.write(k.as_bytes());
-                hash_value(x, h);
-            }
         }
     }
 }

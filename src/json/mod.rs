@@ -3,8 +3,10 @@ Accessors on JSON values (`serde_json::Value`) that every stage needs: reading a
 `metadata` and setting a nested field, creating objects on the way.
 
 The bottom of the pipeline: knows nothing of Kubernetes kinds or of Cluster API; depends on
-nothing in the crate.
+nothing in the crate. Content hashes are in [`hash`].
 */
+
+pub mod hash;
 
 use serde_json::{Map, Value};
 
