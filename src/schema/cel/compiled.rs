@@ -100,6 +100,8 @@ struct Node {
 
 /// The compiled `x-kubernetes-validations` of one CRD schema (see the module docs).
 pub struct Validator {
+    /// This validator's identity in the memory of passed rules ([`super::memo`]).
+    id: u64,
     root: Node,
     /// Some expression is deeper than [`SHALLOW_DEPTH`].
     deep: bool,
@@ -152,6 +154,7 @@ impl Validator {
             let root_decl = decl_of_crd(schema, true);
             let root = build(schema, root_decl.as_ref(), &Path::root(), &mut acc, 0);
             root.map(|root| Validator {
+                id: super::memo::next_validator_id(),
                 root,
                 deep: acc.max_depth > SHALLOW_DEPTH,
                 errors: acc.errors,
@@ -183,6 +186,7 @@ impl Validator {
     ) -> Vec<FieldError> {
         let run = |base: &Context<'static>| {
             let mut w = Walk {
+                validator: self.id,
                 base,
                 remaining: i64::try_from(budget).unwrap_or(i64::MAX),
                 errs: Vec::new(),
@@ -440,6 +444,7 @@ fn correlated_item<'o>(keys: &[String], item: &Value, old: &'o [Value]) -> Optio
 }
 
 struct Walk<'b> {
+    validator: u64,
     base: &'b Context<'static>,
     remaining: i64,
     errs: Vec<FieldError>,
@@ -540,6 +545,14 @@ impl Walk<'_> {
             );
             return false;
         }
+        let key = super::memo::Key::new(self.validator, rules.as_ptr() as usize, v, old);
+        if let Some(cost) = super::memo::passed(&key)
+            && i64::try_from(cost).is_ok_and(|c| c <= self.remaining)
+        {
+            self.remaining -= i64::try_from(cost).unwrap_or(i64::MAX);
+            return true;
+        }
+        let (errs_before, remaining_before) = (self.errs.len(), self.remaining);
         let this = value::to_cel(v, Some(decl));
         let old_cel = old.map(|o| value::to_cel(o, Some(decl)));
         for r in rules {
@@ -640,6 +653,10 @@ impl Walk<'_> {
                 Some("FieldValueDuplicate") => FieldError::duplicate(&at, value),
                 _ => FieldError::invalid(&at, value, detail),
             });
+        }
+        if self.errs.len() == errs_before {
+            let spent = remaining_before.saturating_sub(self.remaining);
+            super::memo::remember(key, u64::try_from(spent).unwrap_or(0));
         }
         true
     }
@@ -763,6 +780,39 @@ mod tests {
                 "[0]: Invalid value: \"\": rule compiler initialization error: failed to convert to declType for CEL validation rules"
             ]
         );
+    }
+
+    #[test]
+    fn remembered_passes_charge_the_budget_as_evaluation_does() {
+        // The same rule over equal items (remembered after the first) and over distinct items
+        // of the same size (each evaluated): the budget must run out at the same item.
+        let s = json!({"type": "array", "items": {"type": "string",
+            "x-kubernetes-validations": [{"rule": "self.startsWith('a') && self.size() == 2"}]}});
+        let val = Validator::compile(&s)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .unwrap_or_else(|| panic!("no rules"));
+        let equal = json!(["aa", "aa", "aa", "aa", "aa", "aa", "aa", "aa"]);
+        let distinct = json!(["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8"]);
+        let out = |v: &Value, budget: u64| -> Vec<String> {
+            val.validate(v, None, &Path::root(), budget)
+                .iter()
+                .map(ToString::to_string)
+                .collect()
+        };
+        let mut ran_out = 0;
+        for budget in 0..60 {
+            let want = out(&distinct, budget);
+            ran_out += usize::from(!want.is_empty());
+            assert_eq!(out(&equal, budget), want, "budget {budget}");
+        }
+        assert!(
+            (1..60).contains(&ran_out),
+            "the budgets tried must cross the limit"
+        );
+        // A failing value is evaluated (and reported) every time.
+        let bad = json!(["b", "b"]);
+        assert_eq!(out(&bad, 1_000), out(&bad, 1_000));
+        assert_eq!(out(&bad, 1_000).len(), 2);
     }
 
     #[test]

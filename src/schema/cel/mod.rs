@@ -13,7 +13,8 @@ equality is heterogeneous (`dyn(1) == 1.0`, also in `in`, lists, maps and map ke
 compares numbers across `int`/`uint`/`double` (Kubernetes' `CrossTypeNumericComparisons`, on
 since 1.28, also accepted by the checker), `&&`/`||`/`all`/`exists` absorb an error when another
 term decides the result, `-` reports overflow, selecting a field of a non-map fails (`no such
-key`), `type()` and the type identifiers are values, and `string()` formats as Go does.
+key`), `type()` and the type identifiers are values, and `string()` formats as Go does. Rules that passed a value are remembered per thread ([`memo`]), so
+a fleet's repeated values are evaluated once.
 
 # Kubernetes CEL libraries
 
@@ -70,6 +71,7 @@ mod check;
 mod compiled;
 mod cost;
 mod eval;
+mod memo;
 mod ops;
 mod parse;
 mod rewrite;
