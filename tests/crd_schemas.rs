@@ -167,6 +167,34 @@ fn crds_given_with_the_input_count_too_and_other_objects_under_crds_are_ignored(
         .run();
 }
 
+#[test]
+fn only_the_crds_of_kinds_the_run_meets_are_parsed() {
+    // A provider's CRD file holds many kinds; one the run never meets is not even parsed, so
+    // its broken YAML goes unseen, while the control plane's CRD beside it still refuses the
+    // patch.
+    let kcp = std::fs::read_to_string(repo().join("testdata/crds/kubeadm-control-plane.yaml"))
+        .expect("fixture");
+    let unused = "---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n  versions: [unclosed\n";
+    with_certs_patch()
+        .file("extra/provider.yaml", &format!("{kcp}{unused}"))
+        .args(["plan", "-f", "in", "--crds", "extra"])
+        .status(1)
+        .stderr_contains("written by patch \"certs\"")
+        .stderr_lacks("topoplan::input::yaml")
+        .run();
+    // The same document under a kind the run meets is parsed, and its error reported.
+    with_certs_patch()
+        .file(
+            "extra/provider.yaml",
+            &format!("{kcp}{}", unused.replace("Widget", "DockerCluster")),
+        )
+        .args(["plan", "-f", "in", "--crds", "extra"])
+        .status(1)
+        .stderr_contains("extra/provider.yaml")
+        .stderr_lacks("written by patch")
+        .run();
+}
+
 /// A CRD's transition rule (`oldSelf`) runs against the stored object given with `--current`.
 #[test]
 fn transition_rules_see_the_stored_object() {

@@ -261,7 +261,8 @@ pub struct AdmissionArgs {
     /// CustomResourceDefinitions of provider kinds (files, directories; other objects there
     /// are ignored): templates are pruned and defaulted by them as the API server would, and
     /// every generated object is validated against them. CRDs in -f and --current count too;
-    /// Cluster API's own are built in. Repeatable.
+    /// Cluster API's own are built in. Only documents that may define a kind the run meets are
+    /// parsed (others, even malformed, are passed over). Repeatable.
     #[arg(long = "crds", value_name = "PATH")]
     pub crds: Vec<PathBuf>,
 }

@@ -6,7 +6,8 @@ schema of the version it is written in, in the API server's order, with its mess
 Owns reading `apiextensions.k8s.io/v1` CustomResourceDefinitions ([`definition`]) into
 [`Crds`], keyed by group, version and kind, one entry per served version; each entry is a
 [`Structural`]: the schema decoded once (the CRD dialect of [`crate::schema::props`]) with its
-CEL rules compiled once, shared behind an `Arc` by every object of that kind. And owns the
+CEL rules compiled once, shared behind an `Arc` by every object of that kind; and which documents of `--crds` are worth
+parsing at all ([`prefilter`]). And owns the
 operations on an object, each in its file, in the order the API server runs them
 (`k8s.io/apiextensions-apiserver`, v0.34 and later):
 
@@ -41,6 +42,7 @@ pub mod embedded;
 pub mod listtype;
 pub mod nulls;
 pub mod objectmeta;
+pub mod prefilter;
 pub mod prune;
 pub mod structural;
 pub mod validate;
@@ -61,6 +63,7 @@ use crate::load::Object;
 pub use admit::{Admitted, admit};
 pub use clean::{Clean, Skip};
 pub use default::default;
+pub use prefilter::may_define;
 pub use prune::prune;
 pub use structural::{Gvk, Structural};
 pub use validate::validate;

@@ -63,6 +63,21 @@ pub struct LoadOptions {
     /// (see [`crate::source::SpanTable::on_demand`]): for large inputs read for reference, such as
     /// `--crds`, whose nodes are rarely reported.
     pub spans_on_demand: bool,
+    /// Parse only the documents this accepts (by their text), where a stream can be cut at its
+    /// document markers; the rest are never parsed, so their syntax errors go unseen. For
+    /// reference inputs read for a few documents among many (`--crds`). Applies to a text only
+    /// when it is read by one set.
+    pub keep_document: Option<KeepDocument>,
+}
+
+/// A test on a document's text: parse it, or pass over it ([`LoadOptions::keep_document`]).
+#[derive(Clone)]
+pub struct KeepDocument(pub Arc<dyn Fn(&str) -> bool + Send + Sync>);
+
+impl std::fmt::Debug for KeepDocument {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("KeepDocument(..)")
+    }
 }
 
 /// Every object of the input, in input order (files sorted within each directory).
@@ -213,6 +228,8 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
     let mut uses: Vec<usize> = Vec::new();
     // A text's span tables are left to build on demand only when every set reading it says so.
     let mut on_demand: Vec<bool> = Vec::new();
+    // The document filter of the one set reading a text (none once a second set reads it).
+    let mut keep: Vec<Option<&KeepDocument>> = Vec::new();
     let mut slot_of: Vec<Option<usize>> = Vec::with_capacity(substituted.len());
     {
         let mut index: HashMap<&str, usize> = HashMap::new();
@@ -223,6 +240,7 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
                     unique.push(Arc::clone(f));
                     uses.push(0);
                     on_demand.push(true);
+                    keep.push(sets.get(*set).and_then(|o| o.keep_document.as_ref()));
                     unique.len() - 1
                 });
                 if let Some(n) = uses.get_mut(i) {
@@ -230,6 +248,11 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
                 }
                 if let Some(l) = on_demand.get_mut(i) {
                     *l &= lazy;
+                }
+                if uses.get(i).is_some_and(|&n| n > 1)
+                    && let Some(k) = keep.get_mut(i)
+                {
+                    *k = None;
                 }
                 i
             });
@@ -239,11 +262,12 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
     let mut parsed: Vec<Option<ParseResult>> = unique
         .par_iter()
         .zip(on_demand.par_iter())
-        .map(|(f, &lazy)| {
-            let docs = if lazy {
-                yaml::parse_stream_spans_on_demand(f)
-            } else {
-                yaml::parse_stream(f)
+        .zip(keep.par_iter())
+        .map(|((f, &lazy), keep)| {
+            let docs = match (lazy, keep) {
+                (true, Some(k)) => yaml::parse_stream_kept(f, &*k.0),
+                (true, None) => yaml::parse_stream_spans_on_demand(f),
+                (false, _) => yaml::parse_stream(f),
             };
             Some(docs.map(|docs| {
                 Arc::new(

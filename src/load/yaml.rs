@@ -69,6 +69,40 @@ pub fn parse_stream_spans_on_demand(file: &Arc<SourceFile>) -> Result<Vec<Docume
     parse_stream_in_pieces(file, PIECE_BYTES, Spans::OnDemand)
 }
 
+/// [`parse_stream_spans_on_demand`] for only the documents `keep` accepts by their text: the
+/// stream is cut at every document marker (see [`split_points`] for why each piece reads as in
+/// one pass) and the other pieces are never parsed. A stream that cannot be cut (one document,
+/// or directives) is parsed whole, and so is one where a kept piece fails, as
+/// [`parse_stream`] does.
+pub fn parse_stream_kept(
+    file: &Arc<SourceFile>,
+    keep: &(dyn Fn(&str) -> bool + Send + Sync),
+) -> Result<Vec<Document>, Diagnostic> {
+    use rayon::prelude::*;
+    let pieces = split_points(&file.text, 1);
+    if pieces.len() <= 1 {
+        return parse_stream_serial_with(file, Spans::OnDemand);
+    }
+    let parsed: Vec<Result<Vec<Document>, ()>> = pieces
+        .par_iter()
+        .map(|&(start, end)| match file.text.get(start..end) {
+            Some(piece) if keep(piece) => {
+                documents(piece, start, file, Spans::OnDemand).map_err(|_| ())
+            }
+            Some(_) => Ok(Vec::new()),
+            None => Err(()),
+        })
+        .collect();
+    let mut docs = Vec::new();
+    for p in parsed {
+        match p {
+            Ok(mut d) => docs.append(&mut d),
+            Err(()) => return parse_stream_serial_with(file, Spans::OnDemand),
+        }
+    }
+    Ok(docs)
+}
+
 /// When a document's span table is built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Spans {
@@ -631,6 +665,42 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn kept_documents_read_as_in_one_pass_and_the_rest_are_not_parsed() {
+        // The middle document is broken: passed over, it fails nothing; kept, the stream is
+        // parsed again in one pass and the error is the one-pass error.
+        let text =
+            "a: 1\n---\nbroken: [x\n---\nkind: List\nitems:\n  - name: |\n      y\n---\nz: [3]\n";
+        let file = SourceFile::new("t.yaml", text.to_string());
+        let kept = parse_stream_kept(&file, &|t: &str| !t.contains("broken")).unwrap();
+        let whole = parse_stream_spans_on_demand(&SourceFile::new(
+            "t.yaml",
+            text.replace("broken: [x\n", "broken: 00\n"),
+        ))
+        .unwrap();
+        let want: Vec<_> = whole
+            .iter()
+            .filter(|d| d.value.get("broken").is_none())
+            .collect();
+        assert_eq!(kept.len(), 3);
+        for (k, w) in kept.iter().zip(&want) {
+            assert_eq!(k.value, w.value);
+            assert_eq!(k.span, w.span);
+            assert_eq!(
+                k.spans.value_span("/items/0/name"),
+                w.spans.value_span("/items/0/name")
+            );
+        }
+        let err = parse_stream_kept(&file, &|_: &str| true).unwrap_err();
+        assert_eq!(
+            Some(err.message.clone()),
+            parse_stream(&file).err().map(|e| e.message)
+        );
+        // One document (nothing to cut) is parsed whatever the test says.
+        let one = SourceFile::new("one.yaml", "a: 1\n".to_string());
+        assert_eq!(parse_stream_kept(&one, &|_: &str| false).unwrap().len(), 1);
     }
 
     #[test]

@@ -126,7 +126,9 @@ where
         .cloned()
         .collect();
     let current = current.as_ref().map(|c| c.objects.as_slice());
-    let extra_crds = load_crds(opts.crds.as_ref()).map_err(Failed::from)?;
+    let wanted = crate::crd::wanted_by(current.unwrap_or(&[]).iter().chain(&inputs.objects));
+    let extra_crds = load_crds(opts.crds.as_ref(), &wanted).map_err(Failed::from)?;
+    drop(wanted);
     let planned = (|| -> Result<Outcome, Failed> {
         let against = current.map_or(Against::Nothing, Against::Stored);
         let side = Side::admit(opts, inputs, against, &extra_crds).map_err(|d| Failed {
@@ -276,12 +278,30 @@ fn expand_plan_outputs(c: &LoadOptions) -> LoadOptions {
 }
 
 /// The CustomResourceDefinitions of `--crds` (other objects there are ignored: the flag adds
-/// schemas, not objects to plan).
-pub(crate) fn load_crds(opts: Option<&LoadOptions>) -> Result<Vec<Object>, Diagnostics> {
+/// schemas, not objects to plan). Only documents that may define a kind of `wanted` are
+/// parsed ([`crate::crd::may_define`]): a provider's CRDs are mostly of kinds a run never meets,
+/// and reading their YAML was most of what `--crds` cost.
+pub(crate) fn load_crds(
+    opts: Option<&LoadOptions>,
+    wanted: &std::collections::HashSet<crate::crd::Gvk>,
+) -> Result<Vec<Object>, Diagnostics> {
     let Some(o) = opts else {
         return Ok(Vec::new());
     };
-    let loaded = load::load(o)?;
+    let kinds: Vec<String> = wanted
+        .iter()
+        .map(|g| g.kind.clone())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let keep = load::KeepDocument(std::sync::Arc::new(move |text: &str| {
+        crate::crd::may_define(text, &kinds)
+    }));
+    let o = LoadOptions {
+        keep_document: Some(keep),
+        ..o.clone()
+    };
+    let loaded = load::load(&o)?;
     Ok(loaded
         .objects
         .into_iter()
