@@ -175,7 +175,7 @@ pub struct OpenApiError {
 }
 
 impl OpenApiError {
-    fn new(code: Code, name: &str, message: String) -> Self {
+    fn new(code: Code, name: impl std::fmt::Display, message: String) -> Self {
         OpenApiError {
             code,
             name: name.to_string(),
@@ -309,7 +309,7 @@ impl Res {
 
 /// Validate `value` against `schema` as kube-openapi does, returning its raw errors.
 pub fn validate(schema: &Schema, value: &Value, mode: Mode) -> Vec<OpenApiError> {
-    node(schema, mode, "", value).errors
+    node(schema, mode, &VPath::Root, value).errors
 }
 
 /// `NewSchemaValidator` + `ValidateCustomResource(path, value, ...)`: the errors as field
@@ -391,7 +391,42 @@ fn view(s: &Schema, mode: Mode) -> (Vec<&str>, &str) {
 }
 
 /// `SchemaValidator.Validate`.
-fn node(s: &Schema, mode: Mode, path: &str, data: &Value) -> Res {
+/// A value path as kube-openapi spells it (`a.b`, `a[0]`, `a.k`; empty at the root), rendered
+/// only when an error needs it: building every node's path as a string cost more than the
+/// checks on it.
+#[derive(Debug, Clone, Copy)]
+enum VPath<'a> {
+    Root,
+    /// A property: `parent.name`, or `name` under an empty parent.
+    Field(&'a VPath<'a>, &'a str),
+    /// An `additionalProperties` key: `parent.key`, `.key` under an empty parent.
+    Key(&'a VPath<'a>, &'a str),
+    /// A list item: `parent[i]`.
+    Index(&'a VPath<'a>, usize),
+}
+
+impl VPath<'_> {
+    fn is_empty(&self) -> bool {
+        match self {
+            VPath::Root => true,
+            VPath::Field(p, name) => name.is_empty() && p.is_empty(),
+            VPath::Key(..) | VPath::Index(..) => false,
+        }
+    }
+}
+
+impl std::fmt::Display for VPath<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VPath::Root => Ok(()),
+            VPath::Field(p, name) if p.is_empty() => f.write_str(name),
+            VPath::Field(p, name) | VPath::Key(p, name) => write!(f, "{p}.{name}"),
+            VPath::Index(p, i) => write!(f, "{p}[{i}]"),
+        }
+    }
+}
+
+fn node(s: &Schema, mode: Mode, path: &VPath<'_>, data: &Value) -> Res {
     let (types, format) = view(s, mode);
     let mut r = Res::default();
     if data.is_null() {
@@ -433,7 +468,7 @@ fn node(s: &Schema, mode: Mode, path: &str, data: &Value) -> Res {
     r
 }
 
-fn invalid_type(path: &str, type_name: &str, value: &str) -> OpenApiError {
+fn invalid_type(path: &VPath<'_>, type_name: &str, value: &str) -> OpenApiError {
     OpenApiError::new(
         Code::InvalidType,
         path,
@@ -463,7 +498,7 @@ fn is_float_json_integer(f: f64) -> bool {
 }
 
 /// `typeValidator.Validate`.
-fn type_check(types: &[&str], format: &str, path: &str, data: &Value, nullable: bool) -> Res {
+fn type_check(types: &[&str], format: &str, path: &VPath<'_>, data: &Value, nullable: bool) -> Res {
     let joined = types.join(",");
     if data.is_null() {
         if !types.is_empty() && !types.contains(&"null") && !nullable {
@@ -512,7 +547,7 @@ fn type_check(types: &[&str], format: &str, path: &str, data: &Value, nullable: 
 }
 
 /// `schemaPropsValidator.Validate`: anyOf, oneOf, allOf, not.
-fn junctors(s: &Schema, mode: Mode, path: &str, data: &Value) -> Res {
+fn junctors(s: &Schema, mode: Mode, path: &VPath<'_>, data: &Value) -> Res {
     let mut main = Res::default();
     if s.any_of.is_empty() && s.one_of.is_empty() && s.all_of.is_empty() && s.not.is_none() {
         main.matches += 1;
@@ -520,7 +555,7 @@ fn junctors(s: &Schema, mode: Mode, path: &str, data: &Value) -> Res {
     }
     // Quoted only here: most nodes have no junctor, and quoting every path cost a quarter of
     // checking a generated object.
-    let q = go_quote(path);
+    let q = go_quote(&path.to_string());
     if !s.any_of.is_empty() {
         let mut best: Option<Res> = None;
         let mut first_success: Option<Res> = None;
@@ -620,7 +655,7 @@ fn junctors(s: &Schema, mode: Mode, path: &str, data: &Value) -> Res {
 }
 
 /// `stringValidator.Validate`: the first failing check only.
-fn string_check(s: &Schema, path: &str, data: &str) -> Res {
+fn string_check(s: &Schema, path: &VPath<'_>, data: &str) -> Res {
     if s.max_length.is_none() && s.min_length.is_none() && s.pattern.is_empty() {
         return Res::default();
     }
@@ -679,7 +714,7 @@ fn range_check(
     type_name: &str,
     format: &str,
     prefix: &str,
-    path: &str,
+    path: &VPath<'_>,
 ) -> Option<OpenApiError> {
     let rep = match val {
         GoNum::Int(i) => i.to_string(),
@@ -706,7 +741,13 @@ fn range_check(
     Some(OpenApiError::new(Code::Plain, "", msg))
 }
 
-fn bound_error(code: Code, path: &str, data: GoNum, text: &str, bound: String) -> OpenApiError {
+fn bound_error(
+    code: Code,
+    path: &VPath<'_>,
+    data: GoNum,
+    text: &str,
+    bound: String,
+) -> OpenApiError {
     let value = Some(match data {
         GoNum::Int(i) => ErrValue::Int(i),
         GoNum::Float(f) => ErrValue::Float(f),
@@ -721,7 +762,7 @@ fn bound_error(code: Code, path: &str, data: GoNum, text: &str, bound: String) -
 
 /// `Maximum*` / `Minimum*`: compare natively (int64 against `int64(bound)`) or as floats.
 fn bound_check(
-    path: &str,
+    path: &VPath<'_>,
     data: GoNum,
     bound: f64,
     exclusive: bool,
@@ -767,7 +808,7 @@ fn bound_check(
 }
 
 /// `numberValidator.Validate`.
-fn number_check(s: &Schema, types: &[&str], format: &str, path: &str, data: GoNum) -> Res {
+fn number_check(s: &Schema, types: &[&str], format: &str, path: &VPath<'_>, data: GoNum) -> Res {
     let (type_name, fmt) = if types.len() == 1 {
         match types[0] {
             "integer" => (
@@ -833,7 +874,13 @@ fn number_check(s: &Schema, types: &[&str], format: &str, path: &str, data: GoNu
 
 /// The `multipleOf` part of `numberValidator.Validate`: natively (`MultipleOfInt` on an int64
 /// with `int64(factor)`) when the factor fits the node's type, else as floats (`MultipleOf`).
-fn multiple_of_check(factor: f64, type_name: &str, fmt: &str, path: &str, data: GoNum) -> Res {
+fn multiple_of_check(
+    factor: f64,
+    type_name: &str,
+    fmt: &str,
+    path: &VPath<'_>,
+    data: GoNum,
+) -> Res {
     let positive = |shown: String, value: ErrValue| {
         OpenApiError::new(
             Code::MultipleOfMustBePositive,
@@ -890,11 +937,11 @@ fn multiple_of_check(factor: f64, type_name: &str, fmt: &str, path: &str, data: 
 }
 
 /// `schemaSliceValidator.Validate`.
-fn slice_check(s: &Schema, mode: Mode, path: &str, items: &[Value]) -> Res {
+fn slice_check(s: &Schema, mode: Mode, path: &VPath<'_>, items: &[Value]) -> Res {
     let mut r = Res::default();
     if let Some(item) = &s.items {
         for (i, v) in items.iter().enumerate() {
-            r.merge(node(item, mode, &format!("{path}[{i}]"), v));
+            r.merge(node(item, mode, &VPath::Index(path, i), v));
         }
     }
     let size = items.len() as i64;
@@ -973,7 +1020,7 @@ fn enum_matches(data: &Value, e: &Value) -> bool {
 }
 
 /// `basicCommonValidator.Validate` (enum).
-fn enum_check(s: &Schema, path: &str, data: &Value) -> Res {
+fn enum_check(s: &Schema, path: &VPath<'_>, data: &Value) -> Res {
     if s.enum_.is_empty()
         || s.enum_
             .iter()
@@ -993,7 +1040,7 @@ fn enum_check(s: &Schema, path: &str, data: &Value) -> Res {
 }
 
 /// `objectValidator.Validate`.
-fn object_check(s: &Schema, mode: Mode, path: &str, m: &Map<String, Value>) -> Res {
+fn object_check(s: &Schema, mode: Mode, path: &VPath<'_>, m: &Map<String, Value>) -> Res {
     let mut r = Res::default();
     let n = m.len() as i64;
     if let Some(min) = s.min_properties
@@ -1022,36 +1069,31 @@ fn object_check(s: &Schema, mode: Mode, path: &str, m: &Map<String, Value>) -> R
             .with_valid(max),
         );
     }
-    let mut keys: Vec<&String> = m.keys().collect();
-    keys.sort();
+    // serde_json's map is already sorted by key (no `preserve_order`), as Go sorts them here.
+    let keys = m.keys();
     if s.crd_keywords().additional_properties_bool == Some(false) {
-        for k in &keys {
-            if !s.properties.contains_key(*k) {
+        for k in keys {
+            if !s.properties.contains_key(k) {
                 r.add(
                     OpenApiError::new(
                         Code::UnallowedProperty,
                         path,
                         format!("{path}.{k} in body is a forbidden property"),
                     )
-                    .with_value(Some(ErrValue::Str((*k).clone()))),
+                    .with_value(Some(ErrValue::Str(k.clone()))),
                 );
             }
         }
     } else if let Some(ap) = &s.additional_properties {
-        for k in &keys {
-            if !s.properties.contains_key(*k) {
-                r.merge(node(ap, mode, &format!("{path}.{k}"), &m[*k]));
+        for (k, v) in m {
+            if !s.properties.contains_key(k) {
+                r.merge(node(ap, mode, &VPath::Key(path, k), v));
             }
         }
     }
     for (name, ps) in &s.properties {
         if let Some(v) = m.get(name) {
-            let child = if path.is_empty() {
-                name.clone()
-            } else {
-                format!("{path}.{name}")
-            };
-            r.merge(node(ps, mode, &child, v));
+            r.merge(node(ps, mode, &VPath::Field(path, name), v));
         }
     }
     for k in s.required.iter().flatten() {
