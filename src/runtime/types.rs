@@ -15,7 +15,7 @@ a field at its zero value. Free-form values (`object`, variable values, the vari
 returned by DiscoverVariables) are kept as they are.
 
 Difference: Go keeps the items it decoded before a type error; here a type error rejects the
-whole body.
+whole body. The error names the field (`items[0].patch: invalid type: …`).
 */
 
 use std::collections::BTreeMap;
@@ -384,7 +384,15 @@ pub fn decode_response<T: Response>(body: &[u8]) -> Result<T, String> {
         // `null` decodes to the zero value.
         return Ok(T::default());
     }
-    serde_json::from_value(canonical).map_err(|e| e.to_string())
+    // Say where in the answer a value has the wrong type: an extension's author needs the field.
+    serde_path_to_error::deserialize(canonical).map_err(|e| {
+        let path = e.path().to_string();
+        if path == "." {
+            e.into_inner().to_string()
+        } else {
+            format!("{path}: {}", e.into_inner())
+        }
+    })
 }
 
 /// Go's case folding for ASCII field names: `ſ` is `s` and the Kelvin sign is `k`.
