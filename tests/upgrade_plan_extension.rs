@@ -151,7 +151,9 @@ fn the_plan_takes_the_extensions_steps() {
         .collect();
     assert_eq!(
         targets,
-        ["/hooks.runtime.cluster.x-k8s.io/v1alpha1/generateupgradeplan/generate-upgrade-plan?timeout=10s"]
+        [
+            "/hooks.runtime.cluster.x-k8s.io/v1alpha1/generateupgradeplan/generate-upgrade-plan?timeout=10s"
+        ]
     );
 
     // Another answer, another plan: the control plane goes where the extension says.
@@ -302,7 +304,11 @@ fn record_then_replay_gives_the_same_bytes() {
     let calls = server.requests().len();
     let replayed = plan_alone(setup(HANDLER, "1.36.2"), &["--replay-extensions", &r]).run();
     assert_eq!(replayed.stdout, live.stdout);
-    assert_eq!(server.requests().len(), calls, "the replay called the extension");
+    assert_eq!(
+        server.requests().len(),
+        calls,
+        "the replay called the extension"
+    );
     assert!(
         live.stdout.contains("\"version\": \"v1.35.0\""),
         "{}",
