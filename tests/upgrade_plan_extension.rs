@@ -337,3 +337,31 @@ fn the_runtime_sdk_gate_off_refuses_the_extension() {
     .run();
     assert_eq!(upgrade_requests(&server), Vec::<Value>::new());
 }
+
+#[test]
+fn diff_plans_the_upgrade_with_the_extension_too() {
+    let server = ExtensionServer::http();
+    let t = Test::new()
+        .fixture("testdata/examples/quick-start", "old")
+        .fixture("testdata/examples/quick-start", "new");
+    let upgrade = format!(
+        "spec:\n  upgrade:\n    external:\n      generateUpgradePlanExtension: {HANDLER}\n  infrastructure:\n"
+    );
+    for side in ["old", "new"] {
+        edit(
+            &t,
+            &format!("{side}/clusterclass.yaml"),
+            "spec:\n  infrastructure:\n",
+            &upgrade,
+        );
+    }
+    edit(&t, "new/cluster.yaml", "version: 1.34.1", "version: 1.36.2");
+    let ext = format!("test-extension={}", server.url);
+    t.args(["diff", "old", "new", "--extension", &ext])
+        .stdout_contains(
+            "KubeadmControlPlane dev-s6cjd rolls out: Version v1.34.1, v1.35.0 required",
+        )
+        .stdout_contains("+    topology.internal.cluster.x-k8s.io/upgrade-step: v1.35.0")
+        .run();
+    assert_eq!(upgrade_requests(&server).len(), 1);
+}

@@ -439,7 +439,10 @@ fn answer(segment: &str, path: &str, req: &Value, st: &State) -> (u16, Vec<u8>) 
             lock(&st.misbehaviour).delay();
             handlers::discover_variables(req)
         }
-        (_, Some(Hook::GenerateUpgradePlan)) => upgrade_plan::generate_upgrade_plan(req),
+        (_, Some(Hook::GenerateUpgradePlan)) => {
+            lock(&st.misbehaviour).delay();
+            upgrade_plan::generate_upgrade_plan(req)
+        }
         _ => return (404, format!("404 page not found: {path}\n").into_bytes()),
     };
     (200, v.to_string().into_bytes())
