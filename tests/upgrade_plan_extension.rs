@@ -285,7 +285,7 @@ fn hostile_answers_are_located_and_bounded() {
     plan(setup(HANDLER, "1.36.2"), &server, &[])
         .status(1)
         .stderr_contains("topoplan::extension::call")
-        .stderr_contains("failed to get upgrade plan from extension: the GenerateUpgradePlan response of \"generate-upgrade-plan.test-extension\": controlPlaneUpgrades: 5000 versions, more than the 1024 topoplan accepts")
+        .stderr_contains("failed to get upgrade plan from extension: failed to call extension handler \"generate-upgrade-plan.test-extension\": http call failed: failed to decode response: controlPlaneUpgrades: more than 1024 items, the most topoplan accepts at line 1 column ")
         .run();
 }
 

@@ -7,7 +7,7 @@ Owns the request (the Cluster as stored, trimmed as Cluster API trims it, and th
 sequencing hands over), the gate check, the error wrapping Cluster API adds, and which code, place
 and help a failure gets. The sequencing (`super::upgrade`) decides whether a plan is needed and
 validates what comes back; the registry (`crate::runtime`) makes the call, so recording, replay,
-tracing, timeouts, failure policies and the response bound apply as to every hook.
+tracing, timeouts, failure policies and the response bounds apply as to every hook.
 
 Cluster API caches answers per Cluster and versions for ten minutes; a plan asks once per Cluster
 anyway, so there is nothing to cache.
@@ -32,8 +32,6 @@ pub(super) enum Failure {
     Gate,
     /// The registry's error (not registered, transport, Failure status, recording, …).
     Call(runtime::Error),
-    /// The answer lists more versions than topoplan accepts.
-    Bound,
 }
 
 /// Calls the extension for one Cluster and remembers why it failed.
@@ -86,12 +84,7 @@ impl<'a> Caller<'a> {
             self.failure.replace(Some(Failure::Call(e)));
             message
         })?;
-        let (control_plane, workers) = response.versions().map_err(|e| {
-            self.failure.replace(Some(Failure::Bound));
-            format!(
-                "failed to get upgrade plan from extension: the GenerateUpgradePlan response of {name:?}: {e}"
-            )
-        })?;
+        let (control_plane, workers) = response.versions();
         Ok(PlanResponse {
             control_plane,
             workers,
@@ -119,10 +112,6 @@ pub(super) fn diagnostic(
         Failure::Gate => (
             Code::PlanUpgradeExtension,
             "the RuntimeSDK feature gate is off (--feature-gates), so Cluster API cannot call the extension either".to_string(),
-        ),
-        Failure::Bound => (
-            Code::ExtensionCall,
-            "an upgrade plan takes about one version per Kubernetes minor; an answer this long is no plan".to_string(),
         ),
         Failure::Call(e) => match (e.recording_code(), e) {
             (Some(code), runtime::Error::NotRecorded { .. }) => (

@@ -8,8 +8,11 @@ Owns nothing of when the hook is called or how its plan is used: that is the upg
 sequencing's (`crate::plan::upgrade`), which validates the versions with Cluster API's messages.
 
 Difference: Cluster API takes a plan of any length; here each list may hold at most
-[`MAX_UPGRADE_STEPS`] versions (an answer is input: validating the workers plan against the
-control-plane plan compares every pair).
+[`MAX_UPGRADE_STEPS`] versions. An answer is input: a list of millions of steps fits in the
+response bound and would take gigabytes decoded, and validating the workers plan against the
+control-plane plan compares every pair. A longer list is refused while it is read, as an
+undecodable answer (so `failurePolicy: Ignore` forgives it, as it forgives a body over
+`--max-extension-response-bytes`).
 */
 
 use std::collections::BTreeMap;
@@ -79,7 +82,10 @@ pub struct GenerateUpgradePlanResponse {
     pub workers_upgrades: Vec<UpgradeStep>,
 }
 
-const STEPS: Shape = Shape::Array(&Shape::Object(&[("version", Shape::Scalar)]));
+const STEPS: Shape = Shape::BoundedArray(
+    &Shape::Object(&[("version", Shape::Scalar)]),
+    MAX_UPGRADE_STEPS,
+);
 
 impl Response for GenerateUpgradePlanResponse {
     const SHAPE: Shape = Shape::Object(&[
@@ -103,22 +109,13 @@ impl Response for GenerateUpgradePlanResponse {
 }
 
 impl GenerateUpgradePlanResponse {
-    /// The control-plane and workers versions, in order; an error names the list that is longer
-    /// than [`MAX_UPGRADE_STEPS`].
-    pub fn versions(&self) -> Result<(Vec<String>, Vec<String>), String> {
-        let read = |field: &str, steps: &[UpgradeStep]| {
-            if steps.len() > MAX_UPGRADE_STEPS {
-                return Err(format!(
-                    "{field}: {} versions, more than the {MAX_UPGRADE_STEPS} topoplan accepts",
-                    steps.len()
-                ));
-            }
-            Ok(steps.iter().map(|s| s.version.clone()).collect())
-        };
-        Ok((
-            read("controlPlaneUpgrades", &self.control_plane_upgrades)?,
-            read("workersUpgrades", &self.workers_upgrades)?,
-        ))
+    /// The control-plane and workers versions, in order.
+    pub fn versions(&self) -> (Vec<String>, Vec<String>) {
+        let read = |steps: &[UpgradeStep]| steps.iter().map(|s| s.version.clone()).collect();
+        (
+            read(&self.control_plane_upgrades),
+            read(&self.workers_upgrades),
+        )
     }
 }
 
@@ -188,10 +185,10 @@ mod tests {
         let r = r.map(|r| r.versions());
         assert_eq!(
             r,
-            Ok(Ok((
+            Ok((
                 vec!["v1.31.2".to_string(), String::new(), String::new()],
                 Vec::new()
-            )))
+            ))
         );
     }
 
@@ -221,21 +218,27 @@ mod tests {
     }
 
     #[test]
-    fn huge_lists_are_refused() {
+    fn huge_lists_are_refused_while_read() {
         let steps = |n: usize| vec![json!({"version": "v1.31.0"}); n];
         let ok = json!({"status": "Success", "controlPlaneUpgrades": steps(MAX_UPGRADE_STEPS)});
-        let r = decode(&ok.to_string()).map(|r| r.versions().map(|(cp, _)| cp.len()));
-        assert_eq!(r, Ok(Ok(MAX_UPGRADE_STEPS)));
+        let r = decode(&ok.to_string()).map(|r| r.versions().0.len());
+        assert_eq!(r, Ok(MAX_UPGRADE_STEPS));
 
+        // Refused at the first step over the bound, whatever follows (even broken JSON).
         let huge = json!({"status": "Success", "workersUpgrades": steps(MAX_UPGRADE_STEPS + 1)});
-        let r = decode(&huge.to_string()).map(|r| r.versions());
-        assert_eq!(
-            r,
-            Ok(Err(format!(
-                "workersUpgrades: {} versions, more than the {MAX_UPGRADE_STEPS} topoplan accepts",
-                MAX_UPGRADE_STEPS + 1
-            )))
-        );
+        let text = huge.to_string();
+        let cut = format!("{}, {{\"version\": ", &text[..text.len() - 2]);
+        for body in [text.as_str(), cut.as_str()] {
+            let err = decode(body).map(|_| ());
+            let want = format!(
+                "workersUpgrades: more than {MAX_UPGRADE_STEPS} items, the most topoplan accepts at line 1 column "
+            );
+            assert!(err.as_ref().is_err_and(|e| e.starts_with(&want)), "{err:?}");
+        }
+
+        // Under another name the bound does not apply (only the shape's bounded lists are).
+        let other = json!({"status": "Success", "other": steps(MAX_UPGRADE_STEPS + 1)});
+        assert!(decode(&other.to_string()).is_ok());
     }
 
     #[test]
