@@ -365,3 +365,33 @@ fn diff_plans_the_upgrade_with_the_extension_too() {
         .run();
     assert_eq!(upgrade_requests(&server).len(), 1);
 }
+
+#[test]
+fn an_extension_config_over_https_serves_the_plan() {
+    let server = ExtensionServer::https();
+    let ca = server.ca_pem.clone().expect("ca");
+    let config = format!(
+        "apiVersion: runtime.cluster.x-k8s.io/v1alpha1\nkind: ExtensionConfig\nmetadata:\n  name: test-extension\nspec:\n  clientConfig:\n    url: {}\n    caBundle: {}\n",
+        server.url,
+        topoplan::go::base64::encode(ca.as_bytes())
+    );
+    let trace = tempfile::tempdir().expect("tempdir");
+    let dir = trace.path().join("trace");
+    let d = dir.display().to_string();
+    let out = plan_alone(
+        setup(HANDLER, "1.36.2").file("in/extensionconfig.yaml", &config),
+        &["--trace-extensions", &d],
+    )
+    .run();
+    assert_eq!(
+        object(&plan_doc(&out), "KubeadmControlPlane", KCP)["object"]["spec"]["version"],
+        "v1.35.0"
+    );
+    assert_eq!(upgrade_requests(&server).len(), 1);
+    // The trace names the call by its Cluster.
+    let traced = dir.join(
+        "cluster.team-a.dev.01.generateupgradeplan.generate-upgrade-plan.test-extension.yaml",
+    );
+    let text = std::fs::read_to_string(&traced).expect("the call's trace");
+    assert!(text.contains("toKubernetesVersion: v1.36.2"), "{text}");
+}
