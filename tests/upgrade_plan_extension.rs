@@ -395,3 +395,16 @@ fn an_extension_config_over_https_serves_the_plan() {
     let text = std::fs::read_to_string(&traced).expect("the call's trace");
     assert!(text.contains("toKubernetesVersion: v1.36.2"), "{text}");
 }
+
+#[test]
+fn a_failed_discovery_points_at_the_class_that_plans_with_it() {
+    let server = ExtensionServer::http();
+    server.set_discovery_mode(Mode::Status(500, "down".into()));
+    // Contacted up front, as for external patches, even when no Cluster needs a plan.
+    plan(setup(HANDLER, "1.34.1"), &server, &[])
+        .status(1)
+        .stderr_contains("failed to discover extension \"test-extension\": http call failed: got response with status code 500 != 200: response : \"down\"")
+        .stderr_contains("in/clusterclass.yaml:12:")
+        .stderr_contains("ClusterClass fleet/docker-small plans upgrades with this extension")
+        .run();
+}
