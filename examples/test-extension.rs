@@ -13,6 +13,11 @@ killed (Ctrl-C). With `--tls` the serving certificate is signed by a CA generate
 as PEM to `--ca-out` (or to stderr). Each request is logged to stderr unless `--quiet`.
 `--delay-ms` makes every call wait that long first (a remote extension's latency).
 
+Besides the topology-mutation hooks it answers GenerateUpgradePlan (`generate-upgrade-plan`):
+one control-plane step per minor (`v1.<minor>.0`) up to the target version, which ends the
+plan; the workers plan is left to Cluster API's defaulting. Name it in a ClusterClass with
+`spec.upgrade.external.generateUpgradePlanExtension: generate-upgrade-plan.NAME`.
+
 `--misbehave KIND` breaks one guideline of the topology-mutation hooks at a time, for
 `topoplan extension check` to catch:
 

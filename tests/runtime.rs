@@ -108,6 +108,7 @@ fn discovery_registers_handlers_with_extension_suffix_defaults_and_policies() {
         [
             "discover-variables.test-ext",
             "generate-patches.test-ext",
+            "generate-upgrade-plan.test-ext",
             "validate-topology.test-ext",
         ]
     );
@@ -127,6 +128,7 @@ fn discovery_registers_handlers_with_extension_suffix_defaults_and_policies() {
             "generate-patches-fast.test-ext",
             "generate-patches-ignore.test-ext",
             "generate-patches.test-ext",
+            "generate-upgrade-plan.test-ext",
             "validate-topology.test-ext",
         ]
     );

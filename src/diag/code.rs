@@ -219,6 +219,9 @@ codes! {
     /// An upgrade cannot be planned.
     PlanUpgrade = "plan::upgrade",
         "The upgrade sequence of a Cluster cannot be computed.";
+    /// A GenerateUpgradePlan extension gave no plan.
+    PlanUpgradeExtension = "plan::upgrade-extension",
+        "A Cluster needs an upgrade plan from its ClusterClass's GenerateUpgradePlan extension, which is not given, does not announce the handler, refused the request, or cannot be used with the RuntimeSDK gate off.";
     /// An object cannot be reconciled against its current state.
     PlanReconcile = "plan::reconcile",
         "A desired object cannot be reconciled against its current state (the change Cluster API's server-side apply would refuse).";

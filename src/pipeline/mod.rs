@@ -346,6 +346,8 @@ pub(crate) struct Side {
     pub(crate) crd_warnings: Vec<Diagnostic>,
     /// Input objects that could not be applied over their stored forms.
     pub(crate) stored_warnings: Vec<Diagnostic>,
+    /// The `RuntimeSDK` feature gate.
+    pub(crate) runtime_sdk: bool,
 }
 
 impl Side {
@@ -434,6 +436,7 @@ impl Side {
             crds,
             crd_warnings,
             stored_warnings,
+            runtime_sdk: opts.gates.runtime_sdk,
         })
     }
 
@@ -444,6 +447,7 @@ impl Side {
             status: &self.validation.status_variables,
             crds: &self.crds,
             capture: None,
+            runtime_sdk: self.runtime_sdk,
         }
     }
 

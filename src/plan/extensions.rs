@@ -4,9 +4,12 @@ connection (Discovery) made once before admission.
 
 Owns the rules of when to call out. Extensions come from `--extension NAME=URL` and the
 input's ExtensionConfig objects (`runtime.cluster.x-k8s.io`); they are contacted only when a
-ClusterClass of the input has an external patch, so a plan of inline classes never touches
-the network. A class whose external patch names an extension that was not given is refused
-up front, before any Cluster is planned, with the flag to pass.
+ClusterClass of the input has an external patch, or (for a plan) names a GenerateUpgradePlan
+extension that was given, so a plan of inline classes never touches the network. A class whose
+external patch names an extension that was not given is refused up front, before any Cluster is
+planned, with the flag to pass; a GenerateUpgradePlan extension is needed only when some Cluster
+needs an upgrade plan, so its absence is that Cluster's error (as in Cluster API, an unregistered
+handler).
 */
 
 use serde_json::Value;
@@ -59,11 +62,23 @@ fn handlers<'c>(
     out
 }
 
+/// The pointer of a ClusterClass's GenerateUpgradePlan handler.
+const UPGRADE_FIELD: &str = "/spec/upgrade/external/generateUpgradePlanExtension";
+
+/// The GenerateUpgradePlan handler a ClusterClass names, when it does.
+fn upgrade_handler(class: &Object) -> Option<&str> {
+    class
+        .value
+        .pointer(UPGRADE_FIELD)
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+}
+
 /// Which calls the command makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Need {
-    /// `plan`: GeneratePatches and ValidateTopology must be callable; DiscoverVariables when
-    /// given.
+    /// `plan`: GeneratePatches and ValidateTopology must be callable; DiscoverVariables and
+    /// GenerateUpgradePlan when given.
     Plan,
     /// `validate`: only DiscoverVariables, and only when its extension is given.
     Validate,
@@ -156,10 +171,24 @@ pub fn connect(
                 .map(move |(i, _, f, h)| (c, i, f, h))
         })
         .collect();
+    // Classes planning upgrades through an extension that was given; one not given is only an
+    // error for a Cluster that needs a plan.
+    let upgrade_users: Vec<(&Object, &str)> = if need == Need::Plan {
+        classes
+            .iter()
+            .filter_map(|&c| Some((c, upgrade_handler(c)?)))
+            .filter(|(_, h)| known(h))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    needed |= !upgrade_users.is_empty();
     // Only the extensions some class names are contacted: an input taken from a management
     // cluster may hold ExtensionConfigs of extensions that are not reachable from here.
-    opts.extensions
-        .retain(|e| users.iter().any(|(_, _, _, h)| extension_of(h) == e.name));
+    opts.extensions.retain(|e| {
+        users.iter().any(|(_, _, _, h)| extension_of(h) == e.name)
+            || upgrade_users.iter().any(|(_, h)| extension_of(h) == e.name)
+    });
     if !needed || opts.extensions.is_empty() {
         return Ok(None);
     }
@@ -189,10 +218,16 @@ pub fn connect(
                     };
                     let code = e.recording_code().unwrap_or(Code::ExtensionCall);
                     let mut d = Diagnostic::error(code, e.to_string());
-                    // Show which ClusterClass patch needs the extension (the first one).
-                    if let Some((class, index, field)) = failed_extension(&e)
-                        .and_then(|ext| users.iter().find(|(_, _, _, h)| extension_of(h) == ext))
-                        .map(|(c, i, f, _)| (*c, *i, *f))
+                    let failed = failed_extension(&e);
+                    let patch_user = failed
+                        .and_then(|ext| users.iter().find(|(_, _, _, h)| extension_of(h) == ext));
+                    let upgrade_user = failed.and_then(|ext| {
+                        upgrade_users.iter().find(|(_, h)| extension_of(h) == ext)
+                    });
+                    // Show which ClusterClass patch needs the extension (the first one), else
+                    // which class plans upgrades with it.
+                    if let Some((class, index, field)) =
+                        patch_user.map(|(c, i, f, _)| (*c, *i, *f))
                     {
                         let written = if class
                             .value
@@ -207,6 +242,15 @@ pub fn connect(
                             &class.origin,
                             &format!("/spec/patches/{index}/external/{written}"),
                             format!("ClusterClass {} needs this extension", class.key()),
+                        );
+                    } else if let Some((class, _)) = upgrade_user {
+                        d = d.at(
+                            &class.origin,
+                            UPGRADE_FIELD,
+                            format!(
+                                "ClusterClass {} plans upgrades with this extension",
+                                class.key()
+                            ),
                         );
                     }
                     match help {

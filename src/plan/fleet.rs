@@ -378,7 +378,7 @@ impl<'a> Fleet<'a> {
             None => None,
         };
         let decision = match &current {
-            Some(cur) => Some(upgrade_decision(c, bp, cur, &nodes)?),
+            Some(cur) => Some(upgrade_decision(c, bp, cur, &nodes, ext)?),
             None => None,
         };
         let existing = match (&current, &decision) {

@@ -27,6 +27,7 @@ pub mod ssa;
 pub mod stored;
 pub mod totals;
 pub mod upgrade;
+mod upgrade_extension;
 pub mod verdict;
 
 /// Resolved options for `topoplan plan`.
@@ -185,6 +186,8 @@ pub struct Extensions<'a> {
     pub crds: &'a crate::crd::Crds,
     /// Where the patch engine keeps the requests it sends (`extension check`); `None` in a plan.
     pub capture: Option<&'a crate::patches::capture::Capture>,
+    /// The `RuntimeSDK` feature gate: without it a GenerateUpgradePlan extension cannot be used.
+    pub runtime_sdk: bool,
 }
 
 /// What exists: the `--current` objects, indexed, and the list semantics their comparison uses.
@@ -298,12 +301,15 @@ fn normalized_version(c: &Cluster) -> String {
 }
 
 /// The upgrade sequencing for one existing Cluster (desired-state.md §5.4), from its current
-/// objects. An upgrade plan Cluster API would refuse is a diagnostic at the Cluster's version.
+/// objects. An upgrade plan Cluster API would refuse is a diagnostic at the Cluster's version;
+/// so is a failed call of the class's GenerateUpgradePlan extension, made only when a plan is
+/// needed.
 fn upgrade_decision(
     c: &Cluster,
     bp: &Blueprint<'_>,
     cur: &current::CurrentState<'_>,
     nodes: &[&Value],
+    ext: &Extensions<'_>,
 ) -> Result<upgrade::UpgradeDecision, Vec<Diagnostic>> {
     let topo = c.topology();
     let version = normalized_version(c);
@@ -324,10 +330,12 @@ fn upgrade_decision(
         .class
         .object
         .value
-        .pointer("/spec/upgrade/external/generateUpgradePlanExtension")
+        .pointer(upgrade_extension::FIELD)
         .and_then(Value::as_str)
         .filter(|s| !s.is_empty());
-    let plan_extension = extension_name.map(|name| upgrade::PlanExtension { name, call: None });
+    let caller = upgrade_extension::Caller::new(c, ext.registry, ext.runtime_sdk);
+    let call = |req: &upgrade::PlanRequest<'_>| caller.call(req);
+    let plan_extension = extension_name.map(|name| upgrade::PlanExtension { name, call: &call });
     let annotations = |m: &crate::api::ObjectMeta| -> Map<String, Value> {
         m.annotations
             .iter()
@@ -361,16 +369,23 @@ fn upgrade_decision(
         machine_pools: upgrade_workers(&mp_annotations, &cur.machine_pools, nodes),
     };
     upgrade::decide(&input).map_err(|e| {
-        vec![
-            Diagnostic::error(Code::PlanUpgrade, format!(
-                "Cluster {}: failed to compute the upgrade plan: {e}",
-                c.object.key()
-            ))
-            .at(&c.object.origin, "/spec/topology/version", "desired version")
-            .with_help(
-                "Cluster API would not reconcile this Cluster; see the ClusterClass's spec.kubernetesVersions",
-            ),
-        ]
+        let message = format!(
+            "Cluster {}: failed to compute the upgrade plan: {e}",
+            c.object.key()
+        );
+        let d = match (caller.failure(), extension_name) {
+            (Some(failure), Some(handler)) => {
+                upgrade_extension::diagnostic(failure, message, c, bp.class, handler, ext.registry)
+            }
+            _ => Diagnostic::error(Code::PlanUpgrade, message)
+                .at(&c.object.origin, "/spec/topology/version", "desired version")
+                .with_help(if extension_name.is_some() {
+                    "Cluster API would not reconcile this Cluster; the plan comes from the ClusterClass's GenerateUpgradePlan extension (spec.upgrade.external.generateUpgradePlanExtension)"
+                } else {
+                    "Cluster API would not reconcile this Cluster; see the ClusterClass's spec.kubernetesVersions"
+                }),
+        };
+        vec![d]
     })
 }
 

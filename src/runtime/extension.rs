@@ -15,11 +15,12 @@ roots; `--insecure-skip-tls-verify` turns verification off for every extension.
 serves every namespace, as the defaulted selector `{}` does.
 
 [`Registry`] is built without I/O ([`Registry::new`]), discovers handlers
-([`Registry::discover`]) and then offers exactly the three topology hooks a plan may call:
-[`Registry::generate_patches`], [`Registry::validate_topology`] and
-[`Registry::discover_variables`]. Lifecycle hooks (BeforeClusterCreate, …) may be discovered but
-cannot be called: the only way to reach the network is a [`TopologyHook`] request, a sealed trait
-implemented for those three request types alone, so a plan has no side effects.
+([`Registry::discover`]) and then offers exactly the hooks a plan may call: the three topology
+hooks [`Registry::generate_patches`], [`Registry::validate_topology`] and
+[`Registry::discover_variables`], and [`Registry::generate_upgrade_plan`]. Lifecycle hooks
+(BeforeClusterCreate, …) may be discovered but cannot be called: the only way to reach the network
+is a [`TopologyHook`] request, a sealed trait implemented for those four request types alone
+(none of them changes anything), so a plan has no side effects.
 */
 
 use std::collections::BTreeMap;
@@ -35,6 +36,7 @@ use super::types::{
     GeneratePatchesRequest, GeneratePatchesResponse, Response, ResponseStatus,
     ValidateTopologyRequest, ValidateTopologyResponse,
 };
+use super::upgrade_plan::{GenerateUpgradePlanRequest, GenerateUpgradePlanResponse};
 use super::wire::{Exchange, Wire};
 use crate::go::url;
 
@@ -259,9 +261,10 @@ mod sealed {
     impl Sealed for super::GeneratePatchesRequest {}
     impl Sealed for super::ValidateTopologyRequest {}
     impl Sealed for super::DiscoverVariablesRequest {}
+    impl Sealed for super::GenerateUpgradePlanRequest {}
 }
 
-/// A request of a hook a plan may call (topology mutation only; sealed).
+/// A request of a hook a plan may call (topology mutation and upgrade plans only; sealed).
 pub trait TopologyHook: Serialize + Clone + sealed::Sealed {
     /// The hook name, e.g. `GeneratePatches`.
     const HOOK: &'static str;
@@ -322,6 +325,12 @@ topology_hook!(
     DiscoverVariablesResponse,
     "DiscoverVariables",
     |_| None
+);
+topology_hook!(
+    GenerateUpgradePlanRequest,
+    GenerateUpgradePlanResponse,
+    "GenerateUpgradePlan",
+    super::upgrade_plan::subject
 );
 
 /// An extension with its client and settings.
@@ -471,6 +480,15 @@ impl Registry {
         handler: &str,
         request: DiscoverVariablesRequest,
     ) -> Result<DiscoverVariablesResponse, Error> {
+        self.call(handler, request)
+    }
+
+    /// Call a GenerateUpgradePlan handler.
+    pub fn generate_upgrade_plan(
+        &self,
+        handler: &str,
+        request: GenerateUpgradePlanRequest,
+    ) -> Result<GenerateUpgradePlanResponse, Error> {
         self.call(handler, request)
     }
 

@@ -10,10 +10,11 @@ The Runtime SDK client: calling external patch and validation extensions
 - [`wire`]: the seam every call goes through (live, recorded, replayed, traced), with
   [`recording`] (`--record-extensions`, `--replay-extensions`) and [`trace`]
   (`--trace-extensions`, `-v`);
+- [`upgrade_plan`]: the GenerateUpgradePlan hook's types;
 - [`error`]: errors in Cluster API's wording.
 
-Only the topology hooks (GeneratePatches, ValidateTopology, DiscoverVariables) and Discovery are
-ever called; lifecycle hooks are not callable through this API.
+Only the topology hooks (GeneratePatches, ValidateTopology, DiscoverVariables), GenerateUpgradePlan
+and Discovery are ever called; lifecycle hooks are not callable through this API.
 */
 
 pub mod client;
@@ -23,6 +24,7 @@ pub mod recording;
 pub mod tls;
 pub mod trace;
 pub mod types;
+pub mod upgrade_plan;
 pub mod wire;
 
 pub use error::{CallError, Error};
@@ -37,4 +39,5 @@ pub use types::{
     HolderReference, PatchType, ResponseStatus, ValidateTopologyRequest,
     ValidateTopologyRequestItem, ValidateTopologyResponse, Variable,
 };
+pub use upgrade_plan::{GenerateUpgradePlanRequest, GenerateUpgradePlanResponse, UpgradeStep};
 pub use wire::{Wire, WireHandle, WireOptions};

@@ -15,13 +15,17 @@ a field at its zero value. Free-form values (`object`, variable values, the vari
 returned by DiscoverVariables) are kept as they are.
 
 Difference: Go keeps the items it decoded before a type error; here a type error rejects the
-whole body.
+whole body. The error names the field (`items[0].patch: invalid type: …`). A list whose shape
+is bounded ([`Shape::BoundedArray`]) is refused at its first element over the bound, while the
+body is read.
 */
 
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor,
+};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
@@ -373,18 +377,49 @@ pub enum Shape {
     Object(&'static [(&'static str, Shape)]),
     /// A slice of elements.
     Array(&'static Shape),
+    /// A slice of at most this many elements: a longer one is refused while it is read, before
+    /// the rest of it takes memory.
+    BoundedArray(&'static Shape, usize),
+}
+
+impl Shape {
+    /// The shape of a struct field named (or folding to) `key`, with its canonical name.
+    fn field(&self, key: &str) -> Option<&'static (&'static str, Shape)> {
+        let Shape::Object(fields) = self else {
+            return None;
+        };
+        fields.iter().find(|(name, _)| *name == key).or_else(|| {
+            let f = fold(key);
+            fields
+                .iter()
+                .find(|(name, _)| name.to_ascii_lowercase() == f)
+        })
+    }
 }
 
 /// Decode a response body as Go's `json.NewDecoder(body).Decode(&resp)` would.
 pub fn decode_response<T: Response>(body: &[u8]) -> Result<T, String> {
     let mut de = serde_json::Deserializer::from_slice(body);
-    let raw = Ordered::deserialize(&mut de).map_err(|e| e.to_string())?;
+    let raw = OrderedSeed {
+        shape: &T::SHAPE,
+        name: "",
+    }
+    .deserialize(&mut de)
+    .map_err(|e| e.to_string())?;
     let canonical = canonicalize(raw, &T::SHAPE).unwrap_or(Value::Null);
     if canonical.is_null() {
         // `null` decodes to the zero value.
         return Ok(T::default());
     }
-    serde_json::from_value(canonical).map_err(|e| e.to_string())
+    // Say where in the answer a value has the wrong type: an extension's author needs the field.
+    serde_path_to_error::deserialize(canonical).map_err(|e| {
+        let path = e.path().to_string();
+        if path == "." {
+            e.into_inner().to_string()
+        } else {
+            format!("{path}: {}", e.into_inner())
+        }
+    })
 }
 
 /// Go's case folding for ASCII field names: `ſ` is `s` and the Kelvin sign is `k`.
@@ -405,15 +440,10 @@ fn canonicalize(v: Ordered, shape: &Shape) -> Option<Value> {
         (Ordered::Null, Shape::Any) => Some(Value::Null),
         (Ordered::Null, _) => None,
         (v, Shape::Any | Shape::Scalar) => Some(v.into_value()),
-        (Ordered::Object(pairs), Shape::Object(fields)) => {
+        (Ordered::Object(pairs), shape @ Shape::Object(_)) => {
             let mut out = serde_json::Map::new();
             for (k, v) in pairs {
-                let field = fields.iter().find(|(name, _)| *name == k).or_else(|| {
-                    let f = fold(&k);
-                    fields
-                        .iter()
-                        .find(|(name, _)| name.to_ascii_lowercase() == f)
-                });
+                let field = shape.field(&k);
                 // `null` keeps what an earlier key set, as Go does.
                 if let Some((name, sub)) = field
                     && let Some(v) = canonicalize(v, sub)
@@ -423,12 +453,14 @@ fn canonicalize(v: Ordered, shape: &Shape) -> Option<Value> {
             }
             Some(Value::Object(out))
         }
-        (Ordered::Array(items), Shape::Array(elem)) => Some(Value::Array(
-            items
-                .into_iter()
-                .map(|i| canonicalize(i, elem).unwrap_or_else(|| zero(elem)))
-                .collect(),
-        )),
+        (Ordered::Array(items), Shape::Array(elem) | Shape::BoundedArray(elem, _)) => {
+            Some(Value::Array(
+                items
+                    .into_iter()
+                    .map(|i| canonicalize(i, elem).unwrap_or_else(|| zero(elem)))
+                    .collect(),
+            ))
+        }
         // A type mismatch: let serde report it.
         (v, _) => Some(v.into_value()),
     }
@@ -466,54 +498,89 @@ impl Ordered {
     }
 }
 
-impl<'de> Deserialize<'de> for Ordered {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Ordered;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a JSON value")
+/// Reads one JSON value as an [`Ordered`], following `shape` far enough to bound the arrays it
+/// says are bounded; `name` is the field being read, for the error.
+#[derive(Clone, Copy)]
+struct OrderedSeed {
+    shape: &'static Shape,
+    name: &'static str,
+}
+
+impl<'de> DeserializeSeed<'de> for OrderedSeed {
+    type Value = Ordered;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Ordered, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for OrderedSeed {
+    type Value = Ordered;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_unit<E>(self) -> Result<Ordered, E> {
+        Ok(Ordered::Null)
+    }
+    fn visit_none<E>(self) -> Result<Ordered, E> {
+        Ok(Ordered::Null)
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Ordered, E> {
+        Ok(Ordered::Scalar(Value::Bool(b)))
+    }
+    fn visit_i64<E>(self, n: i64) -> Result<Ordered, E> {
+        Ok(Ordered::Scalar(Value::from(n)))
+    }
+    fn visit_u64<E>(self, n: u64) -> Result<Ordered, E> {
+        Ok(Ordered::Scalar(Value::from(n)))
+    }
+    fn visit_f64<E>(self, n: f64) -> Result<Ordered, E> {
+        Ok(Ordered::Scalar(Value::from(n)))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Ordered, E> {
+        Ok(Ordered::Scalar(Value::String(s.to_string())))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Ordered, E> {
+        Ok(Ordered::Scalar(Value::String(s)))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Ordered, A::Error> {
+        let (elem, max) = match self.shape {
+            Shape::Array(e) => (*e, None),
+            Shape::BoundedArray(e, max) => (*e, Some(*max)),
+            // A type mismatch, reported later; its contents have no shape.
+            _ => (&Shape::Any, None),
+        };
+        let seed = OrderedSeed {
+            shape: elem,
+            name: self.name,
+        };
+        let mut out = Vec::new();
+        while let Some(v) = seq.next_element_seed(seed)? {
+            if let Some(max) = max
+                && out.len() >= max
+            {
+                return Err(de::Error::custom(format!(
+                    "{}: more than {max} items, the most topoplan accepts",
+                    self.name
+                )));
             }
-            fn visit_unit<E>(self) -> Result<Ordered, E> {
-                Ok(Ordered::Null)
-            }
-            fn visit_none<E>(self) -> Result<Ordered, E> {
-                Ok(Ordered::Null)
-            }
-            fn visit_bool<E>(self, b: bool) -> Result<Ordered, E> {
-                Ok(Ordered::Scalar(Value::Bool(b)))
-            }
-            fn visit_i64<E>(self, n: i64) -> Result<Ordered, E> {
-                Ok(Ordered::Scalar(Value::from(n)))
-            }
-            fn visit_u64<E>(self, n: u64) -> Result<Ordered, E> {
-                Ok(Ordered::Scalar(Value::from(n)))
-            }
-            fn visit_f64<E>(self, n: f64) -> Result<Ordered, E> {
-                Ok(Ordered::Scalar(Value::from(n)))
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Ordered, E> {
-                Ok(Ordered::Scalar(Value::String(s.to_string())))
-            }
-            fn visit_string<E>(self, s: String) -> Result<Ordered, E> {
-                Ok(Ordered::Scalar(Value::String(s)))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Ordered, A::Error> {
-                let mut out = Vec::new();
-                while let Some(v) = seq.next_element()? {
-                    out.push(v);
-                }
-                Ok(Ordered::Array(out))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Ordered, A::Error> {
-                let mut out = Vec::new();
-                while let Some((k, v)) = map.next_entry::<String, Ordered>()? {
-                    out.push((k, v));
-                }
-                Ok(Ordered::Object(out))
-            }
+            out.push(v);
         }
-        d.deserialize_any(V)
+        Ok(Ordered::Array(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Ordered, A::Error> {
+        let mut out = Vec::new();
+        while let Some(k) = map.next_key::<String>()? {
+            let seed = match self.shape.field(&k) {
+                Some((name, shape)) => OrderedSeed { shape, name },
+                None => OrderedSeed {
+                    shape: &Shape::Any,
+                    name: self.name,
+                },
+            };
+            let v = map.next_value_seed(seed)?;
+            out.push((k, v));
+        }
+        Ok(Ordered::Object(out))
     }
 }
 

@@ -263,6 +263,64 @@ fn extension_content_length_over_the_limit_is_refused_early() {
     );
 }
 
+/// The quick-start example under `in/`, its class planning upgrades with the test extension's
+/// GenerateUpgradePlan handler and its Cluster two minors ahead, over the stored objects of
+/// `testdata/current/base` (control plane stable at v1.34.1) under `cur/`: a plan that calls
+/// the extension.
+fn upgrade_with_extension(h: Hostile) -> Hostile {
+    let h = example(h, "quick-start", "in", &|file, text| {
+        match file {
+        "clusterclass.yaml" => text.replacen(
+            "spec:\n  infrastructure:\n",
+            "spec:\n  upgrade:\n    external:\n      generateUpgradePlanExtension: generate-upgrade-plan.test-extension\n  infrastructure:\n",
+            1,
+        ),
+        "cluster.yaml" => text.replacen("version: 1.34.1", "version: 1.36.2", 1),
+        _ => text,
+    }
+    });
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/current");
+    ["base", "stable-cp"].iter().fold(h, |h, overlay| {
+        let mut paths: Vec<_> = std::fs::read_dir(root.join(overlay))
+            .expect("current dir")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        paths.sort();
+        paths.into_iter().fold(h, |h, p| {
+            let file = p.file_name().expect("name").to_string_lossy().into_owned();
+            h.file(
+                &format!("cur/{file}"),
+                std::fs::read(&p).expect("read current"),
+            )
+        })
+    })
+}
+
+/// An extension answering GenerateUpgradePlan with 700,000 steps (16 MiB, within the response
+/// bound; decoded whole they would take hundreds of MiB): refused at the first step over the
+/// bound on a plan's length, while the answer is read.
+#[test]
+fn extension_upgrade_plan_with_millions_of_steps_is_bounded() {
+    use crate::extension_server::{ExtensionServer, Hook, Mode};
+    let server = ExtensionServer::http();
+    let steps = vec![serde_json::json!({"version": "v1.35.0"}); 700_000];
+    server.set_hook_mode(
+        Hook::GenerateUpgradePlan,
+        Mode::Respond(serde_json::json!({
+            "apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1",
+            "kind": "GenerateUpgradePlanResponse",
+            "status": "Success",
+            "controlPlaneUpgrades": steps,
+        })),
+    );
+    let r = upgrade_with_extension(Hostile::new())
+        .args(["plan", "-f", "in", "--current", "cur", "--extension"])
+        .args([format!("test-extension={}", server.url)])
+        .run();
+    r.within(5.0, 300);
+    r.refused("controlPlaneUpgrades: more than 1024 items, the most topoplan accepts");
+}
+
 // ---------------------------------------------------------------------------------------------
 // JSON patches that grow
 

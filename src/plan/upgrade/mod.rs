@@ -88,18 +88,18 @@ pub struct Worker<'a> {
 
 /// A GenerateUpgradePlan extension named by the ClusterClass.
 pub struct PlanExtension<'a> {
-    /// The extension's name.
+    /// The handler's name (`<handler>.<extension>`), as the class field gives it.
     pub name: &'a str,
-    /// How to call it; `None` makes any needed plan an error (topoplan cannot call it yet).
-    pub call: Option<&'a PlanCallback<'a>>,
+    /// How to call it; called only when a plan is needed. Its errors are worded as
+    /// `GetUpgradePlanFromExtension` returns them (`failed to get upgrade plan from extension: …`).
+    pub call: &'a PlanCallback<'a>,
 }
 
 impl std::fmt::Debug for PlanExtension<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PlanExtension")
             .field("name", &self.name)
-            .field("call", &self.call.is_some())
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 

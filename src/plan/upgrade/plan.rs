@@ -18,7 +18,8 @@ pub(crate) enum Source<'a> {
     OneMinor,
     /// `GetUpgradePlanFromClusterClassVersions`.
     ClassVersions(&'a [String]),
-    /// A GenerateUpgradePlan extension, through the caller's callback (if any).
+    /// `GetUpgradePlanFromExtension`: a GenerateUpgradePlan extension, through the caller's
+    /// callback.
     Extension(&'a super::PlanExtension<'a>),
 }
 
@@ -90,22 +91,13 @@ pub(crate) fn compute(
         Source::ClassVersions(versions) => {
             from_class_versions(versions, desired, control_plane_version)?
         }
-        Source::Extension(ext) => match ext.call {
-            None => {
-                return Err(format!(
-                    "cannot compute the upgrade plan: the ClusterClass uses the GenerateUpgradePlan extension {:?}, which topoplan cannot call yet",
-                    ext.name
-                ));
-            }
-            Some(call) => call(&super::PlanRequest {
-                extension: ext.name,
-                desired_version: desired,
-                control_plane_version,
-                min_workers_version: &min_workers_version,
-            })
-            .map(|r| (r.control_plane, r.workers))
-            .map_err(|e| format!("failed to get upgrade plan from extension: {e}"))?,
-        },
+        Source::Extension(ext) => (ext.call)(&super::PlanRequest {
+            extension: ext.name,
+            desired_version: desired,
+            control_plane_version,
+            min_workers_version: &min_workers_version,
+        })
+        .map(|r| (r.control_plane, r.workers))?,
     };
     let workers = default_and_validate(
         desired,

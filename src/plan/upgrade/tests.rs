@@ -1079,27 +1079,6 @@ fn concurrency_reason_lists_the_upgrading_workers() {
 fn plan_extension() {
     let mds = [at("md-0", "v1.30.4")];
     let control_plane = cp("v1.30.4", Some("v1.30.4"));
-    let without = PlanExtension {
-        name: "plans.my-ext",
-        call: None,
-    };
-    let mut input = UpgradeInput {
-        api: ApiVersion::V1Beta2,
-        topology_version: "v1.32.3",
-        class_versions: &[],
-        plan_extension: Some(&without),
-        cluster_annotations: None,
-        control_plane: control_plane.as_ref(),
-        machine_deployments: mds.iter().map(W::worker).collect(),
-        machine_pools: Vec::new(),
-    };
-    assert_eq!(
-        decide(&input).map(|d| d.control_plane_version),
-        Err(s(
-            "cannot compute the upgrade plan: the ClusterClass uses the GenerateUpgradePlan extension \"plans.my-ext\", which topoplan cannot call yet"
-        ))
-    );
-
     let call = |req: &PlanRequest<'_>| -> Result<PlanResponse, String> {
         assert_eq!(
             (
@@ -1118,9 +1097,18 @@ fn plan_extension() {
     let call: &PlanCallback<'_> = &call;
     let with = PlanExtension {
         name: "plans.my-ext",
-        call: Some(call),
+        call,
     };
-    input.plan_extension = Some(&with);
+    let mut input = UpgradeInput {
+        api: ApiVersion::V1Beta2,
+        topology_version: "v1.32.3",
+        class_versions: &[],
+        plan_extension: Some(&with),
+        cluster_annotations: None,
+        control_plane: control_plane.as_ref(),
+        machine_deployments: mds.iter().map(W::worker).collect(),
+        machine_pools: Vec::new(),
+    };
     let got = decide(&input).map(|d| {
         (
             d.control_plane_version,
@@ -1147,7 +1135,7 @@ fn plan_extension() {
     let bad: &PlanCallback<'_> = &bad;
     let with_bad = PlanExtension {
         name: "plans.my-ext",
-        call: Some(bad),
+        call: bad,
     };
     input.plan_extension = Some(&with_bad);
     assert_eq!(
@@ -1157,12 +1145,16 @@ fn plan_extension() {
         ))
     );
 
-    let failing =
-        |_: &PlanRequest<'_>| -> Result<PlanResponse, String> { Err(s("connection refused")) };
+    // The callback's error is passed on as it is: it says what failed.
+    let failing = |_: &PlanRequest<'_>| -> Result<PlanResponse, String> {
+        Err(s(
+            "failed to get upgrade plan from extension: connection refused",
+        ))
+    };
     let failing: &PlanCallback<'_> = &failing;
     let with_failing = PlanExtension {
         name: "plans.my-ext",
-        call: Some(failing),
+        call: failing,
     };
     input.plan_extension = Some(&with_failing);
     assert_eq!(
@@ -1172,13 +1164,24 @@ fn plan_extension() {
         ))
     );
 
-    // Nothing to upgrade: the extension is not needed, so its absence is no error.
-    input.plan_extension = Some(&without);
+    // Nothing to upgrade: the extension is not called, so a failing one is no error.
+    let calls = std::cell::Cell::new(0);
+    let counting = |_: &PlanRequest<'_>| -> Result<PlanResponse, String> {
+        calls.set(calls.get() + 1);
+        Err(s("unreachable"))
+    };
+    let counting: &PlanCallback<'_> = &counting;
+    let with_counting = PlanExtension {
+        name: "plans.my-ext",
+        call: counting,
+    };
+    input.plan_extension = Some(&with_counting);
     input.topology_version = "v1.30.4";
     assert_eq!(
         decide(&input).map(|d| d.control_plane_version),
         Ok(s("v1.30.4"))
     );
+    assert_eq!(calls.get(), 0);
 }
 
 #[test]
