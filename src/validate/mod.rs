@@ -95,6 +95,9 @@ pub struct Options<'a> {
     pub class_variables: Option<&'a ClassVariablesCheck<'a>>,
     /// Cluster variable defaulting and validation (`Default`); `None` skips the step.
     pub cluster_variables: Option<&'a ClusterVariablesCheck<'a>>,
+    /// The stored objects (`--current`) a Cluster version change is checked against (is the
+    /// previous version still rolling out?); `None` skips that check.
+    pub live: Option<&'a cluster::rollout::Live<'a>>,
 }
 
 impl std::fmt::Debug for Options<'_> {
@@ -103,6 +106,7 @@ impl std::fmt::Debug for Options<'_> {
             .field("gates", &self.gates)
             .field("class_variables", &self.class_variables.is_some())
             .field("cluster_variables", &self.cluster_variables.is_some())
+            .field("live", &self.live.is_some())
             .finish()
     }
 }

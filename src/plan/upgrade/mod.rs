@@ -35,7 +35,8 @@ use serde_json::{Map, Value};
 use crate::api::ApiVersion;
 use crate::api::labels::{DEFER_UPGRADE, HOLD_UPGRADE_SEQUENCE};
 
-mod contract;
+/// Also read by admission: the Cluster webhook checks the same ControlPlane contract fields.
+pub(crate) mod contract;
 mod plan;
 mod semver;
 
