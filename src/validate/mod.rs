@@ -11,7 +11,8 @@ out: no I/O, no clock, no environment.
 Files, one concern each:
 - [`clusterclass`]: the ClusterClass webhook (create, update, delete);
 - [`patches`]: its `spec.patches` rules;
-- [`cluster`]: the Cluster webhook (mutating `Default` and validating `validate`);
+- [`cluster`]: the Cluster webhook (mutating `Default` and validating `validate`), with
+  [`cluster::rollout`], its version-change checks against the stored objects (`--current`);
 - [`compatibility`]: which ClusterClass changes existing Clusters survive;
 - [`definition_from`]: v1beta1's deprecated `definitionFrom` put back for the variable checks;
 - [`machines`]: rollout, health-check and taint rules classes and topologies share;
