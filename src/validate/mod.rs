@@ -14,6 +14,8 @@ Files, one concern each:
 - [`cluster`]: the Cluster webhook (mutating `Default` and validating `validate`), with
   [`cluster::rollout`], its version-change checks against the stored objects (`--current`);
 - [`compatibility`]: which ClusterClass changes existing Clusters survive;
+- [`contract`]: the ControlPlane contract's versions and whether workers roll out, as Cluster
+  API reads them (the upgrade sequencing reads them too);
 - [`definition_from`]: v1beta1's deprecated `definitionFrom` put back for the variable checks;
 - [`machines`]: rollout, health-check and taint rules classes and topologies share;
 - [`k8s`]: apimachinery's string checks (label keys and values, DNS names, CIDRs, …);
@@ -35,6 +37,7 @@ pub mod stored;
 pub mod cluster;
 pub mod clusterclass;
 pub mod compatibility;
+pub(crate) mod contract;
 mod definition_from;
 pub mod gates;
 pub mod gostruct;

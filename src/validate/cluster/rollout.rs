@@ -8,7 +8,7 @@ Owns [`Live`], the stored objects the webhook would read from the management clu
 ControlPlane the stored Cluster references, the MachineDeployments and MachinePools labelled as
 its topology's, the Machines their selectors pick, workload-cluster Nodes), and the reasons
 these objects give for refusing a change. The ControlPlane contract and the "is this worker
-upgrading" readers are the upgrade sequencing's (`crate::plan::upgrade::contract`): the
+upgrading" readers are [`crate::validate::contract`]'s, shared with the upgrade sequencing: the
 webhook calls the same Cluster API functions the topology controller does.
 
 Offline, what is not among the stored objects is not there to read. Cluster API refuses the
@@ -24,8 +24,7 @@ use serde_json::Value;
 use crate::api::{ApiVersion, labels};
 use crate::k8s::field::go_quote;
 use crate::load::Object;
-use crate::plan::current::read_ref;
-use crate::plan::upgrade::contract;
+use crate::validate::contract;
 use crate::validate::version::Version;
 
 /// The stored objects the rule reads, indexed once for every Cluster of a run.
@@ -136,9 +135,15 @@ fn control_plane(
     old: &Version,
     live: &Live<'_>,
 ) -> Option<String> {
-    let (group, kind, name) = read_ref(cluster.spec.get("controlPlaneRef"))?;
+    // The v1beta2 form's `{apiGroup, kind, name}`, in the Cluster's namespace.
+    let r = cluster.spec.get("controlPlaneRef")?;
+    let field = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or("");
+    let (group, kind, name) = (field("apiGroup"), field("kind"), field("name"));
+    if name.is_empty() {
+        return None;
+    }
     let cp = live
-        .of_kind(&kind, cluster.namespace)
+        .of_kind(kind, cluster.namespace)
         .iter()
         .find(|o| o.name == name && (group.is_empty() || o.group() == group))?;
     let cp = &cp.value;
