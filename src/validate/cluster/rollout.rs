@@ -8,7 +8,7 @@ Owns [`Live`], the stored objects the webhook would read from the management clu
 ControlPlane the stored Cluster references, the MachineDeployments and MachinePools labelled as
 its topology's, the Machines their selectors pick, workload-cluster Nodes), and the reasons
 these objects give for refusing a change. The ControlPlane contract and the "is this worker
-upgrading" readers are [`crate::validate::contract`]'s, shared with the upgrade sequencing: the
+upgrading" readers are `crate::validate::contract`'s, shared with the upgrade sequencing: the
 webhook calls the same Cluster API functions the topology controller does.
 
 Offline, what is not among the stored objects is not there to read. Cluster API refuses the
