@@ -27,11 +27,26 @@ use crate::load::Object;
 use crate::validate::contract;
 use crate::validate::version::Version;
 
-/// The stored objects the rule reads, indexed once for every Cluster of a run.
+/// Three nested lookups (kind, namespace, then a name or a label value): keyed by borrowed
+/// strings, each level is looked up by `&str`.
+type Nested<'a> = HashMap<&'a str, HashMap<&'a str, HashMap<&'a str, Vec<&'a Object>>>>;
+
+fn bucket<'m, 'a>(m: &'m Nested<'a>, kind: &str, namespace: &str, key: &str) -> &'m [&'a Object] {
+    m.get(kind)
+        .and_then(|m| m.get(namespace))
+        .and_then(|m| m.get(key))
+        .map_or(&[], Vec::as_slice)
+}
+
+/// The stored objects the rule reads, indexed once for every Cluster of a run: a fleet keeps
+/// thousands of Clusters' objects in one namespace, and each Cluster reads only its own.
 #[derive(Debug, Default)]
 pub struct Live<'a> {
-    /// Namespaced objects by kind, then namespace, in input order.
-    by_kind: HashMap<&'a str, HashMap<&'a str, Vec<&'a Object>>>,
+    /// Every object by kind, namespace and name (the ControlPlane is found by its reference).
+    by_name: Nested<'a>,
+    /// Cluster API MachineDeployments, MachinePools and Machines by kind, namespace and
+    /// `cluster.x-k8s.io/cluster-name` label (empty without one), in input order.
+    by_cluster: Nested<'a>,
     /// Nodes (`v1`) by name.
     nodes: HashMap<&'a str, &'a Value>,
 }
@@ -46,32 +61,50 @@ impl<'a> Live<'a> {
                 live.nodes.entry(o.name.as_str()).or_insert(&o.value);
                 continue;
             }
-            live.by_kind
+            live.by_name
                 .entry(o.kind.as_str())
                 .or_default()
                 .entry(o.namespace.as_str())
                 .or_default()
+                .entry(o.name.as_str())
+                .or_default()
                 .push(o);
+            let listed = matches!(
+                o.kind.as_str(),
+                "MachineDeployment" | "MachinePool" | "Machine"
+            );
+            if listed && o.group() == crate::api::GROUP {
+                let cluster = labels_of(&o.value)
+                    .and_then(|l| l.get(labels::CLUSTER_NAME))
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                live.by_cluster
+                    .entry(o.kind.as_str())
+                    .or_default()
+                    .entry(o.namespace.as_str())
+                    .or_default()
+                    .entry(cluster)
+                    .or_default()
+                    .push(o);
+            }
         }
         live
     }
 
-    fn of_kind(&self, kind: &str, namespace: &str) -> &[&'a Object] {
-        self.by_kind
-            .get(kind)
-            .and_then(|m| m.get(namespace))
-            .map_or(&[], Vec::as_slice)
-    }
-
-    /// Cluster API objects of `kind` in `namespace`, sorted by name (the API server's list
-    /// order; Cluster API's cached client gives no order at all).
-    fn core_sorted(&self, kind: &str, namespace: &str) -> Vec<&'a Object> {
-        let mut out: Vec<&'a Object> = self
-            .of_kind(kind, namespace)
-            .iter()
-            .copied()
-            .filter(|o| o.group() == crate::api::GROUP)
-            .collect();
+    /// Cluster API objects of `kind` in `namespace` labelled for Cluster `cluster` (any, when
+    /// `None`), sorted by name (the API server's list order; Cluster API's cached client gives
+    /// no order at all).
+    fn listed(&self, kind: &str, namespace: &str, cluster: Option<&str>) -> Vec<&'a Object> {
+        let mut out: Vec<&'a Object> = match cluster {
+            Some(c) => bucket(&self.by_cluster, kind, namespace, c).to_vec(),
+            None => self
+                .by_cluster
+                .get(kind)
+                .and_then(|m| m.get(namespace))
+                .into_iter()
+                .flat_map(|m| m.values().flatten().copied())
+                .collect(),
+        };
         out.sort_by(|a, b| a.name.cmp(&b.name));
         out
     }
@@ -142,10 +175,9 @@ fn control_plane(
     if name.is_empty() {
         return None;
     }
-    let cp = live
-        .of_kind(kind, cluster.namespace)
+    let cp = bucket(&live.by_name, kind, cluster.namespace, name)
         .iter()
-        .find(|o| o.name == name && (group.is_empty() || o.group() == group))?;
+        .find(|o| group.is_empty() || o.group() == group)?;
     let cp = &cp.value;
     const UPGRADING: &str = "failed to check if control plane is upgrading";
     let raw = match contract::spec_version(cp) {
@@ -214,14 +246,9 @@ fn workers(
     live: &Live<'_>,
 ) -> Option<String> {
     let listed: Vec<&Object> = live
-        .core_sorted(kind.name(), cluster.namespace)
+        .listed(kind.name(), cluster.namespace, Some(cluster.name))
         .into_iter()
-        .filter(|o| {
-            labels_of(&o.value).is_some_and(|l| {
-                l.get(labels::CLUSTER_NAME).and_then(Value::as_str) == Some(cluster.name)
-                    && l.contains_key(labels::TOPOLOGY_OWNED)
-            })
-        })
+        .filter(|o| labels_of(&o.value).is_some_and(|l| l.contains_key(labels::TOPOLOGY_OWNED)))
         .collect();
     let mut upgrading: Vec<&str> = Vec::new();
     for o in listed {
@@ -300,8 +327,10 @@ fn node_refs(mp: &Value) -> impl Iterator<Item = &str> {
 /// goes by the selector, and so does this. Sorted by name, as the API server lists them.
 fn machines_of<'a>(md: &Object, live: &Live<'a>) -> Result<Vec<&'a Value>, String> {
     let selector = label_selector_as_map(md.value.pointer("/spec/selector"))?;
+    // A selector naming the Cluster picks only Machines labelled for it.
+    let cluster = selector.get(labels::CLUSTER_NAME).map(String::as_str);
     Ok(live
-        .core_sorted("Machine", &md.namespace)
+        .listed("Machine", &md.namespace, cluster)
         .into_iter()
         .filter(|m| {
             let labels = labels_of(&m.value);
