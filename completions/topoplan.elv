@@ -133,7 +133,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand --replay-extensions 'Answer every call to the extensions from a recording made with --record-extensions, with no network (--extension is not needed). A request the recording does not hold is an error: the recording is stale'
             cand --trace-extensions 'Write each call to the extensions as a YAML file in DIR (request, response, HTTP status, duration) and print a one-line summary of each on stderr'
             cand --redact-setting 'Replace the value of the extension setting KEY by REDACTED in traces and recordings (a recording replays with the same keys redacted); repeatable'
-            cand --old 'The objects as they are now (files or directories): ClusterClasses and Clusters found here are validated as updates, with Cluster API''s update rules; repeatable'
+            cand --current 'The objects as they are now (files, directories or -), read as `plan --current` reads them: ClusterClasses and Clusters found here are validated as updates, with Cluster API''s update rules, and a Cluster''s version change is refused while the stored ControlPlane, MachineDeployments or MachinePools still roll out the previous one; repeatable. `--old` is an alias'
             cand -o 'What to print on stdout: diagnostics only (text), findings as JSON, or the defaulted objects as YAML'
             cand --output 'What to print on stdout: diagnostics only (text), findings as JSON, or the defaulted objects as YAML'
             cand --diagnostics-format 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request''s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true'

@@ -403,6 +403,15 @@ fn run_row(sc: &Scenario) {
 
 const V1_35: Edit = edit("in/cluster.yaml", "version: 1.34.1", "version: 1.35.0");
 
+/// Cluster API's webhook refuses a version change while the stored objects show the previous
+/// upgrade rolling out; this annotation skips its version checks, which is how a Cluster gets
+/// into the states the sequencing rows below plan.
+const UNSAFE_VERSION: Edit = edit(
+    "in/cluster.yaml",
+    "  namespace: team-a\n",
+    "  namespace: team-a\n  annotations:\n    unsafe.topology.cluster.x-k8s.io/disable-update-version-check: \"\"\n",
+);
+
 /// Scenario 1: Re-planning against the state a plan produces: nothing to do.
 const NO_OP: Scenario = NONE;
 
@@ -425,14 +434,14 @@ const REPLICAS: Scenario = Scenario {
 };
 
 /// Scenario 3: The topology version is bumped again while the control plane is still rolling out
-/// the previous upgrade (spec v1.34.1, status v1.33.4): the control plane is not written at all
-/// this pass (pending upgrade), and the workers wait for it. Main's OneMinor plan: control plane
-/// [v1.35.0], workers [v1.35.0]; the upgrade-step annotation tracks the control plane's written
-/// version.
+/// the previous upgrade (spec v1.34.1, status v1.33.4), past the webhook's version checks: the
+/// control plane is not written at all this pass (pending upgrade), and the workers wait for it.
+/// Main's OneMinor plan: control plane [v1.35.0], workers [v1.35.0]; the upgrade-step annotation
+/// tracks the control plane's written version.
 const CP_UPGRADING: Scenario = Scenario {
     overlays: &["cp-upgrading"],
     inputs: &[],
-    edits: &[V1_35],
+    edits: &[V1_35, UNSAFE_VERSION],
     objects: &[
         obj("unchanged", "KubeadmControlPlane", KCP).note("held: "),
         obj("unchanged", "MachineDeployment", MD0).note("held: "),
@@ -584,12 +593,13 @@ const WORKERS_FOLLOW: Scenario = Scenario {
 };
 
 /// Scenario 4c: A minor upgrade while md-1 is still rolling out the previous version (one of its
-/// Machines runs v1.33.4): the control plane does not start (`computeControlPlaneVersion`: a
-/// MachineDeployment is upgrading), so it is held, and so are the workers.
+/// Machines runs v1.33.4), past the webhook's version checks: the control plane does not start
+/// (`computeControlPlaneVersion`: a MachineDeployment is upgrading), so it is held, and so are
+/// the workers.
 const MD_STILL_UPGRADING: Scenario = Scenario {
     overlays: &["stable-cp", "md-upgrading"],
     inputs: &[],
-    edits: &[V1_35],
+    edits: &[V1_35, UNSAFE_VERSION],
     objects: &[
         obj("unchanged", "KubeadmControlPlane", KCP).note("held: "),
         obj("unchanged", "MachineDeployment", MD0).note("held: "),
@@ -870,6 +880,55 @@ fn workers_follow_the_control_plane() {
 #[test]
 fn machine_deployment_still_upgrading() {
     run_row(&MD_STILL_UPGRADING);
+}
+
+/// Without the unsafe annotation, the version changes of scenarios 3 and 4c never reach the
+/// topology controller: Cluster API's Cluster webhook (`validateTopologyVersionUpdate`) refuses
+/// them, naming what still rolls out; `plan` refuses them with its message, at the version.
+#[test]
+fn version_changes_during_a_rollout_are_refused() {
+    for (sc, reasons) in [
+        (
+            &CP_UPGRADING,
+            "[control plane is still completing a previous upgrade, \
+             there are still MachineDeployments completing a previous upgrade: [dev-md-0-p7p2x, dev-mem-md-1-4xkpv], \
+             there are still MachinePools completing a previous upgrade: [dev-mp-0-xgscx]]",
+        ),
+        (
+            &MD_STILL_UPGRADING,
+            "there are still MachineDeployments completing a previous upgrade: [dev-mem-md-1-4xkpv]",
+        ),
+    ] {
+        let without = Scenario {
+            edits: &[V1_35],
+            ..*sc
+        };
+        let doc = run_json(setup(&without), &[], 1);
+        let errors: Vec<(&str, u64, &str)> = doc["errors"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|e| {
+                (
+                    s(&e["file"]),
+                    e["line"].as_u64().unwrap_or(0),
+                    s(&e["message"]),
+                )
+            })
+            .collect();
+        assert_eq!(
+            errors,
+            [(
+                "in/cluster.yaml",
+                21,
+                format!(
+                    "Cluster.cluster.x-k8s.io \"dev\" is invalid: spec.topology.version: Invalid value: \"v1.35.0\": version cannot be changed: {reasons}"
+                )
+                .as_str()
+            )],
+            "{doc:#}"
+        );
+    }
 }
 
 #[test]

@@ -873,7 +873,8 @@ fn a_lower_version_with_pre_releases_is_a_decrease() {
 
 /// Within one `MAJOR.MINOR.PATCH`, main's comparison sees no decrease (`v1.2.3-xyz.2` →
 /// `v1.2.3-xyz.1`); Cluster API refuses that change only when the live control plane is not at
-/// the old version or is still rolling out, which an offline `validate` does not see.
+/// the old version or is still rolling out, which `validate` sees only in `--current` objects
+/// (here only the Cluster is stored).
 #[test]
 fn a_pre_release_change_within_one_version_is_not_a_decrease() {
     let doc = update(
@@ -991,4 +992,250 @@ fn definition_from_is_refused_on_v1beta1_clusters() {
         0,
     );
     assert!(messages(&doc).is_empty(), "{doc:#}");
+}
+
+// ---- version changes while the previous one rolls out (issue 17) ----
+
+const QUICK_START: &str = "testdata/examples/quick-start";
+const KCP: &str = "cur/KubeadmControlPlane_team-a_dev-s6cjd.yaml";
+const MP: &str = "cur/MachinePool_team-a_dev-mp-0-xgscx.yaml";
+const STORED_CLUSTER: &str = "cur/Cluster_team-a_dev.yaml";
+
+/// The quick-start Cluster bumped from v1.34.1 to v1.35.0 against its state after the first
+/// reconcile (`cur/`, testdata/current/base) with the `overlays` of testdata/current over it and
+/// each `(file, from, to)` edit applied. The input (`in/`) is the quick-start with its Cluster
+/// as exported from `cur/` and edited: `validate` compares the input Cluster whole with the
+/// stored one, so it carries the references the controller set.
+fn bumped(overlays: &[&str], edits: &[(&str, &str, &str)]) -> Test {
+    let mut t = Test::new()
+        .fixture(QUICK_START, "in")
+        .fixture("testdata/current/base", "cur");
+    for o in overlays {
+        t = t.fixture(&format!("testdata/current/{o}"), "cur");
+    }
+    let stored =
+        std::fs::read_to_string(t.path().join(STORED_CLUSTER)).expect("stored Cluster fixture");
+    t = t.file("in/cluster.yaml", &stored);
+    for (file, from, to) in [("in/cluster.yaml", "version: v1.34.1", "version: v1.35.0")]
+        .iter()
+        .chain(edits)
+    {
+        let p = t.path().join(file);
+        let text = std::fs::read_to_string(&p).expect("fixture");
+        assert_eq!(text.matches(from).count(), 1, "{from:?} in {file}");
+        std::fs::write(&p, text.replacen(from, to, 1)).expect("write");
+    }
+    t
+}
+
+/// `validate -f in --current cur -o json` (or with `flag` for `--current`).
+fn validate_current(t: Test, flag: &str, status: i32) -> Value {
+    validate_json(
+        t.args(["validate", "-f", "in", flag, "cur", "-o", "json"]),
+        status,
+    )
+}
+
+/// Cluster API's message for the bumped Cluster, refused for `reasons`, at the version's line.
+fn refused(reasons: &str) -> Vec<(String, String)> {
+    let stored = std::fs::read_to_string(
+        common::repo().join("testdata/current/base/Cluster_team-a_dev.yaml"),
+    )
+    .expect("stored Cluster fixture");
+    let line = stored
+        .lines()
+        .position(|l| l.trim() == "version: v1.34.1")
+        .expect("version line")
+        + 1;
+    vec![(
+        format!("in/cluster.yaml:{line}"),
+        format!(
+            "spec.topology.version: Invalid value: \"v1.35.0\": version cannot be changed: {reasons}"
+        ),
+    )]
+}
+
+/// `validateTopologyControlPlaneVersion`: each reason the stored ControlPlane gives, one at a
+/// time (the workers are at v1.34.1 and roll nothing out).
+#[test]
+fn the_control_plane_must_have_finished_the_previous_version() {
+    // No status.version yet: still provisioning (`IsProvisioning`).
+    let doc = validate_current(bumped(&[], &[]), "--current", 1);
+    assert_eq!(
+        errors(&doc),
+        refused("control plane is currently provisioning"),
+        "{doc:#}"
+    );
+    // spec.version at the stored topology version, status.version behind it (`IsUpgrading`).
+    let doc = validate_current(
+        bumped(
+            &["stable-cp"],
+            &[(
+                KCP,
+                "status:\n  version: v1.34.1",
+                "status:\n  version: v1.33.4",
+            )],
+        ),
+        "--current",
+        1,
+    );
+    assert_eq!(
+        errors(&doc),
+        refused("control plane is still completing a previous upgrade"),
+        "{doc:#}"
+    );
+    // spec.version not yet the stored topology version (printed as blang prints it).
+    let doc = validate_current(
+        bumped(
+            &["stable-cp"],
+            &[(
+                KCP,
+                "  version: v1.34.1\nstatus",
+                "  version: v1.33.4\nstatus",
+            )],
+        ),
+        "--current",
+        1,
+    );
+    assert_eq!(
+        errors(&doc),
+        refused(
+            "Cluster.spec.topology.version 1.34.1 was not propagated to control plane yet (control plane version 1.33.4)"
+        ),
+        "{doc:#}"
+    );
+    // Done: the bump is admitted.
+    let doc = validate_current(bumped(&["stable-cp"], &[]), "--current", 0);
+    assert_eq!(doc["valid"], true, "{doc:#}");
+}
+
+/// `validateTopologyMachineDeploymentVersions` (a Machine of md-1's selector still at the old
+/// version) and `validateTopologyMachinePoolVersions` (a Node of mp-0 whose kubelet is behind).
+#[test]
+fn workers_must_have_finished_the_previous_version() {
+    let doc = validate_current(bumped(&["stable-cp", "md-upgrading"], &[]), "--current", 1);
+    assert_eq!(
+        errors(&doc),
+        refused(
+            "there are still MachineDeployments completing a previous upgrade: [dev-mem-md-1-4xkpv]"
+        ),
+        "{doc:#}"
+    );
+    let node = "apiVersion: v1\nkind: Node\nmetadata: {name: mp-node-1}\nstatus: {nodeInfo: {kubeletVersion: v1.33.4}}\n";
+    let pool = bumped(
+        &["stable-cp"],
+        &[(
+            MP,
+            "      version: v1.34.1\n",
+            "      version: v1.34.1\nstatus:\n  nodeRefs:\n  - {apiVersion: v1, kind: Node, name: mp-node-1}\n",
+        )],
+    );
+    let doc = validate_current(pool.file("cur/node.yaml", node), "--current", 1);
+    assert_eq!(
+        errors(&doc),
+        refused("there are still MachinePools completing a previous upgrade: [dev-mp-0-xgscx]"),
+        "{doc:#}"
+    );
+    // The same pool without its Node among the stored objects: nothing to read, nothing refused.
+    let pool = bumped(
+        &["stable-cp"],
+        &[(
+            MP,
+            "      version: v1.34.1\n",
+            "      version: v1.34.1\nstatus:\n  nodeRefs:\n  - {apiVersion: v1, kind: Node, name: mp-node-1}\n",
+        )],
+    );
+    let doc = validate_current(pool, "--current", 0);
+    assert_eq!(doc["valid"], true, "{doc:#}");
+}
+
+/// Several reasons are one error, aggregated as `kerrors.NewAggregate` prints them; `--old`, the
+/// flag's former name, still works.
+#[test]
+fn every_reason_in_one_message_and_old_is_an_alias() {
+    let reasons = "[control plane is still completing a previous upgrade, \
+         there are still MachineDeployments completing a previous upgrade: [dev-md-0-p7p2x, dev-mem-md-1-4xkpv], \
+         there are still MachinePools completing a previous upgrade: [dev-mp-0-xgscx]]";
+    for flag in ["--current", "--old"] {
+        let doc = validate_current(bumped(&["cp-upgrading"], &[]), flag, 1);
+        assert_eq!(errors(&doc), refused(reasons), "{flag}: {doc:#}");
+    }
+}
+
+/// Without current objects there is nothing to read: a create is not refused, and neither is an
+/// update whose stored objects hold only the Cluster.
+#[test]
+fn without_current_objects_nothing_is_refused() {
+    let doc = validate_json(
+        bumped(&["cp-upgrading"], &[]).args(["validate", "-f", "in", "-o", "json"]),
+        0,
+    );
+    assert_eq!(doc["valid"], true, "{doc:#}");
+    let doc = validate_json(
+        bumped(&[], &[]).args([
+            "validate",
+            "-f",
+            "in",
+            "-o",
+            "json",
+            "--current",
+            STORED_CLUSTER,
+        ]),
+        0,
+    );
+    assert_eq!(doc["valid"], true, "{doc:#}");
+}
+
+/// The unsafe version-check annotation skips this rule with the other version rules, with
+/// Cluster API's warning.
+#[test]
+fn the_unsafe_annotation_skips_the_rollout_checks() {
+    let t = bumped(
+        &["cp-upgrading"],
+        &[(
+            "in/cluster.yaml",
+            "  namespace: team-a\n",
+            "  namespace: team-a\n  annotations:\n    unsafe.topology.cluster.x-k8s.io/disable-update-version-check: \"\"\n",
+        )],
+    );
+    let doc = validate_current(t, "--current", 0);
+    assert_eq!(doc["valid"], true, "{doc:#}");
+    let warnings: Vec<&str> = doc["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| f["severity"] == "warning")
+        .filter_map(|f| f["message"].as_str())
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "Skipping version validation for Cluster because annotation \"unsafe.topology.cluster.x-k8s.io/disable-update-version-check\" is set."
+        ],
+        "{doc:#}"
+    );
+}
+
+/// `--current -` reads the stored objects from stdin, as `plan --current -` does.
+#[test]
+fn current_objects_from_stdin() {
+    let t = bumped(&["cp-upgrading"], &[]);
+    let mut stream = String::new();
+    for f in [
+        "Cluster_team-a_dev.yaml",
+        "KubeadmControlPlane_team-a_dev-s6cjd.yaml",
+    ] {
+        stream.push_str("---\n");
+        stream.push_str(&std::fs::read_to_string(t.path().join("cur").join(f)).expect("fixture"));
+    }
+    let doc = validate_json(
+        t.stdin(&stream)
+            .args(["validate", "-f", "in", "--current", "-", "-o", "json"]),
+        1,
+    );
+    assert_eq!(
+        errors(&doc),
+        refused("control plane is still completing a previous upgrade"),
+        "{doc:#}"
+    );
 }

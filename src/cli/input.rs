@@ -121,6 +121,20 @@ pub fn variable_values(
     ))
 }
 
+/// How `--current` is read, by `plan` and `validate` alike: the stored objects as they are (no
+/// `${VAR}` substitution), with the input's default namespace, byte budget and per-file kinds;
+/// `None` without paths.
+pub fn current_load(load: &LoadOptions, paths: &[PathBuf]) -> Option<LoadOptions> {
+    (!paths.is_empty()).then(|| LoadOptions {
+        paths: paths.to_vec(),
+        default_namespace: load.default_namespace.clone(),
+        substitute: None,
+        input_limit: load.input_limit.clone(),
+        per_file: load.per_file.clone(),
+        ..Default::default()
+    })
+}
+
 impl InputArgs {
     /// Resolve into load options for the `-f` list, and the provider repository's options.
     pub fn resolve(&self) -> Result<(LoadOptions, Option<ProviderOptions>), Vec<Diagnostic>> {
@@ -138,7 +152,7 @@ impl InputArgs {
         Ok((load, providers))
     }
 
-    /// Resolve with the same namespace and substitution settings but other paths (`--old`).
+    /// Resolve with the same namespace and substitution settings but other paths.
     pub fn resolve_paths(&self, paths: Vec<PathBuf>) -> Result<LoadOptions, Vec<Diagnostic>> {
         let values = self.values()?;
         self.resolve_with(paths, values.as_ref())

@@ -176,15 +176,7 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
         load.exclude.push(dir.clone());
     }
     load.exclude.extend(args.extensions.dirs());
-    // Stored objects are read as they are: no ${VAR} substitution.
-    let current = (!args.current.is_empty()).then(|| crate::load::LoadOptions {
-        paths: args.current.clone(),
-        default_namespace: load.default_namespace.clone(),
-        substitute: None,
-        input_limit: load.input_limit.clone(),
-        per_file: load.per_file.clone(),
-        ..Default::default()
-    });
+    let current = super::input::current_load(&load, &args.current);
     let crds = args.admission.crds(&load);
     Ok((
         PlanOptions {

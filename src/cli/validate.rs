@@ -24,10 +24,13 @@ pub struct ValidateArgs {
     #[command(flatten)]
     pub extensions: ExtensionArgs,
 
-    /// The objects as they are now (files or directories): ClusterClasses and Clusters found
-    /// here are validated as updates, with Cluster API's update rules; repeatable.
-    #[arg(long = "old", value_name = "PATH")]
-    pub old: Vec<PathBuf>,
+    /// The objects as they are now (files, directories or -), read as `plan --current` reads
+    /// them: ClusterClasses and Clusters found here are validated as updates, with Cluster API's
+    /// update rules, and a Cluster's version change is refused while the stored ControlPlane,
+    /// MachineDeployments or MachinePools still roll out the previous one; repeatable. `--old`
+    /// is an alias.
+    #[arg(long = "current", alias = "old", value_name = "PATH")]
+    pub current: Vec<PathBuf>,
 
     /// What to print on stdout: diagnostics only (text), findings as JSON, or the defaulted
     /// objects as YAML.
@@ -58,16 +61,12 @@ pub enum Format {
 pub fn resolve(args: ValidateArgs) -> Result<(ValidateOptions, Format), Failure> {
     let (mut load, providers) = args.input.resolve()?;
     load.exclude.extend(args.extensions.dirs());
-    let old = if args.old.is_empty() {
-        None
-    } else {
-        Some(args.input.resolve_paths(args.old.clone())?)
-    };
+    let current = super::input::current_load(&load, &args.current);
     Ok((
         ValidateOptions {
             crds: args.admission.crds(&load),
             load,
-            old,
+            current,
             gates: args.admission.gates()?,
             extensions: args
                 .extensions

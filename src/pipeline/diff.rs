@@ -147,7 +147,9 @@ where
             };
 
             // The state the new inputs are admitted against: the old classes, and the Cluster each
-            // remaining old Cluster converged to.
+            // remaining old Cluster converged to. The Cluster webhook's version-change rule reads
+            // this state as the stored objects; a settled state rolls nothing out, and holds no
+            // ControlPlane or workers, so that rule refuses no version change here.
             let mut state: Vec<Object> = old_side
                 .objects
                 .iter()

@@ -263,7 +263,7 @@ pub(crate) fn told_first<T>(
 /// `--current DIR` where DIR was written by `plan --output-dir`: the state after that plan (its
 /// `deleted/` objects are gone). The loader still walks DIR, under its rules for links and
 /// special files; it only never enters the `deleted` directories.
-fn expand_plan_outputs(c: &LoadOptions) -> LoadOptions {
+pub(crate) fn expand_plan_outputs(c: &LoadOptions) -> LoadOptions {
     let mut exclude = c.exclude.clone();
     for p in &c.paths {
         if load::is_plan_output(p) {

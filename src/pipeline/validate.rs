@@ -1,7 +1,7 @@
 /*!
-The driver of `topoplan validate`: load the input (and the objects as they are now), connect the
-extensions that discover variables, and run admission as the API server would, defaulting the
-input in place.
+The driver of `topoplan validate`: load the input (and the objects as they are now,
+`--current`), connect the extensions that discover variables, and run admission as the API
+server would, defaulting the input in place.
 */
 
 use crate::diag::{Diagnostic, Diagnostics};
@@ -14,9 +14,9 @@ use crate::validate::run::{Mode, Settings, Validation, admit};
 pub struct ValidateOptions {
     /// The input.
     pub load: LoadOptions,
-    /// The objects as they are now (`--old`): their ClusterClasses and Clusters make admission
-    /// an update.
-    pub old: Option<LoadOptions>,
+    /// The objects as they are now (`--current`): their ClusterClasses and Clusters make
+    /// admission an update, and the rest is what a Cluster's version change is checked against.
+    pub current: Option<LoadOptions>,
     /// Feature gates.
     pub gates: crate::validate::Gates,
     /// Runtime extensions (resolved, not yet contacted).
@@ -49,9 +49,9 @@ pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
     let provider_files =
         super::add_provider_crds(opts.providers.as_ref(), &mut inputs).map_err(Diagnostics)?;
     let mut skipped = std::mem::take(&mut inputs.warnings);
-    let old = match &opts.old {
+    let old = match opts.current.as_ref().map(super::expand_plan_outputs) {
         Some(o) => {
-            let old = load::load(o).map_err(|Diagnostics(mut d)| {
+            let old = load::load(&o).map_err(|Diagnostics(mut d)| {
                 d.splice(0..0, skipped.iter().cloned());
                 Diagnostics(d)
             })?;

@@ -16,8 +16,9 @@ addition, version changes and class changes; finally a topology cannot be remove
 
 Offline differences, each by necessity: the ClusterClass is whatever the caller passes (a
 class that is passed counts as reconciled; none means "not found", a warning); the version
-update rules that read live control plane, MachineDeployment and MachinePool objects are not
-applied (the hook-pending rule, which reads the Cluster's own annotation, is).
+update rules that read the control plane, MachineDeployments and MachinePools ([`rollout`])
+read the stored objects given with the Cluster, and what is not among them does not refuse
+the change.
 */
 
 use std::collections::HashSet;
@@ -380,8 +381,9 @@ fn validate_topology(
             version,
             &in_version.unwrap_or_default(),
             &old_version.unwrap_or_default(),
-            new,
+            (new, old),
             ceiling,
+            opts.live,
         ));
     }
     if old_key != class_key {
@@ -409,14 +411,16 @@ fn validate_topology(
     (warnings, errs)
 }
 
-/// `validateTopologyVersionUpdate`, without the rules that need live objects.
+/// `validateTopologyVersionUpdate`; the rules reading stored objects ([`rollout`]) run only when
+/// `live` holds them.
 fn version_update(
     path: &Path,
     value: &str,
     new: &Version,
     old: &Version,
-    cluster: &View<'_>,
+    (cluster, stored): (&View<'_>, &View<'_>),
     ceiling: bool,
+    live: Option<&rollout::Live<'_>>,
 ) -> Option<FieldError> {
     if new.to_string() == old.to_string() {
         return None;
@@ -456,12 +460,19 @@ fn version_update(
             "version cannot be changed when the \"AfterClusterUpgrade\" hook is still blocking",
         ));
     }
-    // Cluster API next checks the live control plane, MachineDeployments and MachinePools
-    // (versions propagated, nothing provisioning or upgrading); an offline plan has no live
-    // objects, so those checks are not modelled. They are also what refuses a pre-release
-    // "downgrade" inside one MAJOR.MINOR.PATCH (`v1.2.3-xyz.2` to `v1.2.3-xyz.1`): main's
-    // comparison above ignores pre-releases, so such a change passes here.
-    None
+    // The stored Cluster names the objects to read; the new Cluster's API version picks main's
+    // or v1.10's reading of them. A change within one MAJOR.MINOR.PATCH's pre-releases
+    // (`v1.2.3-xyz.2` to `v1.2.3-xyz.1`), which main's comparison above lets through, is
+    // refused here only when the stored objects show a rollout (Cluster API also refuses it
+    // when it cannot read the control plane).
+    let live = live?;
+    let owner = rollout::Stored {
+        name: stored.name,
+        namespace: stored.namespace,
+        spec: stored.spec,
+    };
+    let reasons = rollout::reasons(cluster.cluster.api, &owner, old, live);
+    rollout::refusal(&reasons).map(|msg| FieldError::invalid(path, value, msg))
 }
 
 /// `spec.topology.workers.<list>[<name>]`, pointing at entry `i`.
@@ -719,6 +730,8 @@ fn autoscaler_for(
     }
     errs
 }
+
+pub mod rollout;
 
 #[cfg(test)]
 mod tests;

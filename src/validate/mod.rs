@@ -11,8 +11,11 @@ out: no I/O, no clock, no environment.
 Files, one concern each:
 - [`clusterclass`]: the ClusterClass webhook (create, update, delete);
 - [`patches`]: its `spec.patches` rules;
-- [`cluster`]: the Cluster webhook (mutating `Default` and validating `validate`);
+- [`cluster`]: the Cluster webhook (mutating `Default` and validating `validate`), with
+  [`cluster::rollout`], its version-change checks against the stored objects (`--current`);
 - [`compatibility`]: which ClusterClass changes existing Clusters survive;
+- [`contract`]: the ControlPlane contract's versions and whether workers roll out, as Cluster
+  API reads them (the upgrade sequencing reads them too);
 - [`definition_from`]: v1beta1's deprecated `definitionFrom` put back for the variable checks;
 - [`machines`]: rollout, health-check and taint rules classes and topologies share;
 - [`k8s`]: apimachinery's string checks (label keys and values, DNS names, CIDRs, …);
@@ -34,6 +37,7 @@ pub mod stored;
 pub mod cluster;
 pub mod clusterclass;
 pub mod compatibility;
+pub(crate) mod contract;
 mod definition_from;
 pub mod gates;
 pub mod gostruct;
@@ -95,6 +99,9 @@ pub struct Options<'a> {
     pub class_variables: Option<&'a ClassVariablesCheck<'a>>,
     /// Cluster variable defaulting and validation (`Default`); `None` skips the step.
     pub cluster_variables: Option<&'a ClusterVariablesCheck<'a>>,
+    /// The stored objects (`--current`) a Cluster version change is checked against (is the
+    /// previous version still rolling out?); `None` skips that check.
+    pub live: Option<&'a cluster::rollout::Live<'a>>,
 }
 
 impl std::fmt::Debug for Options<'_> {
@@ -103,6 +110,7 @@ impl std::fmt::Debug for Options<'_> {
             .field("gates", &self.gates)
             .field("class_variables", &self.class_variables.is_some())
             .field("cluster_variables", &self.cluster_variables.is_some())
+            .field("live", &self.live.is_some())
             .finish()
     }
 }

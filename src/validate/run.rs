@@ -253,7 +253,7 @@ pub fn admit(
         let opts = Options {
             gates: settings.gates,
             class_variables: Some(&check),
-            cluster_variables: None,
+            ..Options::default()
         };
         let outcome = super::cluster_class_with(&opts, class, old_class, &using);
         let before = findings.len();
@@ -294,6 +294,9 @@ pub fn admit(
     }
     drop(using_clusters);
     drop(kept_old);
+    // What a Cluster's version change is checked against: every stored object, read only
+    // when a version changes.
+    let live = super::cluster::rollout::Live::new(settings.stored.unwrap_or(old));
 
     // Clusters: the mutating webhook (defaults, variables) then the validating one. Each
     // Cluster's admission reads only shared, finished state, so they run in parallel, each
@@ -325,6 +328,7 @@ pub fn admit(
             gates: settings.gates,
             class_variables: None,
             cluster_variables: Some(&check),
+            live: Some(&live),
         };
         let mut outcome = super::cluster_with(&opts, cluster, old_cluster, class, old_class);
         if class.is_some() && class_admitted && vars.is_none() && cluster.spec.topology.is_some() {

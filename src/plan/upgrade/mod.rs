@@ -6,7 +6,8 @@ back (desired-state.md §5.4; Cluster API `exp/topology/desiredstate/desired_sta
 `upgrade_plan.go`, `scope/upgradetracker.go`).
 
 Owns: reading the version inputs from the current objects (ControlPlane `spec.version`,
-`status.version(s)`; MD/MP `spec.template.spec.version`; Machines and Nodes), the upgrade plans
+`status.version(s)`, through the contract readers admission shares, `crate::validate::contract`;
+MD/MP `spec.template.spec.version`; Machines and Nodes), the upgrade plans
 (submodule `plan`), the upgrade tracker's bookkeeping (provisioning / upgrading / starting / pending /
 waiting for workers; per-kind upgrading sets and concurrency) and the operator-facing reasons.
 It is pure: no I/O, the caller hands in the objects and turns errors into diagnostics.
@@ -34,8 +35,8 @@ use serde_json::{Map, Value};
 
 use crate::api::ApiVersion;
 use crate::api::labels::{DEFER_UPGRADE, HOLD_UPGRADE_SEQUENCE};
+use crate::validate::contract;
 
-mod contract;
 mod plan;
 mod semver;
 

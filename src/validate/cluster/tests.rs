@@ -485,7 +485,8 @@ fn version_updates() {
 /// and the message quotes both versions as blang prints them (pre-release and build included).
 /// (v1.10's webhook compared `WithBuildTags()`, pre-releases included; main does not. Cluster
 /// API's "downgrading topology version - pre-release" case is refused only by the live
-/// control-plane lookup that follows, which needs current objects.)
+/// control-plane lookup that follows, which needs stored objects: see the golden cases of
+/// `rollout`.)
 #[test]
 fn version_downgrades_with_pre_releases() {
     let at = |v: &str| c(&format!("{{spec: {{topology: {{version: {v}}}}}}}"));

@@ -6,11 +6,17 @@ out (`internal/topology/check/upgrade.go`).
 
 Owns the accessor error texts (`unstructured.NestedString` and friends) so that a malformed
 object produces Cluster API's message rather than a panic or a silent default.
+
+Two callers read the same Cluster API functions: the Cluster webhook's version-change rule
+([`super::cluster::rollout`]) and the upgrade sequencing (`crate::plan::upgrade`, a later
+stage, which is why this lives here).
 */
+
+use std::cmp::Ordering;
 
 use serde_json::Value;
 
-use super::semver::{Cmp, compare_with_build_tags, parse_tolerant};
+use super::version::{BuildCompare, Version, compare_with_build_tags};
 use crate::k8s::field::go_quote;
 use crate::variables::builtins::go_type;
 
@@ -158,14 +164,15 @@ fn status_versions(cp: &Value) -> Result<Vec<String>, GetError> {
         versions.push((version, replicas));
     }
 
-    let mut previous: Option<(&str, super::semver::Version)> = None;
+    let mut previous: Option<(&str, Version)> = None;
     for (i, (version, replicas)) in versions.iter().enumerate() {
-        let parsed = parse_tolerant(version).map_err(|e| {
+        let parsed = Version::parse_tolerant_err(version).map_err(|e| {
             GetError::Other(format!("failed to parse {p}[{i}].version from object: {e}"))
         })?;
         if let Some((prev, prev_parsed)) = &previous
             && !prev.is_empty()
-            && compare_with_build_tags(&parsed, prev_parsed) == Cmp::Less
+            && compare_with_build_tags(&parsed, prev_parsed)
+                == BuildCompare::Ordered(Ordering::Less)
         {
             return Err(GetError::Other(format!(
                 "version {} and {} are in the wrong order",
@@ -181,6 +188,15 @@ fn status_versions(cp: &Value) -> Result<Vec<String>, GetError> {
         previous = Some((version, parsed));
     }
     Ok(versions.into_iter().map(|(v, _)| v).collect())
+}
+
+/// Cluster API's `version.Compare(a, b, WithBuildTags()) >= 1`: `a` is newer, or differs from
+/// `b` only in build identifiers that have no order.
+fn newer(a: &Version, b: &Version) -> bool {
+    matches!(
+        compare_with_build_tags(a, b),
+        BuildCompare::Ordered(Ordering::Greater) | BuildCompare::Different
+    )
 }
 
 /// encoding/json's name for a JSON value kind in unmarshal errors.
@@ -227,17 +243,17 @@ pub(crate) fn is_upgrading(
 ) -> Result<Option<(String, &'static str)>, String> {
     let spec = get_string(cp, &["spec", "version"])
         .map_err(|e| format!("failed to get control plane spec version: {e}"))?;
-    let spec_v = parse_tolerant(spec)
+    let spec_v = Version::parse_tolerant_err(spec)
         .map_err(|e| format!("failed to parse control plane spec version: {e}"))?;
 
     if main {
         match status_versions(cp) {
             Ok(versions) if !versions.is_empty() => {
                 for v in &versions {
-                    let status_v = parse_tolerant(v).map_err(|e| {
+                    let status_v = Version::parse_tolerant_err(v).map_err(|e| {
                         format!("failed to parse control plane status version: {e}")
                     })?;
-                    if compare_with_build_tags(&spec_v, &status_v).go() >= 1 {
+                    if newer(&spec_v, &status_v) {
                         // Oldest first, so [0] is the version still to be replaced.
                         return Ok(Some((versions[0].clone(), "status.versions")));
                     }
@@ -265,10 +281,9 @@ pub(crate) fn is_upgrading(
     if main && status.is_empty() {
         return Ok(None);
     }
-    let status_v = parse_tolerant(status)
+    let status_v = Version::parse_tolerant_err(status)
         .map_err(|e| format!("failed to parse control plane status version: {e}"))?;
-    Ok((compare_with_build_tags(&spec_v, &status_v).go() >= 1)
-        .then(|| (status.to_string(), "status.version")))
+    Ok((newer(&spec_v, &status_v)).then(|| (status.to_string(), "status.version")))
 }
 
 /// `IsMachineDeploymentUpgrading` over the Machines the caller selected: some Machine's
