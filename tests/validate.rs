@@ -852,6 +852,49 @@ fn removing_both_references_is_refused_in_the_webhooks_order() {
     );
 }
 
+/// `--current` applies the input over the stored objects, as `plan --current` does: the
+/// references the controller set are kept when the file (say, from git) never had them, and the
+/// Cluster passes; `--old` replaces the stored Cluster whole, which removes them.
+#[test]
+fn current_applies_the_input_and_old_replaces_the_stored_cluster() {
+    let stored = "spec:\n  infrastructureRef: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta1, kind: DockerCluster, name: c1, namespace: ns}\n  controlPlaneRef: {apiVersion: controlplane.cluster.x-k8s.io/v1beta1, kind: KubeadmControlPlane, name: c1, namespace: ns}\n  paused: true";
+    let given = bare_cluster("v1beta1", "spec:\n  paused: false");
+    let out = Test::new()
+        .file("cur/c.yaml", &bare_cluster("v1beta1", stored))
+        .file("new/c.yaml", &given)
+        .args(["validate", "-f", "new", "--current", "cur", "-o", "yaml"])
+        .status(0)
+        .stderr_lacks("cannot be removed")
+        .run();
+    // What the API server would store: the file's change, over the stored references.
+    assert!(
+        out.stdout.contains("kind: KubeadmControlPlane"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("paused: false"), "{}", out.stdout);
+    let doc = validate_json(
+        Test::new()
+            .file("cur/c.yaml", &bare_cluster("v1beta1", stored))
+            .file("new/c.yaml", &given)
+            .args(["validate", "-f", "new", "--old", "cur", "-o", "json"]),
+        1,
+    );
+    assert!(
+        messages(&doc)
+            .iter()
+            .any(|m| m == "spec.controlPlaneRef: Forbidden: cannot be removed"),
+        "{doc:#}"
+    );
+    Test::new()
+        .file("cur/c.yaml", &bare_cluster("v1beta1", stored))
+        .file("new/c.yaml", &given)
+        .args(["validate", "-f", "new", "--old", "cur", "--current", "cur"])
+        .status(1)
+        .stderr_contains("cannot be used with")
+        .run();
+}
+
 // ---- version downgrades with pre-releases (issue 17) ----
 
 /// Cluster API main's `validateTopologyVersionUpdate` compares with `WithoutPreReleases()`: a

@@ -25,12 +25,20 @@ pub struct ValidateArgs {
     pub extensions: ExtensionArgs,
 
     /// The objects as they are now (files, directories or -), read as `plan --current` reads
-    /// them: ClusterClasses and Clusters found here are validated as updates, with Cluster API's
-    /// update rules, and a Cluster's version change is refused while the stored ControlPlane,
-    /// MachineDeployments or MachinePools still roll out the previous one; repeatable. `--old`
-    /// is an alias.
-    #[arg(long = "current", alias = "old", value_name = "PATH")]
+    /// them, with the input applied over them as `plan --current` applies it (a Cluster keeps
+    /// the references and uid only its stored form holds; a template or ClusterClass keeps the
+    /// fields its file never set): ClusterClasses and Clusters found here are validated as
+    /// updates, with Cluster API's update rules, and a Cluster's version change is refused
+    /// while the stored ControlPlane, MachineDeployments or MachinePools still roll out the
+    /// previous one; repeatable.
+    #[arg(long = "current", value_name = "PATH", conflicts_with = "old")]
     pub current: Vec<PathBuf>,
+
+    /// Like --current, but each input object replaces its stored form whole, as `kubectl
+    /// replace` would: a reference the stored Cluster has and the input lacks is a removal
+    /// ("cannot be removed"); repeatable.
+    #[arg(long = "old", value_name = "PATH")]
+    pub old: Vec<PathBuf>,
 
     /// What to print on stdout: diagnostics only (text), findings as JSON, or the defaulted
     /// objects as YAML.
@@ -61,12 +69,15 @@ pub enum Format {
 pub fn resolve(args: ValidateArgs) -> Result<(ValidateOptions, Format), Failure> {
     let (mut load, providers) = args.input.resolve()?;
     load.exclude.extend(args.extensions.dirs());
-    let current = super::input::current_load(&load, &args.current);
+    let replace = args.current.is_empty() && !args.old.is_empty();
+    let stored = if replace { &args.old } else { &args.current };
+    let current = super::input::current_load(&load, stored);
     Ok((
         ValidateOptions {
             crds: args.admission.crds(&load),
             load,
             current,
+            replace,
             gates: args.admission.gates()?,
             extensions: args
                 .extensions

@@ -17,6 +17,9 @@ pub struct ValidateOptions {
     /// The objects as they are now (`--current`): their ClusterClasses and Clusters make
     /// admission an update, and the rest is what a Cluster's version change is checked against.
     pub current: Option<LoadOptions>,
+    /// The input replaces the stored objects whole (`--old`) instead of being applied over them
+    /// as `plan --current` applies it.
+    pub replace: bool,
     /// Feature gates.
     pub gates: crate::validate::Gates,
     /// Runtime extensions (resolved, not yet contacted).
@@ -60,6 +63,23 @@ pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
         }
         None => Vec::new(),
     };
+    if !opts.replace && !old.is_empty() {
+        // As `plan --current`: the user's apply keeps what the file never set.
+        let (lists, list_warnings) =
+            crate::plan::ssa::ListTypes::builtin().with_crds(&inputs.objects, &old);
+        skipped.extend(list_warnings);
+        skipped.extend(crate::plan::stored::applied_over_stored(
+            &mut inputs.objects,
+            &old,
+            &lists,
+        ));
+        inputs.objects =
+            crate::plan::stored::clusters_with_stored(std::mem::take(&mut inputs.objects), &old)
+                .map_err(|Diagnostics(mut d)| {
+                    d.splice(0..0, skipped.iter().cloned());
+                    Diagnostics(d)
+                })?;
+    }
     let registry = extensions::connect(&inputs.objects, &opts.extensions, Need::Validate).map_err(
         |Diagnostics(mut d)| {
             d.splice(0..0, skipped.iter().cloned());

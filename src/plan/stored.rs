@@ -29,10 +29,21 @@ pub(crate) fn with_current(
     inputs: Vec<Object>,
     current: &[Object],
 ) -> Result<Vec<Object>, Diagnostics> {
+    let only = current_only_clusters(&inputs, current);
+    let mut out = clusters_with_stored(inputs, current)?;
+    out.extend(only);
+    Ok(out)
+}
+
+/// Each input Cluster that `current` stores, carrying what only its stored form knows (see
+/// [`with_current`]); `validate --current` admits this, as the user's apply would send it.
+pub(crate) fn clusters_with_stored(
+    inputs: Vec<Object>,
+    current: &[Object],
+) -> Result<Vec<Object>, Diagnostics> {
     let index = current::Index::new(current);
     let mut errors = Vec::new();
-    let only = current_only_clusters(&inputs, current);
-    let mut out: Vec<Object> = inputs
+    let out: Vec<Object> = inputs
         .into_iter()
         .map(|o| {
             let stored = (o.kind == "Cluster" && o.group() == api::GROUP)
@@ -47,7 +58,6 @@ pub(crate) fn with_current(
             }
         })
         .collect();
-    out.extend(only);
     if errors.is_empty() {
         Ok(out)
     } else {
