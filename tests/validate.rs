@@ -1282,3 +1282,17 @@ fn current_objects_from_stdin() {
         "{doc:#}"
     );
 }
+
+/// stdin can be read once: `-f -` with `--current -` is a usage error, not stored objects
+/// silently missing (for `plan` as for `validate`).
+#[test]
+fn input_and_current_objects_cannot_both_come_from_stdin() {
+    for command in ["validate", "plan"] {
+        Test::new()
+            .stdin("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
+            .args([command, "-f", "-", "--current", "-"])
+            .status(1)
+            .stderr_contains("-f - and --current - both read stdin")
+            .run();
+    }
+}

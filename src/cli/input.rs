@@ -123,16 +123,28 @@ pub fn variable_values(
 
 /// How `--current` is read, by `plan` and `validate` alike: the stored objects as they are (no
 /// `${VAR}` substitution), with the input's default namespace, byte budget and per-file kinds;
-/// `None` without paths.
-pub fn current_load(load: &LoadOptions, paths: &[PathBuf]) -> Option<LoadOptions> {
-    (!paths.is_empty()).then(|| LoadOptions {
+/// `None` without paths. Both reading stdin (`-f -` and `--current -`) is refused: the second
+/// read would find it empty and the stored objects silently missing.
+pub fn current_load(
+    load: &LoadOptions,
+    paths: &[PathBuf],
+) -> Result<Option<LoadOptions>, Diagnostic> {
+    let stdin = |p: &[PathBuf]| p.iter().any(|p| p.as_os_str() == "-");
+    if stdin(&load.paths) && stdin(paths) {
+        return Err(Diagnostic::error(
+            Code::Usage,
+            "-f - and --current - both read stdin, which can be read only once",
+        )
+        .with_help("write one of them to a file and name it instead"));
+    }
+    Ok((!paths.is_empty()).then(|| LoadOptions {
         paths: paths.to_vec(),
         default_namespace: load.default_namespace.clone(),
         substitute: None,
         input_limit: load.input_limit.clone(),
         per_file: load.per_file.clone(),
         ..Default::default()
-    })
+    }))
 }
 
 impl InputArgs {

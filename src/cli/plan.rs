@@ -176,7 +176,7 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
         load.exclude.push(dir.clone());
     }
     load.exclude.extend(args.extensions.dirs());
-    let current = super::input::current_load(&load, &args.current);
+    let current = super::input::current_load(&load, &args.current).map_err(|d| vec![d])?;
     let crds = args.admission.crds(&load);
     Ok((
         PlanOptions {

@@ -71,7 +71,7 @@ pub fn resolve(args: ValidateArgs) -> Result<(ValidateOptions, Format), Failure>
     load.exclude.extend(args.extensions.dirs());
     let replace = args.current.is_empty() && !args.old.is_empty();
     let stored = if replace { &args.old } else { &args.current };
-    let current = super::input::current_load(&load, stored);
+    let current = super::input::current_load(&load, stored)?;
     Ok((
         ValidateOptions {
             crds: args.admission.crds(&load),
