@@ -928,6 +928,73 @@ fn a_pre_release_change_within_one_version_is_not_a_decrease() {
     assert_eq!(doc["valid"], true, "{doc:#}");
 }
 
+/// A version change of a v1beta1 Cluster, as Cluster API v1.10's webhook decides it: the stored
+/// Cluster at `old`, the input at `new` (the v1beta1 quick-start).
+fn v1beta1_version_change(old: &str, new: &str, annotation: Option<&str>, status: i32) -> Value {
+    const QS1: &str = "testdata/examples/quick-start-v1beta1";
+    let t = Test::new().fixture(QS1, "old").fixture(QS1, "new");
+    for (dir, version) in [("old", old), ("new", new)] {
+        let p = t.path().join(dir).join("cluster.yaml");
+        let mut text = std::fs::read_to_string(&p).expect("fixture").replacen(
+            "version: v1.34.1",
+            &format!("version: {version}"),
+            1,
+        );
+        if let (Some(a), "new") = (annotation, dir) {
+            text = text.replacen(
+                "metadata:\n",
+                &format!("metadata:\n  annotations: {{{a}}}\n"),
+                1,
+            );
+        }
+        std::fs::write(&p, text).expect("write");
+    }
+    let out = t
+        .args(["validate", "-f", "new", "--old", "old", "-o", "json"])
+        .status(status)
+        .run();
+    serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stderr))
+}
+
+/// Cluster API v1.10's `validateTopologyVersion` (release-1.10 `internal/webhooks/cluster.go`)
+/// compares with `version.WithBuildTags()`, pre-releases included: within one
+/// `MAJOR.MINOR.PATCH` a lower pre-release is a decrease (main lets it through); equal numeric
+/// build identifiers are no change; the ceiling compares with pre-releases (`v1.36.0-rc.1` is
+/// below `v1.36.0`); and there is no AfterClusterUpgrade hook check.
+#[test]
+fn v1beta1_clusters_compare_versions_as_cluster_api_v1_10() {
+    let decrease = "spec.topology.version: Invalid value: \"v1.34.1-xyz.1\": version cannot be decreased from \"1.34.1-xyz.2\" to \"1.34.1-xyz.1\"";
+    assert_eq!(
+        messages(&v1beta1_version_change(
+            "v1.34.1-xyz.2",
+            "v1.34.1-xyz.1",
+            None,
+            1
+        )),
+        vec![decrease]
+    );
+    // `+01` and `+1` are the same build number: nothing changed, nothing to check.
+    let doc = v1beta1_version_change("v1.34.1+01", "v1.34.1+1", None, 0);
+    assert_eq!(doc["valid"], true, "{doc:#}");
+    // Two minors up, but as a pre-release of the ceiling: below it for v1.10.
+    let doc = v1beta1_version_change("v1.34.1", "v1.36.0-rc.1", None, 0);
+    assert_eq!(doc["valid"], true, "{doc:#}");
+    assert_eq!(
+        messages(&v1beta1_version_change("v1.34.1", "v1.36.0", None, 1)),
+        vec![
+            "spec.topology.version: Invalid value: \"v1.36.0\": version cannot be increased from \"1.34.1\" to \"1.36.0\""
+        ]
+    );
+    // v1.10 has no lifecycle-hook check on the version.
+    let doc = v1beta1_version_change(
+        "v1.34.1",
+        "v1.34.2",
+        Some("runtime.cluster.x-k8s.io/pending-hooks: AfterClusterUpgrade"),
+        0,
+    );
+    assert_eq!(doc["valid"], true, "{doc:#}");
+}
+
 // ---- issue 17: CEL that does not compile, definitionFrom ----
 
 #[test]

@@ -21,17 +21,18 @@ read the stored objects given with the Cluster, and what is not among them does 
 the change.
 */
 
+use std::cmp::Ordering;
 use std::collections::HashSet;
 
 use serde_json::Value;
 
 use super::k8s::{self, atoi};
-use super::version::{Version, compare_without_pre};
+use super::version::{BuildCompare, Version, compare_with_build_tags, compare_without_pre};
 use super::{
     Options, Outcome, TemplateRef, classes, compatibility, get, health_check_defined, list_at,
     machines, str_at,
 };
-use crate::api::{Cluster, ClusterClass};
+use crate::api::{ApiVersion, Cluster, ClusterClass};
 use crate::go::ip::parse_cidr;
 use crate::k8s::field::{BadValue, FieldError, Path, go_quote};
 use crate::k8s::validation::label_value;
@@ -422,10 +423,25 @@ fn version_update(
     ceiling: bool,
     live: Option<&rollout::Live<'_>>,
 ) -> Option<FieldError> {
-    if new.to_string() == old.to_string() {
+    // Cluster API v1.10 (v1beta1) compares with build tags and pre-releases, applies the
+    // ceiling always (its classes have no kubernetesVersions) and has no hook check; main
+    // compares the printed versions, then without pre-releases.
+    let v110 = cluster.cluster.api == ApiVersion::V1Beta1;
+    let by_build_tags = compare_with_build_tags(new, old);
+    let unchanged = if v110 {
+        by_build_tags == BuildCompare::Ordered(Ordering::Equal)
+    } else {
+        new.to_string() == old.to_string()
+    };
+    if unchanged {
         return None;
     }
-    if !new.is_zero() && !old.is_zero() && compare_without_pre(new, old).is_lt() {
+    let decreased = if v110 {
+        by_build_tags == BuildCompare::Ordered(Ordering::Less)
+    } else {
+        compare_without_pre(new, old).is_lt()
+    };
+    if !new.is_zero() && !old.is_zero() && decreased {
         return Some(FieldError::invalid(
             path,
             value,
@@ -436,9 +452,14 @@ fn version_update(
             ),
         ));
     }
-    if ceiling {
+    if ceiling || v110 {
         let ceil = Version::new(old.major, old.minor.wrapping_add(2), 0);
-        if compare_without_pre(new, &ceil).is_ge() {
+        let over = if v110 {
+            new.compare(&ceil).is_ge()
+        } else {
+            compare_without_pre(new, &ceil).is_ge()
+        };
+        if over {
             return Some(FieldError::invalid(
                 path,
                 value,
@@ -450,9 +471,10 @@ fn version_update(
             ));
         }
     }
-    let pending = cluster
-        .annotation(PENDING_HOOKS)
-        .is_some_and(|l| l.split(',').any(|h| h == "AfterClusterUpgrade"));
+    let pending = !v110
+        && cluster
+            .annotation(PENDING_HOOKS)
+            .is_some_and(|l| l.split(',').any(|h| h == "AfterClusterUpgrade"));
     if pending {
         return Some(FieldError::invalid(
             path,
