@@ -297,6 +297,7 @@ macro_rules! response {
         }
     };
 }
+pub(crate) use response;
 
 const META: [(&str, Shape); 4] = [
     ("apiVersion", Shape::Scalar),

@@ -87,26 +87,17 @@ const STEPS: Shape = Shape::BoundedArray(
     MAX_UPGRADE_STEPS,
 );
 
-impl Response for GenerateUpgradePlanResponse {
-    const SHAPE: Shape = Shape::Object(&[
+super::types::response!(
+    GenerateUpgradePlanResponse,
+    Shape::Object(&[
         ("apiVersion", Shape::Scalar),
         ("kind", Shape::Scalar),
         ("status", Shape::Scalar),
         ("message", Shape::Scalar),
         ("controlPlaneUpgrades", STEPS),
         ("workersUpgrades", STEPS),
-    ]);
-    fn status(&self) -> &ResponseStatus {
-        &self.status
-    }
-    fn message(&self) -> &str {
-        &self.message
-    }
-    fn set_status(&mut self, status: ResponseStatus, message: String) {
-        self.status = status;
-        self.message = message;
-    }
-}
+    ])
+);
 
 impl GenerateUpgradePlanResponse {
     /// The control-plane and workers versions, in order.
