@@ -65,8 +65,8 @@ pub struct LoadOptions {
     pub spans_on_demand: bool,
     /// Parse only the documents this accepts (by their text), where a stream can be cut at its
     /// document markers; the rest are never parsed, so their syntax errors go unseen. For
-    /// reference inputs read for a few documents among many (`--crds`). Applies to a text only
-    /// when it is read by one set.
+    /// reference inputs read for a few documents among many (`--crds`). Applies only with
+    /// `spans_on_demand`, and to a text read once (a text two inputs share is parsed whole).
     pub keep_document: Option<KeepDocument>,
 }
 
