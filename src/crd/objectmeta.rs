@@ -119,18 +119,6 @@ struct Decoder {
     first_error: Option<String>,
 }
 
-/// Go's description of a JSON value in an `UnmarshalTypeError`.
-fn describe(v: &Value) -> String {
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(_) => "bool".into(),
-        Value::Number(_) => "number".into(),
-        Value::String(_) => "string".into(),
-        Value::Array(_) => "array".into(),
-        Value::Object(_) => "object".into(),
-    }
-}
-
 impl Decoder {
     /// Record an `UnmarshalTypeError` (the first one wins, as Go's `saveError`).
     fn type_error(&mut self, value: &str, strukt: &str, field: &str, go_type: &str) {
@@ -198,7 +186,12 @@ impl Decoder {
                 Value::String(s) if s.is_empty() => None,
                 Value::String(s) => Some(Value::String(s.clone())),
                 other => {
-                    self.type_error(&describe(other), strukt, go_field, "string");
+                    self.type_error(
+                        crate::go::json::kind_name(other),
+                        strukt,
+                        go_field,
+                        "string",
+                    );
                     None
                 }
             },
@@ -213,14 +206,14 @@ impl Decoder {
                     }
                 },
                 other => {
-                    self.type_error(&describe(other), strukt, go_field, "int64");
+                    self.type_error(crate::go::json::kind_name(other), strukt, go_field, "int64");
                     None
                 }
             },
             Kind::BoolPtr => match v {
                 Value::Bool(b) => Some(Value::Bool(*b)),
                 other => {
-                    self.type_error(&describe(other), strukt, go_field, "bool");
+                    self.type_error(crate::go::json::kind_name(other), strukt, go_field, "bool");
                     None
                 }
             },
@@ -229,7 +222,7 @@ impl Decoder {
                     // `Time.UnmarshalJSON` decodes a string first; its error gets the field.
                     return Err(format!(
                         "json: cannot unmarshal {} into Go struct field {strukt}.{go_field} of type string",
-                        describe(v)
+                        crate::go::json::kind_name(v)
                     ));
                 };
                 let t = parse_in_local(RFC3339, s)?;
@@ -258,13 +251,23 @@ impl Decoder {
                             Value::Null => {
                                 out.insert(k.clone(), Value::String(String::new()));
                             }
-                            other => self.type_error(&describe(other), strukt, go_field, "string"),
+                            other => self.type_error(
+                                crate::go::json::kind_name(other),
+                                strukt,
+                                go_field,
+                                "string",
+                            ),
                         }
                     }
                     (!out.is_empty()).then_some(Value::Object(out))
                 }
                 other => {
-                    self.type_error(&describe(other), strukt, go_field, "map[string]string");
+                    self.type_error(
+                        crate::go::json::kind_name(other),
+                        strukt,
+                        go_field,
+                        "map[string]string",
+                    );
                     None
                 }
             },
@@ -276,7 +279,12 @@ impl Decoder {
                             Value::String(s) => out.push(Value::String(s.clone())),
                             Value::Null => out.push(Value::String(String::new())),
                             other => {
-                                self.type_error(&describe(other), strukt, go_field, "string");
+                                self.type_error(
+                                    crate::go::json::kind_name(other),
+                                    strukt,
+                                    go_field,
+                                    "string",
+                                );
                                 out.push(Value::String(String::new()));
                             }
                         }
@@ -284,7 +292,12 @@ impl Decoder {
                     (!out.is_empty()).then_some(Value::Array(out))
                 }
                 other => {
-                    self.type_error(&describe(other), strukt, go_field, "[]string");
+                    self.type_error(
+                        crate::go::json::kind_name(other),
+                        strukt,
+                        go_field,
+                        "[]string",
+                    );
                     None
                 }
             },
@@ -296,7 +309,12 @@ impl Decoder {
                     _ => (MANAGED_FIELDS_ENTRY, "ManagedFieldsEntry", &[]),
                 };
                 let Value::Array(a) = v else {
-                    self.type_error(&describe(v), strukt, go_field, &format!("[]v1.{elem}"));
+                    self.type_error(
+                        crate::go::json::kind_name(v),
+                        strukt,
+                        go_field,
+                        &format!("[]v1.{elem}"),
+                    );
                     return Ok(None);
                 };
                 let mut out = Vec::with_capacity(a.len());
@@ -307,7 +325,7 @@ impl Decoder {
                         Value::Null => Map::new(),
                         other => {
                             self.type_error(
-                                &describe(other),
+                                crate::go::json::kind_name(other),
                                 strukt,
                                 go_field,
                                 &format!("v1.{elem}"),
@@ -347,7 +365,7 @@ pub fn decode(metadata: &Value, prefix: Option<&Path>) -> Result<Decoded, String
         other => {
             return Err(format!(
                 "json: cannot unmarshal {} into Go value of type v1.ObjectMeta",
-                describe(other)
+                crate::go::json::kind_name(other)
             ));
         }
     };

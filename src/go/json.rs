@@ -22,6 +22,19 @@ use serde_json::Value;
 
 use super::strconv::{format_float, quote_rune};
 
+/// The name `encoding/json` gives a JSON value's kind in an `UnmarshalTypeError` (`cannot
+/// unmarshal <name> into Go value of type …`).
+pub fn kind_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
 // ---- Encoding ----
 
 /// `json.Marshal(v)` (HTML escaping on), compact.

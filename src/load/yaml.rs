@@ -60,13 +60,13 @@ pub struct Document {
 /// reads. Should any piece fail, the whole stream is parsed again in one pass, so an error is
 /// always the one (and at the place) a single pass reports.
 pub fn parse_stream(file: &Arc<SourceFile>) -> Result<Vec<Document>, Diagnostic> {
-    parse_stream_in_pieces(file, PIECE_BYTES, Spans::Recorded)
+    parse_stream_in_pieces(file, PIECE_BYTES, Spans::Recorded, None)
 }
 
 /// [`parse_stream`], each document's span table built only when first asked
 /// ([`SpanTable::on_demand`]): for bulk inputs whose nodes are rarely reported.
 pub fn parse_stream_spans_on_demand(file: &Arc<SourceFile>) -> Result<Vec<Document>, Diagnostic> {
-    parse_stream_in_pieces(file, PIECE_BYTES, Spans::OnDemand)
+    parse_stream_in_pieces(file, PIECE_BYTES, Spans::OnDemand, None)
 }
 
 /// [`parse_stream_spans_on_demand`] for only the documents `keep` accepts by their text: the
@@ -78,29 +78,7 @@ pub fn parse_stream_kept(
     file: &Arc<SourceFile>,
     keep: &(dyn Fn(&str) -> bool + Send + Sync),
 ) -> Result<Vec<Document>, Diagnostic> {
-    use rayon::prelude::*;
-    let pieces = split_points(&file.text, 1);
-    if pieces.len() <= 1 {
-        return parse_stream_serial_with(file, Spans::OnDemand);
-    }
-    let parsed: Vec<Result<Vec<Document>, ()>> = pieces
-        .par_iter()
-        .map(|&(start, end)| match file.text.get(start..end) {
-            Some(piece) if keep(piece) => {
-                documents(piece, start, file, Spans::OnDemand).map_err(|_| ())
-            }
-            Some(_) => Ok(Vec::new()),
-            None => Err(()),
-        })
-        .collect();
-    let mut docs = Vec::new();
-    for p in parsed {
-        match p {
-            Ok(mut d) => docs.append(&mut d),
-            Err(()) => return parse_stream_serial_with(file, Spans::OnDemand),
-        }
-    }
-    Ok(docs)
+    parse_stream_in_pieces(file, 1, Spans::OnDemand, Some(keep))
 }
 
 /// When a document's span table is built.
@@ -112,11 +90,13 @@ enum Spans {
     OnDemand,
 }
 
-/// [`parse_stream`] with pieces of at least `piece_bytes`.
+/// [`parse_stream`] with pieces of at least `piece_bytes`, and of those only the ones `keep`
+/// accepts (all without it).
 fn parse_stream_in_pieces(
     file: &Arc<SourceFile>,
     piece_bytes: usize,
     spans: Spans,
+    keep: Option<&(dyn Fn(&str) -> bool + Send + Sync)>,
 ) -> Result<Vec<Document>, Diagnostic> {
     use rayon::prelude::*;
     let pieces = split_points(&file.text, piece_bytes);
@@ -126,7 +106,8 @@ fn parse_stream_in_pieces(
     let parsed: Vec<Result<Vec<Document>, YamlError>> = pieces
         .par_iter()
         .map(|&(start, end)| match file.text.get(start..end) {
-            Some(piece) => documents(piece, start, file, spans),
+            Some(piece) if keep.is_none_or(|k| k(piece)) => documents(piece, start, file, spans),
+            Some(_) => Ok(Vec::new()),
             None => Err(YamlError::internal_at(
                 Span::new(start, 0),
                 "piece off a character",
@@ -644,8 +625,8 @@ mod tests {
         let text = "a: 1\n---\nkind: List\nitems:\n  - name: x\n    spec: {k: [1, 2]}\n  - name: |\n      y\n---\nz: [3]\n";
         let file = SourceFile::new("t.yaml", text.to_string());
         for pieces in [usize::MAX, 1] {
-            let recorded = parse_stream_in_pieces(&file, pieces, Spans::Recorded).unwrap();
-            let lazy = parse_stream_in_pieces(&file, pieces, Spans::OnDemand).unwrap();
+            let recorded = parse_stream_in_pieces(&file, pieces, Spans::Recorded, None).unwrap();
+            let lazy = parse_stream_in_pieces(&file, pieces, Spans::OnDemand, None).unwrap();
             assert_eq!(recorded.len(), lazy.len());
             for (r, l) in recorded.iter().zip(&lazy) {
                 assert_eq!(r.value, l.value);
@@ -835,7 +816,7 @@ mod tests {
             let one = outcome(parse_stream_serial(&file));
             // Pieces of one byte: a cut before every marker.
             assert_eq!(
-                outcome(parse_stream_in_pieces(&file, 1, Spans::Recorded)),
+                outcome(parse_stream_in_pieces(&file, 1, Spans::Recorded, None)),
                 one,
                 "{text:?}"
             );
@@ -855,7 +836,7 @@ mod tests {
         assert_eq!(pieces.last().map(|p| p.1), Some(text.len()));
         // Spans of a later piece point into the whole file.
         let file = SourceFile::new("t.yaml", text.clone());
-        let docs = parse_stream_in_pieces(&file, doc.len(), Spans::Recorded).unwrap();
+        let docs = parse_stream_in_pieces(&file, doc.len(), Spans::Recorded, None).unwrap();
         assert_eq!(docs.len(), 3);
         let s = docs[2].spans.values["/metadata/name"];
         assert_eq!(file.line_col(s.offset), (20, 9));
@@ -874,7 +855,7 @@ mod tests {
             let text = parts.join("\n---\n");
             let file = SourceFile::new("p", text.clone());
             prop_assert_eq!(
-                outcome(parse_stream_in_pieces(&file, 1, Spans::Recorded)),
+                outcome(parse_stream_in_pieces(&file, 1, Spans::Recorded, None)),
                 outcome(parse_stream_serial(&file)),
                 "{:?}", text
             );

@@ -112,19 +112,6 @@ impl Growth<'_> {
     }
 }
 
-/// The JSON type name Go's `encoding/json` puts in an `UnmarshalTypeError`
-/// (`cannot unmarshal <name> into Go value of type …`).
-pub fn go_type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
 /// `jsonpatch.DecodePatch` of raw bytes.
 pub fn decode_patch(bytes: &[u8]) -> Result<Patch, String> {
     let v: Value = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
@@ -139,7 +126,7 @@ pub fn decode_patch_value(v: &Value) -> Result<Patch, String> {
         other => {
             return Err(format!(
                 "json: cannot unmarshal {} into Go value of type jsonpatch.Patch",
-                go_type_name(other)
+                crate::go::json::kind_name(other)
             ));
         }
     };
@@ -152,7 +139,7 @@ pub fn decode_patch_value(v: &Value) -> Result<Patch, String> {
             other => {
                 return Err(format!(
                     "json: cannot unmarshal {} into Go value of type jsonpatch.Operation",
-                    go_type_name(other)
+                    crate::go::json::kind_name(other)
                 ));
             }
         }
@@ -186,7 +173,7 @@ fn string_field<'a>(
         Some(Value::String(s)) => Ok(s),
         Some(other) => Err(format!(
             "json: cannot unmarshal {} into Go value of type string",
-            go_type_name(other)
+            crate::go::json::kind_name(other)
         )),
     }
 }

@@ -87,10 +87,11 @@ where
                 .collect();
 
             // The old inputs, admitted and planned once: only the Clusters they converge to are kept.
-            let wanted = crate::crd::wanted_by(old.objects.iter().chain(&new.objects));
-            let extra_crds =
-                super::load_crds(plan_opts.crds.as_ref(), &wanted).map_err(Failed::from)?;
-            drop(wanted);
+            let extra_crds = super::load_crds(
+                plan_opts.crds.as_ref(),
+                old.objects.iter().chain(&new.objects),
+            )
+            .map_err(Failed::from)?;
             let old_side =
                 Side::admit(plan_opts, old, Against::Nothing, &extra_crds).map_err(old_failed)?;
             let old_catalog = Catalog::new(&old_side.objects);

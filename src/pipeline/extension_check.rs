@@ -101,10 +101,7 @@ fn external_patches(objects: &[Object], tested: &[String]) -> Vec<ExternalPatch>
 pub fn check(opts: &CheckOptions) -> Result<Checked, Diagnostics> {
     let mut inputs = load::load(&opts.plan.load)?;
     add_provider_crds(opts.plan.providers.as_ref(), &mut inputs).map_err(Diagnostics)?;
-    let extra_crds = load_crds(
-        opts.plan.crds.as_ref(),
-        &crate::crd::wanted_by(&inputs.objects),
-    )?;
+    let extra_crds = load_crds(opts.plan.crds.as_ref(), &inputs.objects)?;
     let mut warnings = inputs.warnings.clone();
     let tested: Vec<String> = opts
         .plan

@@ -126,9 +126,11 @@ where
         .cloned()
         .collect();
     let current = current.as_ref().map(|c| c.objects.as_slice());
-    let wanted = crate::crd::wanted_by(current.unwrap_or(&[]).iter().chain(&inputs.objects));
-    let extra_crds = load_crds(opts.crds.as_ref(), &wanted).map_err(Failed::from)?;
-    drop(wanted);
+    let extra_crds = load_crds(
+        opts.crds.as_ref(),
+        current.unwrap_or(&[]).iter().chain(&inputs.objects),
+    )
+    .map_err(Failed::from)?;
     let planned = (|| -> Result<Outcome, Failed> {
         let against = current.map_or(Against::Nothing, Against::Stored);
         let side = Side::admit(opts, inputs, against, &extra_crds).map_err(|d| Failed {
@@ -278,19 +280,20 @@ pub(crate) fn expand_plan_outputs(c: &LoadOptions) -> LoadOptions {
 }
 
 /// The CustomResourceDefinitions of `--crds` (other objects there are ignored: the flag adds
-/// schemas, not objects to plan). Only documents that may define a kind of `wanted` are
-/// parsed ([`crate::crd::may_define`]): a provider's CRDs are mostly of kinds a run never meets,
-/// and reading their YAML was most of what `--crds` cost.
-pub(crate) fn load_crds(
+/// schemas, not objects to plan). Only documents that may define a kind the run meets with
+/// `objects` ([`crate::crd::wanted_by`]) are parsed ([`crate::crd::may_define`]): a provider's
+/// CRDs are mostly of kinds a run never meets, and reading their YAML was most of what `--crds`
+/// cost.
+pub(crate) fn load_crds<'a>(
     opts: Option<&LoadOptions>,
-    wanted: &std::collections::HashSet<crate::crd::Gvk>,
+    objects: impl IntoIterator<Item = &'a Object>,
 ) -> Result<Vec<Object>, Diagnostics> {
     let Some(o) = opts else {
         return Ok(Vec::new());
     };
-    let kinds: Vec<String> = wanted
-        .iter()
-        .map(|g| g.kind.clone())
+    let kinds: Vec<String> = crate::crd::wanted_by(objects)
+        .into_iter()
+        .map(|g| g.kind)
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();

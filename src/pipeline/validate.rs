@@ -87,14 +87,15 @@ pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
         },
     )?;
     // Before anything can fail: Discovery may have been recorded.
-    let wanted_kinds = crate::crd::wanted_by(old.iter().chain(&inputs.objects));
-    let extra =
-        super::load_crds(opts.crds.as_ref(), &wanted_kinds).map_err(|Diagnostics(mut d)| {
+    let extra = super::load_crds(opts.crds.as_ref(), old.iter().chain(&inputs.objects)).map_err(
+        |Diagnostics(mut d)| {
             d.splice(0..0, skipped.iter().cloned());
             d.extend(extensions::finish(&opts.extensions));
             Diagnostics(d)
-        })?;
-    let wanted = |g: &crate::crd::Gvk| wanted_kinds.contains(g);
+        },
+    )?;
+    let wanted = crate::crd::wanted_by(old.iter().chain(&inputs.objects));
+    let wanted = |g: &crate::crd::Gvk| wanted.contains(g);
     let (crds, crd_warnings) = crate::crd::Crds::from_objects_wanted(
         old.iter().chain(extra.iter()).chain(inputs.objects.iter()),
         &wanted,

@@ -90,6 +90,24 @@ fn get_string<'v>(obj: &'v Value, path: &[&str]) -> Result<&'v str, GetError> {
     }
 }
 
+/// Which worker kind: MachineDeployments and MachinePools are read and worded alike, by the
+/// webhook's rollout rule and by the upgrade sequencing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum WorkerKind {
+    MachineDeployment,
+    MachinePool,
+}
+
+impl WorkerKind {
+    /// The kind's name, as messages print it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            WorkerKind::MachineDeployment => "MachineDeployment",
+            WorkerKind::MachinePool => "MachinePool",
+        }
+    }
+}
+
 /// The ControlPlane's `spec.version`.
 pub(crate) fn spec_version(cp: &Value) -> Result<&str, String> {
     get_string(cp, &["spec", "version"]).map_err(|e| e.to_string())
@@ -129,7 +147,7 @@ fn status_versions(cp: &Value) -> Result<Vec<String>, GetError> {
                     Some(other) => {
                         return Err(unmarshal(format!(
                             "json: cannot unmarshal {} into Go struct field StatusVersion.version of type string",
-                            json_kind(other)
+                            crate::go::json::kind_name(other)
                         )));
                     }
                 };
@@ -148,7 +166,7 @@ fn status_versions(cp: &Value) -> Result<Vec<String>, GetError> {
                     Some(other) => {
                         return Err(unmarshal(format!(
                             "json: cannot unmarshal {} into Go struct field StatusVersion.replicas of type int32",
-                            json_kind(other)
+                            crate::go::json::kind_name(other)
                         )));
                     }
                 };
@@ -157,7 +175,7 @@ fn status_versions(cp: &Value) -> Result<Vec<String>, GetError> {
             other => {
                 return Err(unmarshal(format!(
                     "json: cannot unmarshal {} into Go value of type v1beta2.StatusVersion",
-                    json_kind(other)
+                    crate::go::json::kind_name(other)
                 )));
             }
         };
@@ -197,18 +215,6 @@ fn newer(a: &Version, b: &Version) -> bool {
         compare_with_build_tags(a, b),
         BuildCompare::Ordered(Ordering::Greater) | BuildCompare::Different
     )
-}
-
-/// encoding/json's name for a JSON value kind in unmarshal errors.
-fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
 }
 
 /// `IsProvisioning`: no version reported in status yet. Main reads `status.versions[0]` first,

@@ -28,7 +28,7 @@ use serde_json::{Map, Value, json};
 use super::jsonpatch::{create_patch, patch_bytes};
 use super::kind;
 use topoplan::go::base64::encode as base64_encode;
-use topoplan::patches::jsonpatch::go_type_name;
+use topoplan::go::json::kind_name;
 
 const HOOKS_API_VERSION: &str = "hooks.runtime.cluster.x-k8s.io/v1alpha1";
 const INFRA: &str = "infrastructure.cluster.x-k8s.io";
@@ -141,7 +141,7 @@ pub fn merge_variable_maps(maps: &[&Vars]) -> Result<Vars, String> {
                     if !(v.is_object() || v.is_null()) {
                         return Err(format!(
                             "failed to merge builtin variables: failed to unmarshal builtin variable: json: cannot unmarshal {} into Go value of type v1alpha1.Builtins",
-                            go_type_name(v)
+                            kind_name(v)
                         ));
                     }
                 }
@@ -215,7 +215,7 @@ fn go_string(v: &Value, field: &str) -> Result<String, String> {
         Value::String(s) => Ok(s.clone()),
         other => Err(format!(
             "cannot unmarshal {} into Go {field} of type string",
-            go_type_name(other)
+            kind_name(other)
         )),
     }
 }
@@ -232,7 +232,7 @@ fn get_string_list(vars: &Vars, name: &str) -> Result<Vec<String>, VarError> {
             .collect(),
         v => Err(err(format!(
             "cannot unmarshal {} into Go value of type []string",
-            go_type_name(v)
+            kind_name(v)
         ))),
     }
 }
@@ -249,7 +249,7 @@ fn get_string_map(vars: &Vars, name: &str) -> Result<Vec<(String, String)>, VarE
             .collect(),
         v => Err(err(format!(
             "cannot unmarshal {} into Go value of type map[string]string",
-            go_type_name(v)
+            kind_name(v)
         ))),
     }
 }
@@ -273,7 +273,7 @@ fn get_files(vars: &Vars) -> Result<Vec<FileVariable>, VarError> {
         v => {
             return Err(err(format!(
                 "cannot unmarshal {} into Go value of type []topologymutation.fileVariable",
-                go_type_name(v)
+                kind_name(v)
             )));
         }
     };
@@ -297,7 +297,7 @@ fn get_files(vars: &Vars) -> Result<Vec<FileVariable>, VarError> {
             v => {
                 return Err(err(format!(
                     "cannot unmarshal {} into Go value of type topologymutation.fileVariable",
-                    go_type_name(v)
+                    kind_name(v)
                 )));
             }
         }

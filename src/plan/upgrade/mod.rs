@@ -36,6 +36,7 @@ use serde_json::{Map, Value};
 use crate::api::ApiVersion;
 use crate::api::labels::{DEFER_UPGRADE, HOLD_UPGRADE_SEQUENCE};
 use crate::validate::contract;
+use crate::validate::contract::WorkerKind as Kind;
 
 mod plan;
 mod semver;
@@ -293,21 +294,7 @@ impl CpFlags {
     }
 }
 
-/// Which worker kind; selects names and messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    MachineDeployment,
-    MachinePool,
-}
-
 impl Kind {
-    fn name(self) -> &'static str {
-        match self {
-            Kind::MachineDeployment => "MachineDeployment",
-            Kind::MachinePool => "MachinePool",
-        }
-    }
-
     /// The words of the "plan is not set" error.
     fn lower(self) -> &'static str {
         match self {

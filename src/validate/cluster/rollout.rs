@@ -25,6 +25,7 @@ use crate::api::{ApiVersion, labels};
 use crate::k8s::field::go_quote;
 use crate::load::Object;
 use crate::validate::contract;
+use crate::validate::contract::WorkerKind as Kind;
 use crate::validate::version::Version;
 
 /// Three nested lookups (kind, namespace, then a name or a label value): keyed by borrowed
@@ -214,21 +215,6 @@ fn control_plane(
         Err(e) => Some(format!("{UPGRADING}: {e}")),
         Ok(Some(_)) => Some("control plane is still completing a previous upgrade".into()),
         Ok(None) => None,
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    MachineDeployment,
-    MachinePool,
-}
-
-impl Kind {
-    fn name(self) -> &'static str {
-        match self {
-            Kind::MachineDeployment => "MachineDeployment",
-            Kind::MachinePool => "MachinePool",
-        }
     }
 }
 
