@@ -17,6 +17,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::load::{LoadOptions, Object};
 use crate::topology::{self, Blueprint, Role};
 
+pub mod affected;
 pub mod current;
 pub mod extensions;
 pub mod fleet;
@@ -48,6 +49,8 @@ pub struct PlanOptions {
     pub crds: Option<LoadOptions>,
     /// `--provider-repo`: its providers' CRDs join the input (on both sides of a diff).
     pub providers: Option<crate::provider::ProviderOptions>,
+    /// `--all-current`: plan every stored Cluster, not only those the change affects.
+    pub all_current: bool,
 }
 
 pub use totals::Totals;
