@@ -154,6 +154,7 @@ pub fn resolve(args: CheckArgs) -> Result<(CheckOptions, Format), Failure> {
                     .resolve(&args.input.limits.limit())
                     .map_err(Failure::Diagnostics)?,
                 providers,
+                all_current: false,
                 ..PlanOptions::default()
             },
             calls: args.calls,

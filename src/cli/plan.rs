@@ -27,12 +27,21 @@ pub struct PlanArgs {
     #[command(flatten)]
     pub extensions: ExtensionArgs,
 
-    /// The objects as they are now (files, directories or -), e.g. the output of `kubectl get
-    /// cluster,machinedeployments,machinepools,machinehealthchecks,machines,<provider kinds>
-    /// -A -o yaml`: existing objects keep their names and are compared the way the topology
-    /// controller compares them (server-side apply); repeatable.
+    /// The management cluster's objects (files, directories, - or an earlier --output-dir):
+    /// -f is then the change. ClusterClasses and templates -f lacks are read from here, and
+    /// only the Clusters the change affects are planned (those in -f, and the stored ones whose
+    /// class is in -f or uses a template in -f); existing objects keep their names and are
+    /// compared as the topology controller compares them (server-side apply). Export with:
+    /// kubectl get $(kubectl api-resources --verbs=list -o name | grep -E 'cluster\.x-k8s\.io$' |
+    /// paste -sd, -),customresourcedefinitions,mutatingwebhookconfigurations -A -o yaml
+    /// --show-managed-fields > state.yaml. Repeatable.
     #[arg(long = "current", value_name = "PATH")]
     pub current: Vec<PathBuf>,
+
+    /// With --current: plan every stored Cluster, not only those the change in -f affects (a
+    /// drift check: what the topology controller would do now).
+    #[arg(long = "all-current", requires = "current")]
+    pub all_current: bool,
 
     /// Exit with 2 when the plan changes anything (0 when it changes nothing, 1 on error).
     #[arg(long = "detailed-exitcode")]
@@ -187,6 +196,7 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
             current,
             crds,
             providers,
+            all_current: args.all_current,
         },
         OutputOptions {
             format: args.format,
@@ -404,7 +414,12 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     }
     let tail = (|| -> std::io::Result<()> {
         if let Some(s) = syntax {
-            let frame = output::document::frame(s, &outcome.warnings, Some(&outcome.summary));
+            let frame = output::document::frame_affected(
+                s,
+                &outcome.warnings,
+                Some(&outcome.summary),
+                outcome.affected.as_ref(),
+            );
             held.write(if emitted == 0 {
                 frame.empty.as_bytes()
             } else {
@@ -412,12 +427,29 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
             })?;
         }
         if out.format == Format::Markdown {
+            if let Some(a) = &outcome.affected {
+                comment.affected(a);
+            }
             let summary = output::table::totals(&outcome.summary);
             held.write(comment.finish("topoplan plan", &summary).as_bytes())?;
         }
         if out.format == Format::Junit {
-            let report = output::junit::render("topoplan plan", &cases, &outcome.warnings);
+            let properties = outcome
+                .affected
+                .as_ref()
+                .map(output::affected::properties)
+                .unwrap_or_default();
+            let report =
+                output::junit::render_with("topoplan plan", &cases, &outcome.warnings, &properties);
             held.write(report.as_bytes())?;
+        }
+        // Against the management cluster: what the change affects (before the sum, which
+        // counts only the planned Clusters).
+        if out.format == Format::Table
+            && let Some(a) = &outcome.affected
+        {
+            let sep = if emitted == 0 { "" } else { "\n" };
+            held.write(format!("{sep}{}", output::affected::text(a)).as_bytes())?;
         }
         // Several Clusters: the fleet summed up, as `diff` ends.
         if out.format == Format::Table && outcome.summary.clusters > 1 {

@@ -51,6 +51,9 @@ codes! {
     /// An input bound was hit.
     InputLimit = "input::limit",
         "An input is larger or deeper than topoplan's bounds allow (`--max-input-bytes`, directory entries, nesting, files at a revision).";
+    /// An object's namespace contradicts `-n`.
+    InputNamespace = "input::namespace",
+        "An object's own namespace contradicts `-n`, as kubectl refuses it.";
     /// A link or path leads out of the directory the user named.
     InputOutside = "input::outside",
         "A symbolic link or path leads out of the directory (or repository) the user named; topoplan does not follow it.";
@@ -150,6 +153,9 @@ codes! {
     /// A file that could not be applied over its stored form.
     CurrentNotApplied = "current::not-applied",
         "A template or ClusterClass is in both `-f` and `--current` at different API versions: it cannot be applied over its stored form offline and is planned as the file has it.";
+    /// A stored object the change affects fails today's admission.
+    CurrentStoredInvalid = "current::stored-invalid",
+        "A stored object (in `--current`, not in `-f`) that the change affects does not pass today's admission rules: a warning, since it was admitted when it was written; a Cluster or ClusterClass in that state is not planned.";
     /// Current objects with no managedFields.
     CurrentInexact = "current::inexact",
         "Current objects have no `capi-topology` managedFields entry, so a field removed from a template cannot be detected.";
@@ -225,6 +231,9 @@ codes! {
     /// An object cannot be reconciled against its current state.
     PlanReconcile = "plan::reconcile",
         "A desired object cannot be reconciled against its current state (the change Cluster API's server-side apply would refuse).";
+    /// `--cluster` names a Cluster the change does not affect.
+    PlanNotAffected = "plan::not-affected",
+        "Against `--current`, `--cluster` names a Cluster the change in `-f` does not affect (Cluster API's `target cluster … is not among the list of affected clusters`).";
     /// No Cluster to plan.
     PlanNoCluster = "plan::no-cluster",
         "The input holds no Cluster with `spec.topology`, or none matches `--cluster`.";

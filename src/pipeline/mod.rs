@@ -63,6 +63,9 @@ pub struct Outcome {
     pub warnings: Vec<Diagnostic>,
     /// The fleet's totals (Clusters planned, whether anything changes, …).
     pub summary: Totals,
+    /// Against the management cluster (`--current`): the ClusterClasses and Clusters the change
+    /// affects, and how many stored Clusters it leaves alone.
+    pub affected: Option<crate::plan::affected::Affected>,
     /// The admitted inputs, handed back so a caller about to exit can skip freeing them (a
     /// fleet's worth of JSON trees takes a noticeable time to free).
     pub inputs: Vec<Object>,
@@ -144,6 +147,12 @@ where
                 emitted,
             }
         };
+        if let Some(a) = &side.affected {
+            let outside = not_affected(&opts.clusters, a);
+            if !outside.is_empty() {
+                return Err(fail(outside, false));
+            }
+        }
         let index = current.map(current::Index::new);
         let state = State {
             index: index.as_ref(),
@@ -177,11 +186,56 @@ where
         Ok(Outcome {
             warnings,
             summary,
+            affected: side.affected,
             inputs: side.objects,
         })
     })();
     let planned = recorded(&opts.extensions, planned, |o| &mut o.warnings);
     told_first(skipped, planned, |o| &mut o.warnings)
+}
+
+/// `--cluster` values the change does not affect: against the management cluster only the
+/// affected Clusters can be planned (Cluster API's words for the old command's target).
+fn not_affected(
+    clusters: &[(String, String)],
+    affected: &crate::plan::affected::Affected,
+) -> Vec<Diagnostic> {
+    clusters
+        .iter()
+        .filter(|(ns, name)| !affected.has_cluster(ns, name))
+        .map(|(ns, name)| {
+            let target = if ns.is_empty() {
+                name.clone()
+            } else {
+                format!("{ns}/{name}")
+            };
+            let mut d = Diagnostic::error(
+                crate::diag::Code::PlanNotAffected,
+                format!("target cluster {target:?} is not among the list of affected clusters"),
+            );
+            let listed: Vec<String> = affected
+                .clusters
+                .iter()
+                .take(10)
+                .map(|(n, c)| format!("{n}/{c}"))
+                .collect();
+            d = d.with_help(if listed.is_empty() {
+                "the change affects no Cluster; --all-current plans every stored Cluster"
+                    .to_string()
+            } else {
+                format!(
+                    "the affected Clusters are: {}{}; --all-current plans every stored Cluster",
+                    listed.join(", "),
+                    if affected.clusters.len() > 10 {
+                        ", …"
+                    } else {
+                        ""
+                    }
+                )
+            });
+            d
+        })
+        .collect()
 }
 
 /// End the run's recording of extension calls (`--record-extensions`): its errors fail the run,
@@ -347,8 +401,11 @@ pub(crate) struct Side {
     pub(crate) crds: crate::crd::Crds,
     /// What reading the CRDs found wrong.
     pub(crate) crd_warnings: Vec<Diagnostic>,
-    /// Input objects that could not be applied over their stored forms.
+    /// Input objects that could not be applied over their stored forms, and affected stored
+    /// objects that are not planned or fail today's admission.
     pub(crate) stored_warnings: Vec<Diagnostic>,
+    /// Against the management cluster: what the change affects.
+    pub(crate) affected: Option<crate::plan::affected::Affected>,
     /// The `RuntimeSDK` feature gate.
     pub(crate) runtime_sdk: bool,
 }
@@ -365,13 +422,6 @@ impl Side {
         extra_crds: &[Object],
     ) -> Result<Side, Vec<Diagnostic>> {
         let current = against.objects();
-        let registry =
-            extensions::connect(&inputs.objects, &opts.extensions, extensions::Need::Plan)
-                .map_err(|d| d.0)?;
-        let with_ignored = |mut d: Vec<Diagnostic>| {
-            d.extend(extensions::ignored(registry.as_ref()));
-            d
-        };
         // The current objects' CRDs first: the input's own, read later, replace them.
         // Only the versions the run can meet are compiled (a provider's CRDs hold many).
         let wanted = crate::crd::wanted_by(current.unwrap_or(&[]).iter().chain(&inputs.objects));
@@ -385,13 +435,6 @@ impl Side {
             &wanted,
         );
         let crds = crds.with_builtin_wanted(&wanted);
-        let settings = Settings {
-            mode: Mode::Plan,
-            gates: opts.gates,
-            registry: registry.as_ref(),
-            crds: &crds,
-            stored: current,
-        };
         // List semantics first: applying the input over the stored objects merges by them.
         let mut lists = ssa::ListTypes::builtin();
         let mut list_warnings = Vec::new();
@@ -406,13 +449,39 @@ impl Side {
             }
             Against::Nothing | Against::Settled(_) => Vec::new(),
         };
-        // Clusters that exist only in the current state are planned as they are stored: what
-        // would the controller do to them now (drift, or a changed class)? They pass admission
-        // with the rest, as they once did.
-        let mut objects = match current {
-            None => inputs.objects,
-            Some(c) => crate::plan::stored::with_current(inputs.objects, c)
-                .map_err(|d| with_ignored(d.0))?,
+        // Against the management cluster, `-f` is the change: the store lends the run the
+        // classes, templates and Clusters the change affects; nothing else of it is admitted
+        // or planned.
+        let (mut objects, lent, affected, mut stored_warnings) = match against {
+            Against::Stored(c) => {
+                let affected = crate::plan::affected::find(&inputs.objects, c, opts.all_current);
+                let change = crate::plan::stored::for_change(inputs.objects, c, &affected)
+                    .map_err(|d| d.0)?;
+                let mut w = stored_warnings;
+                w.extend(change.warnings);
+                (change.objects, Some(change.lent), Some(affected), w)
+            }
+            Against::Settled(c) => (
+                crate::plan::stored::with_settled(inputs.objects, c).map_err(|d| d.0)?,
+                None,
+                None,
+                stored_warnings,
+            ),
+            Against::Nothing => (inputs.objects, None, None, stored_warnings),
+        };
+        // The extensions of the change and of the store: what the controller would call.
+        let registry = extensions::connect(&objects, &opts.extensions, extensions::Need::Plan)
+            .map_err(|d| d.0)?;
+        let with_ignored = |mut d: Vec<Diagnostic>| {
+            d.extend(extensions::ignored(registry.as_ref()));
+            d
+        };
+        let settings = Settings {
+            mode: Mode::Plan,
+            gates: opts.gates,
+            registry: registry.as_ref(),
+            crds: &crds,
+            stored: current,
         };
         // Admission compares with the stored ClusterClasses and Clusters only.
         let stored: Vec<Object> = current
@@ -423,10 +492,19 @@ impl Side {
             })
             .cloned()
             .collect();
-        let validation = admit(&mut objects, &stored, &inputs.runtime_messages, &settings);
+        let mut validation = admit(&mut objects, &stored, &inputs.runtime_messages, &settings);
         drop(stored);
+        if let Some(lent) = lent {
+            stored_warnings.extend(crate::plan::stored::forgive_lent(
+                &mut objects,
+                lent,
+                &mut validation,
+            ));
+        }
         if validation.has_errors() {
-            return Err(with_ignored(validation.diagnostics()));
+            let mut d = validation.diagnostics();
+            d.extend(stored_warnings);
+            return Err(with_ignored(d));
         }
         let classes = fleet::classes(&objects).map_err(|d| with_ignored(d.0))?;
         Ok(Side {
@@ -439,6 +517,7 @@ impl Side {
             crds,
             crd_warnings,
             stored_warnings,
+            affected,
             runtime_sdk: opts.gates.runtime_sdk,
         })
     }

@@ -159,7 +159,8 @@ impl<'a> Fleet<'a> {
             errors.append(&mut unknown);
             clusters.retain(|c| wanted.contains(&(c.namespace.clone(), c.name.clone())));
         }
-        if clusters.is_empty() && errors.is_empty() {
+        // Against the management cluster a change may affect no Cluster: an empty plan.
+        if clusters.is_empty() && errors.is_empty() && state.index.is_none() {
             errors.push(
                 Diagnostic::error(Code::PlanNoCluster, "no Cluster with spec.topology found in the input").with_help(
                     "pass the ClusterClass, its templates and at least one Cluster that uses the class",

@@ -10,7 +10,7 @@ topology Clusters that exist only in the current state, planned as stored, and a
 anything ([`super::ssa`]).
 */
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -18,19 +18,33 @@ use crate::api;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::load::Object;
 
+use super::affected::{self, Affected, Key};
 use super::{current, ssa};
 
-/// The objects admission sees when current objects are given: each input Cluster carries what
-/// only its stored form knows (the user's apply would not remove the references the controller
-/// set), and Clusters that exist only in the current state are planned as they are stored: what
-/// would the controller do to them now (drift, or a changed class)? They pass admission with
-/// the rest, as they once did.
-pub(crate) fn with_current(
+/// The objects `diff`'s new side admits against the state its old side settles in: each input
+/// Cluster carries what only its settled form knows, and the settled topology Clusters the new
+/// side does not redefine are planned as settled (they pass admission with the rest, as they
+/// once did).
+pub(crate) fn with_settled(
     inputs: Vec<Object>,
-    current: &[Object],
+    settled: &[Object],
 ) -> Result<Vec<Object>, Diagnostics> {
-    let only = current_only_clusters(&inputs, current);
-    let mut out = clusters_with_stored(inputs, current)?;
+    let given: BTreeSet<(String, String)> = inputs
+        .iter()
+        .filter(|o| o.kind == "Cluster" && o.group() == api::GROUP)
+        .map(|o| (o.namespace.clone(), o.name.clone()))
+        .collect();
+    let only: Vec<Object> = settled
+        .iter()
+        .filter(|o| {
+            o.kind == "Cluster"
+                && o.group() == api::GROUP
+                && affected::has_topology(&o.value)
+                && !given.contains(&(o.namespace.clone(), o.name.clone()))
+        })
+        .cloned()
+        .collect();
+    let mut out = clusters_with_stored(inputs, settled)?;
     out.extend(only);
     Ok(out)
 }
@@ -65,25 +79,378 @@ pub(crate) fn clusters_with_stored(
     }
 }
 
-/// Topology Clusters of the current state that `-f` does not redefine.
-fn current_only_clusters(inputs: &[Object], current: &[Object]) -> Vec<Object> {
-    let given: BTreeSet<(&str, &str)> = inputs
+/// The objects a plan against the management cluster admits and plans: the change (`-f`, each
+/// Cluster carrying what only its stored form knows), then what the store must lend it
+/// ([`Lent`]).
+#[derive(Debug, Default)]
+pub(crate) struct ForChange {
+    /// The change's objects, then the stored ones lent to the run.
+    pub(crate) objects: Vec<Object>,
+    /// `objects[lent..]` came from the store: admitted when they were written, so what
+    /// today's rules find wrong with them is a warning, never an error.
+    pub(crate) lent: usize,
+    /// Affected stored objects that cannot be planned (a class or template the export lacks).
+    pub(crate) warnings: Vec<Diagnostic>,
+}
+
+/// Kinds of the store every run reads whatever it plans: the extensions the controller would
+/// call and the mutating webhooks that explain a stored template's defaults.
+fn always_lent(o: &Object) -> bool {
+    matches!(
+        (o.group(), o.kind.as_str()),
+        ("runtime.cluster.x-k8s.io", "ExtensionConfig")
+            | (
+                "admissionregistration.k8s.io",
+                "MutatingWebhookConfiguration"
+            )
+    )
+}
+
+/// The objects to admit and plan for a change (`inputs`, the `-f` objects already applied over
+/// their stored forms) against the management cluster (`current`), given what it affects.
+///
+/// The store lends the run what the change does not hold: the ClusterClasses the affected
+/// Clusters use, the templates those classes reference, the CRDs of those templates' kinds
+/// (their contract labels), the affected stored Clusters, and every ExtensionConfig and
+/// MutatingWebhookConfiguration. An affected stored Cluster whose class, or one of whose class's
+/// templates, neither `-f` nor `--current` holds is left out with a warning naming the object
+/// and the `kubectl get` that would add it to the export; a Cluster of `-f` in that state fails
+/// later as it always did (its class or template is not found).
+pub(crate) fn for_change(
+    inputs: Vec<Object>,
+    current: &[Object],
+    affected: &Affected,
+) -> Result<ForChange, Diagnostics> {
+    Ok(lend(
+        clusters_with_stored(inputs, current)?,
+        current,
+        affected,
+    ))
+}
+
+/// [`for_change`] past applying the input Clusters over their stored forms.
+fn lend(inputs: Vec<Object>, current: &[Object], affected: &Affected) -> ForChange {
+    let given: HashSet<Id<'_>> = inputs.iter().map(id).collect();
+    let stored: HashMap<Id<'_>, &Object> = current.iter().map(|o| (id(o), o)).collect();
+    let core = |o: &Object, kind: &str| o.kind == kind && o.group() == api::GROUP;
+
+    // The classes of the affected Clusters, and the affected classes themselves.
+    let mut users: BTreeMap<Key, Vec<Key>> = BTreeMap::new();
+    for o in inputs.iter().chain(current) {
+        if core(o, "Cluster")
+            && affected::has_topology(&o.value)
+            && affected
+                .clusters
+                .contains(&(o.namespace.clone(), o.name.clone()))
+        {
+            let users_of = users.entry(affected::class_of(o)).or_default();
+            let key = (o.namespace.clone(), o.name.clone());
+            if !users_of.contains(&key) {
+                users_of.push(key);
+            }
+        }
+    }
+    for c in &affected.classes {
+        users.entry(c.clone()).or_default();
+    }
+    let change_clusters: HashSet<(&str, &str)> = inputs
         .iter()
-        .filter(|o| o.kind == "Cluster" && o.group() == api::GROUP)
+        .filter(|o| core(o, "Cluster"))
         .map(|o| (o.namespace.as_str(), o.name.as_str()))
         .collect();
-    current
+    let in_change = |k: &Key| change_clusters.contains(&(k.0.as_str(), k.1.as_str()));
+
+    let mut warnings = Vec::new();
+    let mut lent: Vec<&Object> = Vec::new();
+    let mut lent_ids: HashSet<Id<'_>> = HashSet::new();
+    let mut left_out: BTreeSet<Key> = BTreeSet::new();
+    let mut crd_kinds: BTreeSet<(String, String)> = BTreeSet::new();
+    for (class_key, using) in &users {
+        let class_id = (
+            api::GROUP,
+            "ClusterClass",
+            class_key.0.as_str(),
+            class_key.1.as_str(),
+        );
+        let from_store = !given.contains(&class_id);
+        let stored_class: Option<&Object> = stored.get(&class_id).copied().filter(|_| from_store);
+        let class_value = match stored_class {
+            Some(s) => Some(&s.value),
+            None => inputs.iter().find(|o| id(o) == class_id).map(|o| &o.value),
+        };
+        let Some(class_value) = class_value else {
+            // A Cluster of `-f` fails as it always did: its class is not found.
+            for c in using.iter().filter(|c| !in_change(c)) {
+                warnings.push(not_planned(
+                    c,
+                    &format!(
+                        "its ClusterClass {}/{} is not in -f or --current",
+                        class_key.0, class_key.1
+                    ),
+                    &format!(
+                        "kubectl get clusterclass {} -n {} -o yaml --show-managed-fields",
+                        class_key.1, class_key.0
+                    ),
+                ));
+                left_out.insert(c.clone());
+            }
+            continue;
+        };
+        let mut missing = None;
+        let mut templates = Vec::new();
+        for (g, k, n) in affected::template_refs(class_value) {
+            crd_kinds.insert((g.clone(), k.clone()));
+            let t = (g.as_str(), k.as_str(), class_key.0.as_str(), n.as_str());
+            if given.contains(&t) {
+                continue;
+            }
+            match stored.get(&t) {
+                Some(s) => templates.push(*s),
+                None => {
+                    missing.get_or_insert((g.clone(), k.clone(), n.clone()));
+                }
+            }
+        }
+        if let (Some((g, k, n)), true) = (&missing, from_store) {
+            // A stored class the export holds without its templates: its stored Clusters
+            // cannot be planned; the change's own Clusters fail on the template as always.
+            for c in using.iter().filter(|c| !in_change(c)) {
+                warnings.push(not_planned(
+                    c,
+                    &format!(
+                        "its ClusterClass {}/{} references {k} {}/{n}, which is not in -f or --current",
+                        class_key.0, class_key.1, class_key.0
+                    ),
+                    &format!("kubectl get {}.{g} {n} -n {} -o yaml --show-managed-fields", k.to_lowercase(), class_key.0),
+                ));
+                left_out.insert(c.clone());
+            }
+            if using.iter().all(|c| !in_change(c)) {
+                continue;
+            }
+        }
+        if let Some(class) = stored_class
+            && lent_ids.insert(class_id)
+        {
+            lent.push(class);
+        }
+        for t in templates {
+            if lent_ids.insert(id(t)) {
+                lent.push(t);
+            }
+        }
+    }
+    for o in &inputs {
+        crd_kinds.insert((o.group().to_string(), o.kind.clone()));
+    }
+    for o in current {
+        let lend = if core(o, "Cluster") {
+            let k = (o.namespace.clone(), o.name.clone());
+            affected.clusters.contains(&k)
+                && affected::has_topology(&o.value)
+                && !left_out.contains(&k)
+                && !given.contains(&id(o))
+        } else if o.kind == "CustomResourceDefinition" && o.group() == "apiextensions.k8s.io" {
+            let s = |p: &str| o.value.pointer(p).and_then(Value::as_str).unwrap_or("");
+            crd_kinds.contains(&(
+                s("/spec/group").to_string(),
+                s("/spec/names/kind").to_string(),
+            )) && !given.contains(&id(o))
+        } else {
+            always_lent(o) && !given.contains(&id(o))
+        };
+        if lend && lent_ids.insert(id(o)) {
+            lent.push(o);
+        }
+    }
+    // The store's order, whatever the order they were found in: admission reports in input
+    // order.
+    let position: HashMap<*const Object, usize> = current
         .iter()
-        .filter(|o| {
-            o.kind == "Cluster"
-                && o.group() == api::GROUP
-                && o.value
-                    .pointer("/spec/topology")
-                    .is_some_and(|t| !t.is_null())
-                && !given.contains(&(o.namespace.as_str(), o.name.as_str()))
+        .enumerate()
+        .map(|(i, o)| (o as *const Object, i))
+        .collect();
+    lent.sort_by_key(|o| {
+        position
+            .get(&(*o as *const Object))
+            .copied()
+            .unwrap_or(usize::MAX)
+    });
+    let start = inputs.len();
+    let mut objects = inputs;
+    objects.extend(lent.into_iter().cloned());
+    ForChange {
+        objects,
+        lent: start,
+        warnings,
+    }
+}
+
+/// One side of `diff --current`: its objects, plus what the store lends it ([`for_change`]'s
+/// rule, whatever the side lacks) with each lent Cluster as its owner wrote it: a review plans
+/// both sides from their files, so the references and endpoint controllers set are dropped
+/// from the lent Clusters (otherwise they would be existing Clusters without their objects).
+/// Returns the objects and the warnings for affected Clusters that cannot be planned.
+pub(crate) fn lend_for_review(
+    inputs: Vec<Object>,
+    current: &[Object],
+    affected: &Affected,
+) -> (Vec<Object>, Vec<Diagnostic>) {
+    // The side's own Clusters stay as its files hold them (the store's of the same name are
+    // not lent: the side redefines them).
+    let mut change = lend(inputs, current, affected);
+    for o in change.objects.iter_mut().skip(change.lent) {
+        if o.kind == "Cluster" && o.group() == api::GROUP {
+            as_written(&mut o.value);
+        }
+    }
+    (change.objects, change.warnings)
+}
+
+/// A stored Cluster as its owner wrote it: without what controllers set (references,
+/// endpoint, uid, status).
+fn as_written(cluster: &mut Value) {
+    if let Some(spec) = cluster.get_mut("spec").and_then(Value::as_object_mut) {
+        spec.remove("infrastructureRef");
+        spec.remove("controlPlaneRef");
+        spec.remove("controlPlaneEndpoint");
+    }
+    if let Some(meta) = cluster.get_mut("metadata").and_then(Value::as_object_mut) {
+        meta.remove("uid");
+        meta.remove("resourceVersion");
+        meta.remove("managedFields");
+    }
+    if let Some(o) = cluster.as_object_mut() {
+        o.remove("status");
+    }
+}
+
+/// After admission: what today's rules found wrong with the objects the store lent the run
+/// (`objects[lent..]`) is forgiven, as they were admitted when they were written. Each such
+/// object becomes one warning carrying its findings; a lent Cluster or ClusterClass with errors
+/// leaves the run (with the lent Clusters of such a class), so the plan of every other Cluster
+/// goes on. Lent templates stay: a plan of their class is still what the controller would do.
+pub(crate) fn forgive_lent(
+    objects: &mut Vec<Object>,
+    lent: usize,
+    validation: &mut crate::validate::run::Validation,
+) -> Vec<Diagnostic> {
+    use crate::diag::Severity;
+    let lent_keys: BTreeSet<(String, String, String)> = objects
+        .get(lent..)
+        .unwrap_or(&[])
+        .iter()
+        .map(|o| (o.kind.clone(), o.namespace.clone(), o.name.clone()))
+        .collect();
+    if lent_keys.is_empty() {
+        return Vec::new();
+    }
+    // Per lent object (kind, namespace, name), in the order admission told them: its findings,
+    // and whether any was an error.
+    type Forgiven = ((String, String, String), Vec<Diagnostic>, bool);
+    let mut forgiven: Vec<Forgiven> = Vec::new();
+    validation.findings.retain(|f| {
+        let key = (f.kind.clone(), f.namespace.clone(), f.name.clone());
+        if !lent_keys.contains(&key) {
+            return true;
+        }
+        let error = f.severity() == Severity::Error;
+        let mut d = f.diagnostic.clone();
+        d.severity = Severity::Warning;
+        match forgiven.iter_mut().find(|(k, _, _)| *k == key) {
+            Some((_, ds, e)) => {
+                ds.push(d);
+                *e |= error;
+            }
+            None => forgiven.push((key, vec![d], error)),
+        }
+        false
+    });
+    let mut removed_classes: BTreeSet<Key> = BTreeSet::new();
+    let mut removed: BTreeSet<(String, String, String)> = BTreeSet::new();
+    for ((kind, ns, name), _, error) in &forgiven {
+        if *error && (kind == "Cluster" || kind == "ClusterClass") {
+            removed.insert((kind.clone(), ns.clone(), name.clone()));
+            if kind == "ClusterClass" {
+                removed_classes.insert((ns.clone(), name.clone()));
+            }
+        }
+    }
+    let mut warnings: Vec<Diagnostic> = forgiven
+        .into_iter()
+        .map(|((kind, ns, name), related, error)| {
+            let what = if error && (kind == "Cluster" || kind == "ClusterClass") {
+                "; it is not planned"
+            } else {
+                ""
+            };
+            let mut w = Diagnostic::warning(
+                Code::CurrentStoredInvalid,
+                format!(
+                    "stored {kind} {ns}/{name}, affected by the change, does not pass today's admission rules{what}"
+                ),
+            )
+            .with_help(
+                "the object is not in -f: it was admitted when it was written, so this does not fail the plan",
+            );
+            w.related = related;
+            w
         })
-        .cloned()
-        .collect()
+        .collect();
+    let mut dropped_users: Vec<Key> = Vec::new();
+    let mut i = 0usize;
+    objects.retain(|o| {
+        let is_lent = i >= lent;
+        i += 1;
+        if !is_lent {
+            return true;
+        }
+        let key = (o.kind.clone(), o.namespace.clone(), o.name.clone());
+        if removed.contains(&key) {
+            return false;
+        }
+        if o.kind == "Cluster"
+            && o.group() == api::GROUP
+            && removed_classes.contains(&affected::class_of(o))
+        {
+            dropped_users.push((o.namespace.clone(), o.name.clone()));
+            return false;
+        }
+        true
+    });
+    for (ns, name) in dropped_users {
+        warnings.push(Diagnostic::warning(
+            Code::CurrentStoredInvalid,
+            format!(
+                "stored Cluster {ns}/{name} is affected by the change but not planned: its stored ClusterClass does not pass today's admission rules"
+            ),
+        ));
+    }
+    warnings
+}
+
+/// An object's identity: (group, kind, namespace, name).
+type Id<'a> = (&'a str, &'a str, &'a str, &'a str);
+
+fn id(o: &Object) -> Id<'_> {
+    (
+        o.group(),
+        o.kind.as_str(),
+        o.namespace.as_str(),
+        o.name.as_str(),
+    )
+}
+
+/// The warning for an affected stored Cluster that is left out of the plan.
+fn not_planned(cluster: &Key, why: &str, export: &str) -> Diagnostic {
+    Diagnostic::warning(
+        Code::CurrentNotFound,
+        format!(
+            "Cluster {}/{} is affected by the change but not planned: {why}",
+            cluster.0, cluster.1
+        ),
+    )
+    .with_help(format!("add it to the export: {export}"))
 }
 
 /// Whether an input object is applied over its stored form: ClusterClasses, and templates by
