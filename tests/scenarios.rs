@@ -350,17 +350,16 @@ fn cluster_by_name_alone() {
         )
         .run();
     t().file("c/cluster.yaml", &same_name_b.cluster_yaml())
-        .args([
-            "plan",
-            "-f",
-            ".",
-            "--cluster",
-            "demo",
-            "-n",
-            "team-a",
-            "-o",
-            "json",
-        ])
+        .args(["plan", "-f", ".", "--cluster", "team-a/demo", "-o", "json"])
         .stdout_json("/clusters/0/namespace", "team-a")
+        .run();
+    // -n does not pick among objects of several namespaces: as kubectl, it refuses the objects
+    // whose own namespace contradicts it.
+    t().file("c/cluster.yaml", &same_name_b.cluster_yaml())
+        .args(["plan", "-f", ".", "--cluster", "demo", "-n", "team-a"])
+        .status(1)
+        .stderr_contains(
+            r#"the namespace from the provided object "team-b" does not match the namespace "team-a""#,
+        )
         .run();
 }

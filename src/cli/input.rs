@@ -243,6 +243,7 @@ impl InputArgs {
         }
         Ok(LoadOptions {
             paths,
+            namespace_from_flag: self.namespace.is_some(),
             default_namespace,
             substitute,
             input_limit: limit,

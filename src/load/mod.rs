@@ -68,6 +68,9 @@ pub struct LoadOptions {
     /// reference inputs read for a few documents among many (`--crds`). Applies only with
     /// `spans_on_demand`, and to a text read once (a text two inputs share is parsed whole).
     pub keep_document: Option<KeepDocument>,
+    /// `default_namespace` came from `-n`: an object whose own namespace differs is refused
+    /// (kubectl's rule), except for kinds without a namespace.
+    pub namespace_from_flag: bool,
 }
 
 /// A test on a document's text: parse it, or pass over it ([`LoadOptions::keep_document`]).
@@ -342,6 +345,9 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
                 warnings.append(&mut f.warnings);
             }
             check_duplicates(&objects, &opts.per_file, &mut errors);
+            if opts.namespace_from_flag {
+                check_namespaces(&objects, &opts.default_namespace, &mut errors);
+            }
             if errors.is_empty() {
                 Ok(Inputs {
                     objects,
@@ -617,6 +623,54 @@ pub(crate) fn flatten(
     match Object::new(value, origin, default_namespace).and_then(|o| o.check_names().map(|()| o)) {
         Ok(o) => out.push(o),
         Err(e) => errors.push(e),
+    }
+}
+
+/// Kinds the API server stores without a namespace: `-n` says nothing about them, as kubectl
+/// ignores it for them. (Cluster API's own cluster-scoped kind, ExtensionConfig, included.)
+const CLUSTER_SCOPED: &[(&str, &str)] = &[
+    ("", "Namespace"),
+    ("", "Node"),
+    ("", "PersistentVolume"),
+    ("apiextensions.k8s.io", "CustomResourceDefinition"),
+    (
+        "admissionregistration.k8s.io",
+        "MutatingWebhookConfiguration",
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "ValidatingWebhookConfiguration",
+    ),
+    ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy"),
+    (
+        "admissionregistration.k8s.io",
+        "ValidatingAdmissionPolicyBinding",
+    ),
+    ("rbac.authorization.k8s.io", "ClusterRole"),
+    ("rbac.authorization.k8s.io", "ClusterRoleBinding"),
+    ("storage.k8s.io", "StorageClass"),
+    ("runtime.cluster.x-k8s.io", "ExtensionConfig"),
+];
+
+/// `-n` given explicitly: an object whose own namespace differs is refused with kubectl's
+/// words (`kubectl apply -n B -f` of an object in A fails the same way), not silently planned
+/// in its own namespace.
+fn check_namespaces(objects: &[Object], namespace: &str, errors: &mut Vec<Diagnostic>) {
+    for o in objects {
+        if o.namespace == namespace || CLUSTER_SCOPED.contains(&(o.group(), o.kind.as_str())) {
+            continue;
+        }
+        errors.push(
+            Diagnostic::error(
+                Code::InputNamespace,
+                format!(
+                    "the namespace from the provided object {:?} does not match the namespace {:?}. You must pass '--namespace={}' to perform this operation.",
+                    o.namespace, namespace, o.namespace
+                ),
+            )
+            .at(&o.origin, "/metadata/namespace", "the object's own namespace")
+            .with_help("drop -n to plan each object in its own namespace"),
+        );
     }
 }
 
