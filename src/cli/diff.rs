@@ -62,6 +62,12 @@ pub struct DiffArgs {
     #[arg(long = "cluster", value_name = "[NAMESPACE/]NAME")]
     pub clusters: Vec<String>,
 
+    /// The management cluster's objects (files, directories or -), as `plan --current` reads
+    /// them: OLD and NEW are then changes, and each side takes the ClusterClasses, templates and
+    /// affected Clusters it lacks from here; repeatable.
+    #[arg(long = "current", value_name = "PATH")]
+    pub current: Vec<PathBuf>,
+
     /// What to print on stdout.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -156,6 +162,13 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
             n
         }),
     );
+    let current = match &new {
+        Ok(n) => super::input::current_load(n, &args.current).unwrap_or_else(|e| {
+            errors.push(e);
+            None
+        }),
+        Err(_) => None,
+    };
     match (old, new) {
         (Ok(old), Ok(new)) if errors.is_empty() => Ok(ReviewOptions {
             old,
@@ -165,8 +178,9 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
                 clusters,
                 gates,
                 extensions,
-                current: None,
+                current,
                 providers: providers(input.values()?),
+                all_current: false,
             },
         }),
         (old, new) => {

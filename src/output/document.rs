@@ -77,6 +77,8 @@ struct Document<C> {
     clusters: C,
     #[serde(skip_serializing_if = "Option::is_none")]
     summary: Option<Totals>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    affected: Option<crate::output::affected::Entry>,
     warnings: Vec<Value>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     errors: Vec<Value>,
@@ -245,6 +247,7 @@ fn document(plan: &Plan, explain: bool) -> Document<Vec<ClusterEntry<'_>>> {
             })
             .collect(),
         summary: None,
+        affected: None,
         warnings: plan.warnings.iter().map(diagnostic).collect(),
         errors: Vec::new(),
     }
@@ -272,13 +275,26 @@ pub fn frame(
     warnings: &[Diagnostic],
     totals: Option<&crate::plan::Totals>,
 ) -> Frame {
+    frame_affected(syntax, warnings, totals, None)
+}
+
+/// [`frame`], with what the change affects when planned against the management cluster (it
+/// follows the summary, so the head never needs it either).
+pub fn frame_affected(
+    syntax: Syntax,
+    warnings: &[Diagnostic],
+    totals: Option<&crate::plan::Totals>,
+    affected: Option<&crate::plan::affected::Affected>,
+) -> Frame {
     let warnings: Vec<Value> = warnings.iter().map(diagnostic).collect();
     let summary = totals.map(Totals::of);
+    let affected = affected.map(crate::output::affected::Entry::of);
     Frame::cut(syntax, |clusters| Document {
         api_version: API_VERSION,
         kind: "Plan",
         clusters,
         summary,
+        affected: affected.clone(),
         warnings: warnings.clone(),
         errors: Vec::new(),
     })
@@ -325,6 +341,7 @@ pub fn failed(syntax: Syntax, diagnostics: &[Diagnostic]) -> String {
         kind: "Plan",
         clusters: Vec::<Value>::new(),
         summary: None,
+        affected: None,
         warnings: warnings.into_iter().map(diagnostic).collect(),
         errors: errors.into_iter().map(diagnostic).collect(),
     };

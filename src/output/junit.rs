@@ -110,6 +110,16 @@ pub fn failed(suite: &str, diagnostics: &[Diagnostic]) -> String {
 
 /// The report: one suite named `suite` with `cases`, and the run's `warnings`.
 pub fn render(suite: &str, cases: &[Case], warnings: &[Diagnostic]) -> String {
+    render_with(suite, cases, warnings, &[])
+}
+
+/// [`render`], with the suite's `<properties>` (name, value).
+pub fn render_with(
+    suite: &str,
+    cases: &[Case],
+    warnings: &[Diagnostic],
+    properties: &[(String, String)],
+) -> String {
     let failures: usize = cases.iter().filter(|c| !c.failures.is_empty()).count();
     let clean = |s: &str| xml(escape(s).into_owned()).into_owned();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -124,6 +134,18 @@ pub fn render(suite: &str, cases: &[Case], warnings: &[Diagnostic]) -> String {
         clean(suite),
         cases.len()
     );
+    if !properties.is_empty() {
+        out.push_str("    <properties>\n");
+        for (name, value) in properties {
+            let _ = writeln!(
+                out,
+                "      <property name=\"{}\" value=\"{}\"/>",
+                clean(name),
+                clean(value)
+            );
+        }
+        out.push_str("    </properties>\n");
+    }
     for c in cases {
         let _ = write!(
             out,

@@ -239,6 +239,8 @@ pub struct Comment {
     used: usize,
     /// Changed Clusters whose section did not fit.
     sections_left_out: usize,
+    /// What the change affects (against the management cluster), told under the summary.
+    affected: Option<String>,
 }
 
 impl Comment {
@@ -280,9 +282,19 @@ impl Comment {
         });
     }
 
-    /// The comment: `title`, the `summary` line, the table and the sections.
+    /// Tell what the change affects under the summary.
+    pub fn affected(&mut self, a: &crate::plan::affected::Affected) {
+        self.affected = Some(crate::output::affected::markdown(a));
+    }
+
+    /// The comment: `title`, the `summary` line, what the change affects, the table and the
+    /// sections.
     pub fn finish(self, title: &str, summary: &str) -> String {
         let mut out = format!("### {title}\n\n**{}**\n\n", summary.trim_end());
+        if let Some(a) = &self.affected {
+            out.push_str(a);
+            out.push('\n');
+        }
         if self.rows.is_empty() && self.rows_left_out == 0 {
             out.push_str("No Cluster changes.\n");
             return out;

@@ -60,22 +60,45 @@ where
     // Overlaps the CEL parser's start with reading the input (admission compiles rules).
     crate::schema::cel::warm_up();
     // Both sides at once: files they share are parsed once.
-    let mut loaded = load::load_many(&[opts.old.clone(), opts.plan.load.clone()]).into_iter();
-    let (mut old, mut new) = match (loaded.next(), loaded.next()) {
-        (Some(Ok(o)), Some(Ok(n))) => (o, n),
-        (o, n) => {
+    let mut sets = vec![opts.old.clone(), opts.plan.load.clone()];
+    sets.extend(opts.plan.current.as_ref().map(super::expand_plan_outputs));
+    let mut loaded = load::load_many(&sets).into_iter();
+    let (mut old, mut new, stored) = match (loaded.next(), loaded.next(), loaded.next()) {
+        (Some(Ok(o)), Some(Ok(n)), None) => (o, n, None),
+        (Some(Ok(o)), Some(Ok(n)), Some(Ok(c))) => (o, n, Some(c)),
+        (o, n, c) => {
             let mut errors = Vec::new();
-            for e in [o, n].into_iter().flatten().filter_map(Result::err) {
+            for e in [o, n, c].into_iter().flatten().filter_map(Result::err) {
                 errors.extend(e.0);
             }
             return Err(Diagnostics(errors).into());
         }
     };
+    // Against the management cluster, OLD and NEW are changes: each side takes the classes,
+    // templates and affected Clusters it lacks from the store, so the review is of what the
+    // change does to the Clusters it affects.
+    let mut lent_warnings = Vec::new();
+    if let Some(stored) = &stored {
+        let both: Vec<Object> = old.objects.iter().chain(&new.objects).cloned().collect();
+        let affected = crate::plan::affected::find(&both, &stored.objects, false);
+        drop(both);
+        for side in [&mut old, &mut new] {
+            let (objects, warnings) = crate::plan::stored::lend_for_review(
+                std::mem::take(&mut side.objects),
+                &stored.objects,
+                &affected,
+            );
+            side.objects = objects;
+            lent_warnings.extend(warnings);
+        }
+        lent_warnings.extend(stored.warnings.iter().cloned());
+    }
     // The repository's CRDs join each side, at the release each side's contract selects.
     super::add_provider_crds(opts.plan.providers.as_ref(), &mut old).map_err(Diagnostics)?;
     super::add_provider_crds(opts.plan.providers.as_ref(), &mut new).map_err(Diagnostics)?;
     // What the loader skipped (special files) is told first, whether or not the review succeeds.
-    let skipped: Vec<Diagnostic> = old.warnings.iter().chain(&new.warnings).cloned().collect();
+    let mut skipped: Vec<Diagnostic> = old.warnings.iter().chain(&new.warnings).cloned().collect();
+    skipped.append(&mut lent_warnings);
     let reviewed =
         (|| -> Result<ReviewOutcome, Failed> {
             let plan_opts = &opts.plan;

@@ -63,6 +63,7 @@ pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
         }
         None => Vec::new(),
     };
+    let mut lent = None;
     if !opts.replace && !old.is_empty() {
         // As `plan --current`: the user's apply keeps what the file never set.
         let (lists, list_warnings) =
@@ -73,12 +74,19 @@ pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
             &old,
             &lists,
         ));
-        inputs.objects =
-            crate::plan::stored::clusters_with_stored(std::mem::take(&mut inputs.objects), &old)
+        // As `plan --current`: ClusterClasses and templates the input lacks come from the
+        // store, with the stored Clusters a changed class or template affects; none of them
+        // is printed, and what today's rules find wrong with them alone is a warning.
+        let affected = crate::plan::affected::find(&inputs.objects, &old, false);
+        let change =
+            crate::plan::stored::for_change(std::mem::take(&mut inputs.objects), &old, &affected)
                 .map_err(|Diagnostics(mut d)| {
-                    d.splice(0..0, skipped.iter().cloned());
-                    Diagnostics(d)
-                })?;
+                d.splice(0..0, skipped.iter().cloned());
+                Diagnostics(d)
+            })?;
+        inputs.objects = change.objects;
+        skipped.extend(change.warnings);
+        lent = Some(change.lent);
     }
     let registry = extensions::connect(&inputs.objects, &opts.extensions, Need::Validate).map_err(
         |Diagnostics(mut d)| {
@@ -109,12 +117,21 @@ pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
         crds: &crds,
         stored: None,
     };
-    let validation = admit(
+    let mut validation = admit(
         &mut inputs.objects,
         &old,
         &inputs.runtime_messages,
         &settings,
     );
+    if let Some(lent) = lent {
+        skipped.extend(crate::plan::stored::forgive_lent(
+            &mut inputs.objects,
+            lent,
+            &mut validation,
+        ));
+        // What the store lent was admitted, not given: it is not printed.
+        inputs.objects.truncate(lent);
+    }
     // The repository's CRDs served admission; they are not part of the input to print.
     let mut objects = inputs.objects;
     if !provider_files.is_empty() {

@@ -27,7 +27,8 @@ use crate::topology::Role;
 pub struct ReviewOptions {
     /// How to read the old inputs.
     pub old: LoadOptions,
-    /// The new inputs and everything else planning needs (`plan.current` is ignored).
+    /// The new inputs and everything else planning needs; `plan.current`, when given, is the
+    /// management cluster both sides take what they lack from.
     pub plan: PlanOptions,
 }
 
