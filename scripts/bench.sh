@@ -12,10 +12,52 @@ cd "$(dirname "$0")/.."
 # against all), skipping the rest. --crds: only issue #15's budget, what checking every object
 # against the provider CRDs of testdata/crds adds to one Cluster and to 1,000 (set BASELINE to
 # another topoplan binary to time it too, e.g. one built before CRDs were read).
+# --change: only issue #24's budget, a change planned against a 2,000-Cluster management
+# cluster (see change_budget below; needs only the bundled example).
 only_budgets=false
 only_crds=false
+only_change=false
 if [ "${1:-}" = "--budgets" ]; then only_budgets=true; shift; fi
 if [ "${1:-}" = "--crds" ]; then only_crds=true; shift; fi
+if [ "${1:-}" = "--change" ]; then only_change=true; shift; fi
+
+# Issue #24's budget: the management cluster is a 2,000-Cluster export written by `plan
+# --output-dir` (the quick-start Cluster under 2,000 names) plus its class and templates; `-f`
+# holds only the change. A worker template change (every Cluster of the class rotates it):
+# <= 3 s and <= 800 MiB; a change no Cluster is affected by: <= 1 s.
+change_budget() {
+  cargo build --release --quiet
+  local bin=target/release/topoplan work=target/bench/change ex=testdata/examples/quick-start
+  rm -rf "$work" && mkdir -p "$work/fleet" "$work/change" "$work/unused"
+  for i in $(seq 1 2000); do
+    echo "---"
+    sed -e "s/^  name: dev$/  name: dev-$i/" "$ex/cluster.yaml"
+  done > "$work/fleet/clusters.yaml"
+  "$bin" plan -f "$ex/clusterclass.yaml" -f "$ex/templates.yaml" -f "$work/fleet" \
+    --output-dir "$work/state" -o json >/dev/null
+  python3 - "$ex/templates.yaml" "$work/change/worker.yaml" "$work/unused/worker.yaml" <<'PY'
+import sys
+docs = open(sys.argv[1]).read().split("\n---\n")
+worker = next(d for d in docs if "name: docker-small-worker\n" in d)
+changed = worker.replace("    spec:\n", "    spec:\n      preLoadImages: [\"registry.example.com/agent:v2\"]\n", 1)
+open(sys.argv[2], "w").write(changed)
+open(sys.argv[3], "w").write(changed.replace("name: docker-small-worker\n", "name: nobody-uses-this\n"))
+PY
+  local cur=(--current "$work/state" --current "$ex/clusterclass.yaml" --current "$ex/templates.yaml")
+  local run_change=("$bin" plan -f "$work/change" "${cur[@]}" -o json)
+  local run_unused=("$bin" plan -f "$work/unused" "${cur[@]}" -o json)
+  echo "== change budget: -f one worker template, --current a 2,000-Cluster export"
+  if command -v hyperfine >/dev/null; then
+    hyperfine --warmup 1 --runs 5 --shell=bash --export-json "$work/change.json" \
+      -n "worker template, 2,000 Clusters affected" "${run_change[*]} >/dev/null" \
+      -n "unused template, no Cluster affected" "${run_unused[*]} >/dev/null"
+  fi
+  /usr/bin/time -f "worker template change: %M KiB, %e s" "${run_change[@]}" 2>"$work/change.err" >/dev/null || true
+  tail -n1 "$work/change.err"
+  /usr/bin/time -f "unused template change: %M KiB, %e s" "${run_unused[@]}" 2>"$work/unused.err" >/dev/null || true
+  tail -n1 "$work/unused.err"
+}
+if $only_change; then change_budget; exit 0; fi
 example=${1:-../shared/examples/dev-quick-start}
 [ -d "$example" ] || { echo "no example directory at $example" >&2; exit 1; }
 
