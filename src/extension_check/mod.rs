@@ -204,12 +204,15 @@ impl<'a> Subject<'a> {
     }
 }
 
+/// The checks one step of [`run`] reports (by name, for when it does not run), and the step.
+type Step<'s> = (&'static [&'static str], &'s dyn Fn() -> Vec<Check>);
+
 /// Run every check but Discovery's (which the caller judged while connecting), in the
 /// report's order. Once the run deadline passes, the check under way (whose calls were not
 /// all made) and every later one are reported as skipped, saying so.
 pub fn run(subject: &Subject<'_>) -> Vec<Check> {
     let first = determinism::first_answers(subject);
-    let steps: [(&[&'static str], &dyn Fn() -> Vec<Check>); 6] = [
+    let steps: [Step<'_>; 6] = [
         (&["deterministic-results"], &|| {
             vec![determinism::check(subject, &first)]
         }),

@@ -286,7 +286,6 @@ pub fn check(opts: &CheckOptions) -> Result<Checked, Diagnostics> {
         &patches,
     )];
     checks.extend(extension_check::run(&subject));
-    let mut errors = errors;
     if let Some((_, limit)) = deadline
         && subject.stopped.load(std::sync::atomic::Ordering::Relaxed)
     {

@@ -247,11 +247,14 @@ fn definitions(vars: &[Value], name: &str) -> Definitions {
         .collect())
 }
 
+/// Cached [`definitions`]: (content hash of the response, patch name) and the result.
+type Cached = Vec<((u64, String), std::rc::Rc<Definitions>)>;
+
 thread_local! {
     /// [`definitions`] of recorded responses, by (the response's content hash, patch name):
     /// a recorded response stands in for every class's discovery, and validating a large one
     /// took seconds each time. Keyed by content, so a hit is always the same answer.
-    static RECORDED: std::cell::RefCell<Vec<((u64, String), std::rc::Rc<Definitions>)>> =
+    static RECORDED: std::cell::RefCell<Cached> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
