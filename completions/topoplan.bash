@@ -157,7 +157,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__diff)
-            opts="-n -v -o -q -h -V --base-ref --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --cluster --output --stat --detailed-exitcode --fail-on-warn --no-objects --diagnostics-format --color --quiet --help --version"
+            opts="-n -v -o -q -h -V --base-ref --namespace --substitute --env-file --provider-repo --config --max-input-bytes --max-yaml-nodes --max-cluster-objects --max-cluster-bytes --max-generated-objects --max-generated-bytes --max-cel-cost --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --cluster --output --stat --detailed-exitcode --fail-on-warn --no-objects --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -188,6 +188,30 @@ _topoplan() {
                     return 0
                     ;;
                 --max-input-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-yaml-nodes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cluster-objects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cluster-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-generated-objects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-generated-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cel-cost)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -307,7 +331,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__extension__subcmd__check)
-            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --output --calls --baseline --diagnostics-format --color --quiet --help --version"
+            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --max-yaml-nodes --max-cluster-objects --max-cluster-bytes --max-generated-objects --max-generated-bytes --max-cel-cost --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --output --calls --baseline --deadline --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -342,6 +366,30 @@ _topoplan() {
                     return 0
                     ;;
                 --max-input-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-yaml-nodes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cluster-objects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cluster-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-generated-objects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-generated-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cel-cost)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -394,6 +442,10 @@ _topoplan() {
                     return 0
                     ;;
                 --baseline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --deadline)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -771,7 +823,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__plan)
-            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --current --all-current --detailed-exitcode --fail-on-warn --no-objects --cluster --output-directory --output-dir --output --explain --diagnostics-format --color --quiet --help --version"
+            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --max-yaml-nodes --max-cluster-objects --max-cluster-bytes --max-generated-objects --max-generated-bytes --max-cel-cost --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --current --detailed-exitcode --fail-on-warn --no-objects --cluster --output-directory --output-dir --output --explain --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -806,6 +858,30 @@ _topoplan() {
                     return 0
                     ;;
                 --max-input-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-yaml-nodes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cluster-objects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cluster-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-generated-objects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-generated-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cel-cost)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -907,7 +983,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__validate)
-            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --current --old --output --fail-on-warn --diagnostics-format --color --quiet --help --version"
+            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --max-input-bytes --max-yaml-nodes --max-cluster-objects --max-cluster-bytes --max-generated-objects --max-generated-bytes --max-cel-cost --feature-gates --crds --extension --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --current --old --output --fail-on-warn --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -942,6 +1018,30 @@ _topoplan() {
                     return 0
                     ;;
                 --max-input-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-yaml-nodes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cluster-objects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cluster-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-generated-objects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-generated-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cel-cost)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -49,6 +49,10 @@ pub struct DiffArgs {
     #[command(flatten)]
     pub limits: super::input::InputLimitArgs,
 
+    /// Run bounds (both sides together).
+    #[command(flatten)]
+    pub run: super::input::RunLimitArgs,
+
     /// Admission.
     #[command(flatten)]
     pub admission: AdmissionArgs,
@@ -100,6 +104,7 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
         env_file: args.env_file.clone(),
         providers: args.providers.clone(),
         limits: args.limits.clone(),
+        run: args.run.clone(),
     };
     let mut errors = Vec::new();
     let (old, new) = match (&args.base_ref, args.paths.as_slice()) {

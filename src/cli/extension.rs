@@ -10,7 +10,9 @@ use clap::{Args, Subcommand, ValueEnum};
 use super::input::{AdmissionArgs, ExtensionArgs, InputArgs, read_text};
 use super::{Failure, report, write_stdout};
 use crate::diag::{Code, Diagnostic};
-use crate::extension_check::{Baseline, CheckOptions, DEFAULT_CALLS, MAX_CALLS};
+use crate::extension_check::{
+    Baseline, CheckOptions, DEFAULT_CALLS, DEFAULT_DEADLINE_SECS, MAX_CALLS,
+};
 use crate::plan::PlanOptions;
 
 /// Arguments of `topoplan extension`.
@@ -57,6 +59,11 @@ pub struct CheckArgs {
     /// of the discovered variables (removed, narrowed, newly required without default).
     #[arg(long = "baseline", value_name = "FILE")]
     pub baseline: Option<PathBuf>,
+
+    /// Stop after this many seconds (planning and checks together): no call starts later, and
+    /// the report says which checks ran; the run then fails.
+    #[arg(long = "deadline", value_name = "SECONDS", default_value_t = DEFAULT_DEADLINE_SECS)]
+    pub deadline: u64,
 }
 
 /// Output formats of `extension check`.
@@ -159,6 +166,7 @@ pub fn resolve(args: CheckArgs) -> Result<(CheckOptions, Format), Failure> {
             },
             calls: args.calls,
             baseline,
+            deadline: Some(std::time::Duration::from_secs(args.deadline)),
         },
         args.format,
     ))

@@ -13,6 +13,7 @@ use crate::load::{LoadOptions, VariableValues, envfile};
 use crate::provider::ProviderOptions;
 use crate::provider::config::ConfigFile;
 use crate::source::SourceFile;
+use crate::topology::budget::GenerateLimits;
 
 /// The byte budget of one run (`--max-input-bytes`), for every command that reads inputs.
 #[derive(Debug, Clone, Args)]
@@ -32,6 +33,53 @@ impl InputLimitArgs {
     /// The budget, with the cap from the flag; every call shares one count.
     pub fn limit(&self) -> InputLimit {
         self.read.with_max(self.max_input_bytes)
+    }
+}
+
+/// The bounds of one run on what its inputs make it do (`plan`, `diff`, `validate`,
+/// `extension check`): YAML nodes read, objects generated, CEL cost.
+#[derive(Debug, Clone, Args)]
+pub struct RunLimitArgs {
+    /// Most YAML nodes (scalars, lists, maps) all inputs of the run may hold together.
+    #[arg(long = "max-yaml-nodes", value_name = "N", default_value_t = crate::load::yaml::DEFAULT_RUN_NODES)]
+    pub max_yaml_nodes: u64,
+
+    /// Most objects one Cluster's plan may generate.
+    #[arg(long = "max-cluster-objects", value_name = "N", default_value_t = GenerateLimits::default().cluster_objects)]
+    pub max_cluster_objects: u64,
+
+    /// Most bytes (as compact JSON) of the objects one Cluster's plan may generate; suffixes as
+    /// for --max-input-bytes.
+    #[arg(long = "max-cluster-bytes", value_name = "BYTES", default_value = "32Mi", value_parser = parse_size)]
+    pub max_cluster_bytes: u64,
+
+    /// Most objects the plans of all Clusters of the run may generate together (diff: both
+    /// sides).
+    #[arg(long = "max-generated-objects", value_name = "N", default_value_t = GenerateLimits::default().run_objects)]
+    pub max_generated_objects: u64,
+
+    /// Most bytes of objects the plans of all Clusters of the run may generate together.
+    #[arg(long = "max-generated-bytes", value_name = "BYTES", default_value = "2Gi", value_parser = parse_size)]
+    pub max_generated_bytes: u64,
+
+    /// Most CEL cost (Kubernetes' cost units) all validation rules of the run may spend
+    /// together, beyond Kubernetes' limits per call and per object.
+    #[arg(long = "max-cel-cost", value_name = "UNITS", default_value_t = crate::schema::cel::budget::DEFAULT_RUN_COST)]
+    pub max_cel_cost: u64,
+}
+
+impl RunLimitArgs {
+    /// Set the run-wide bounds of this process (YAML nodes, generated objects, CEL cost): one
+    /// invocation is one run.
+    pub fn limit_run(&self) {
+        crate::load::yaml::limit_run_nodes(self.max_yaml_nodes);
+        crate::topology::budget::limit_run(GenerateLimits {
+            cluster_objects: self.max_cluster_objects,
+            cluster_bytes: self.max_cluster_bytes,
+            run_objects: self.max_generated_objects,
+            run_bytes: self.max_generated_bytes,
+        });
+        crate::schema::cel::budget::limit_run(self.max_cel_cost);
     }
 }
 
@@ -63,6 +111,9 @@ pub struct InputArgs {
     /// Input size limit.
     #[command(flatten)]
     pub limits: InputLimitArgs,
+    /// Run bounds.
+    #[command(flatten)]
+    pub run: RunLimitArgs,
 }
 
 /// A clusterctl local repository and configuration file (`plan`, `diff`, `validate`).

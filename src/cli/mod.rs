@@ -165,6 +165,9 @@ pub fn run() -> ExitCode {
     // together. `eval --jsonl` replays independent oracle cases, each its own run.
     if !matches!(&cli.command, Command::Eval(a) if a.jsonl) {
         crate::gotemplate::cost::limit_run(run_limits());
+        if let Some(limits) = input_limits(&cli.command) {
+            limits.limit_run();
+        }
     }
     let result = match cli.command {
         Command::Plan(args) => plan::run(args),
@@ -188,6 +191,19 @@ pub fn run() -> ExitCode {
             report(&[d]);
             ExitCode::from(interrupt::EXIT_CODE)
         }
+    }
+}
+
+/// The run bounds of a command that plans or admits its inputs.
+fn input_limits(command: &Command) -> Option<&input::RunLimitArgs> {
+    match command {
+        Command::Plan(a) => Some(&a.input.run),
+        Command::Diff(a) => Some(&a.run),
+        Command::Validate(a) => Some(&a.input.run),
+        Command::Extension(a) => match &a.command {
+            extension::ExtensionSubcommand::Check(c) => Some(&c.input.run),
+        },
+        _ => None,
     }
 }
 

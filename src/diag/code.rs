@@ -210,6 +210,9 @@ codes! {
     /// A conformance check failed.
     ExtensionCheckFailed = "extension::check-failed",
         "`topoplan extension check`: the extension does not follow a guideline of the topology-mutation hooks (the report names the check and its evidence).";
+    /// `extension check` ran out of time.
+    ExtensionCheckDeadline = "extension::check-deadline",
+        "`topoplan extension check` reached its run deadline (`--deadline`) before every check was done; the report says what was checked.";
     /// `--baseline` cannot be used.
     ExtensionBaseline = "extension::baseline",
         "`topoplan extension check --baseline`: the file is not a DiscoverVariablesResponse (YAML or JSON).";
@@ -234,6 +237,9 @@ codes! {
     /// `--cluster` names a Cluster the change does not affect.
     PlanNotAffected = "plan::not-affected",
         "Against `--current`, `--cluster` names a Cluster the change in `-f` does not affect (Cluster API's `target cluster … is not among the list of affected clusters`).";
+    /// A bound on what a plan generates was hit.
+    PlanLimit = "plan::limit",
+        "One Cluster's plan, or the whole run, generates more objects or bytes than its bounds allow (`--max-cluster-objects`, `--max-cluster-bytes`, `--max-generated-objects`, `--max-generated-bytes`).";
     /// No Cluster to plan.
     PlanNoCluster = "plan::no-cluster",
         "The input holds no Cluster with `spec.topology`, or none matches `--cluster`.";

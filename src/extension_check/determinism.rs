@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::probe::{self, Probe, Refusal};
+use super::probe::{Probe, Refusal};
 use super::templates::{first_difference, resulting};
 use super::{Check, Status, Subject, call_label};
 use crate::patches::capture::{Call, Captured};
@@ -45,7 +45,7 @@ pub fn first_answers<'c>(s: &Subject<'c>) -> Vec<First<'c>> {
                 call,
                 wire,
                 request,
-                probe: probe::call(s.registry, &call.handler, wire.clone()),
+                probe: s.call(&call.handler, wire.clone()),
             }),
             Captured::Validate { .. } => None,
         })
@@ -116,7 +116,7 @@ pub fn check(s: &Subject<'_>, first: &[First<'_>]) -> Check {
             .collect();
         attempts.push(("items in reverse order".into(), reversed(f.wire)));
         for (what, wire) in attempts {
-            let p = probe::call(s.registry, &f.call.handler, wire.clone());
+            let p = s.call(&f.call.handler, wire.clone());
             let other = outcome(f.request, &p.result);
             if other != base {
                 return Check::new(

@@ -14,7 +14,7 @@ refused request got the same message both times.
 
 use serde_json::{Value, json};
 
-use super::probe::{self, Probe, Refusal};
+use super::probe::{Probe, Refusal};
 use super::{Check, Status, Subject, call_label};
 use crate::patches::capture::{Call, Captured};
 use crate::runtime::{GeneratePatchesRequest, GeneratePatchesResponse};
@@ -132,8 +132,8 @@ pub fn check(s: &Subject<'_>) -> Vec<Check> {
     let mut refused = 0;
     let mut answers = Vec::new();
     for v in &vs {
-        let a = probe::call(s.registry, &v.call.handler, v.request.clone());
-        let b = probe::call(s.registry, &v.call.handler, v.request.clone());
+        let a = s.call(&v.call.handler, v.request.clone());
+        let b = s.call(&v.call.handler, v.request.clone());
         answers.push(json!({"variation": v.what, "first": answer(&a), "then": answer(&b)}));
         match &a.result {
             Err(Refusal::Failure(m1)) => {

@@ -8,7 +8,6 @@ are. Patches that apply as no-ops are fine: templates are compared, not patches.
 use serde_json::{Value, json};
 
 use super::determinism::{First, outcome};
-use super::probe;
 use super::templates::{first_difference, with_templates};
 use super::{Check, Status, Subject, call_label};
 
@@ -23,7 +22,7 @@ pub fn check(s: &Subject<'_>, first: &[First<'_>]) -> Check {
         };
         judged += 1;
         let (req2, wire2) = with_templates(f.request, f.wire, &patched);
-        let p = probe::call(s.registry, &f.call.handler, wire2);
+        let p = s.call(&f.call.handler, wire2);
         let again = match outcome(&req2, &p.result) {
             Ok(t) => t,
             Err(e) => {

@@ -26,7 +26,8 @@ the result.
 */
 
 use std::collections::BTreeMap;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -53,6 +54,10 @@ pub const GUIDELINE_LATENCY: Duration = Duration::from_millis(200);
 /// `--calls`' default: calls per handler for the latency figures.
 pub const DEFAULT_CALLS: usize = 20;
 
+/// `--deadline`'s default: the whole check, planning included, in seconds. Enough for the
+/// default 20 calls per handler of a few slow handlers; far under a CI step's patience.
+pub const DEFAULT_DEADLINE_SECS: u64 = 120;
+
 /// The most `--calls` may ask for.
 pub const MAX_CALLS: usize = 1000;
 
@@ -78,6 +83,9 @@ pub struct CheckOptions {
     pub calls: usize,
     /// The previous version's DiscoverVariablesResponse.
     pub baseline: Option<Baseline>,
+    /// How long the whole run may take (`--deadline`); no call starts after it. `None`: no
+    /// deadline.
+    pub deadline: Option<Duration>,
 }
 
 /// An external patch of the input served (at least in part) by an extension under test.
@@ -126,9 +134,37 @@ pub struct Subject<'a> {
     pub calls_per_handler: usize,
     /// `--baseline`.
     pub baseline: Option<&'a Baseline>,
+    /// When the run must stop: no call starts after it (`--deadline`).
+    pub deadline: Option<(Instant, Duration)>,
+    /// Whether a call was refused for the deadline.
+    pub stopped: AtomicBool,
 }
 
 impl<'a> Subject<'a> {
+    /// Call `handler` with `request`, timed ([`probe::call`]); after the deadline, no call is
+    /// made and the probe says why.
+    pub fn call<R: crate::runtime::TopologyHook>(
+        &self,
+        handler: &str,
+        request: R,
+    ) -> probe::Probe<R::Response> {
+        if self.past_deadline() {
+            self.stopped.store(true, Ordering::Relaxed);
+            return probe::Probe {
+                result: Err(probe::Refusal::Error(
+                    "not called: the run deadline of extension check was reached".into(),
+                )),
+                elapsed: Duration::ZERO,
+            };
+        }
+        probe::call(self.registry, handler, request)
+    }
+
+    /// Whether the run deadline has passed.
+    pub fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|(at, _)| Instant::now() >= at)
+    }
+
     /// Whether `handler` belongs to an extension under test.
     pub fn tests(&self, handler: &str) -> bool {
         let ext = crate::api::external::extension_of(handler);
@@ -168,18 +204,53 @@ impl<'a> Subject<'a> {
     }
 }
 
+/// The checks one step of [`run`] reports (by name, for when it does not run), and the step.
+type Step<'s> = (&'static [&'static str], &'s dyn Fn() -> Vec<Check>);
+
 /// Run every check but Discovery's (which the caller judged while connecting), in the
-/// report's order.
+/// report's order. Once the run deadline passes, the check under way (whose calls were not
+/// all made) and every later one are reported as skipped, saying so.
 pub fn run(subject: &Subject<'_>) -> Vec<Check> {
     let first = determinism::first_answers(subject);
-    let mut checks = vec![
-        determinism::check(subject, &first),
-        idempotence::check(subject, &first),
+    let steps: [Step<'_>; 6] = [
+        (&["deterministic-results"], &|| {
+            vec![determinism::check(subject, &first)]
+        }),
+        (&["idempotence"], &|| {
+            vec![idempotence::check(subject, &first)]
+        }),
+        (&["input-validation", "error-messages"], &|| {
+            errors::check(subject)
+        }),
+        (&["timeouts"], &|| vec![timeouts::check(subject)]),
+        (&["response-validity"], &|| {
+            vec![validity::check(subject, &first)]
+        }),
+        (&["discovered-variables"], &|| {
+            vec![variables::check(subject)]
+        }),
     ];
-    checks.extend(errors::check(subject));
-    checks.push(timeouts::check(subject));
-    checks.push(validity::check(subject, &first));
-    checks.push(variables::check(subject));
+    let mut checks = Vec::new();
+    for (names, step) in steps {
+        let done = if subject.past_deadline() || subject.stopped.load(Ordering::Relaxed) {
+            Vec::new()
+        } else {
+            step()
+        };
+        if subject.stopped.load(Ordering::Relaxed) || done.is_empty() {
+            subject.stopped.store(true, Ordering::Relaxed);
+            let why = match subject.deadline {
+                Some((_, d)) => format!(
+                    "not run: the run deadline of {} s (--deadline) was reached",
+                    d.as_secs()
+                ),
+                None => "not run".to_string(),
+            };
+            checks.extend(names.iter().map(|&n| Check::skipped(n, why.clone())));
+        } else {
+            checks.extend(done);
+        }
+    }
     checks
 }
 

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::probe::{self, Refusal, millis};
+use super::probe::{Refusal, millis};
 use super::{Check, GUIDELINE_LATENCY, Status, Subject};
 use crate::patches::capture::Captured;
 use crate::runtime::DiscoverVariablesRequest;
@@ -46,7 +46,7 @@ fn measure<R: crate::runtime::TopologyHook>(
     let mut times = Vec::with_capacity(s.calls_per_handler);
     let mut errors = Vec::new();
     for _ in 0..s.calls_per_handler {
-        let p = probe::call(s.registry, handler, request.clone());
+        let p = s.call(handler, request.clone());
         times.push(p.elapsed);
         if let Err(Refusal::Error(e)) = p.result
             && errors.len() < 3

@@ -11,7 +11,7 @@ Each ValidateTopology request a plan sent (the patched topology) must be answere
 use serde_json::{Value, json};
 
 use super::determinism::First;
-use super::probe::{self, Refusal};
+use super::probe::Refusal;
 use super::templates::{apply_raw, changed_paths};
 use super::{Check, Status, Subject, call_label};
 use crate::api::ApiVersion;
@@ -124,7 +124,7 @@ pub fn check(s: &Subject<'_>, first: &[First<'_>]) -> Check {
         let Captured::Validate { wire } = &call.captured else {
             continue;
         };
-        let p = probe::call(s.registry, &call.handler, wire.clone());
+        let p = s.call(&call.handler, wire.clone());
         if let Err(r) = p.result {
             return fail(format!(
                 "{}: ValidateTopology did not accept the patched topology: {}",

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::probe::{self, Refusal};
+use super::probe::Refusal;
 use super::{Check, Status, Subject};
 use crate::k8s::field::{Path, aggregate};
 use crate::runtime::DiscoverVariablesRequest;
@@ -167,7 +167,7 @@ pub fn check(s: &Subject<'_>) -> Check {
             settings: p.settings.clone(),
             ..DiscoverVariablesRequest::default()
         };
-        answers.push((p, h, probe::call(s.registry, h, req)));
+        answers.push((p, h, s.call(h, req)));
     }
     if answers.is_empty() {
         return Check::skipped(

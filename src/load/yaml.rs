@@ -33,6 +33,7 @@ mod resolve;
 
 use std::sync::Arc;
 
+pub use compose::{DEFAULT_RUN_NODES, limit_run as limit_run_nodes};
 pub use emit::to_yaml;
 
 use crate::diag::{Code, Diagnostic};
@@ -118,6 +119,8 @@ fn parse_stream_in_pieces(
     for p in parsed {
         match p {
             Ok(mut d) => docs.append(&mut d),
+            // The run's budget is spent: a second pass would only spend more.
+            Err(e) if e.0.limit => return Err(e.into_diagnostic(file)),
             Err(_) => return parse_stream_serial_with(file, spans),
         }
     }
@@ -144,7 +147,7 @@ fn documents(
     file: &Arc<SourceFile>,
     spans: Spans,
 ) -> Result<Vec<Document>, YamlError> {
-    let mut composer = compose::Composer::new(text);
+    let mut composer = compose::Composer::charged(text);
     let mut docs = Vec::new();
     while let Some(composed) = composer.next_document()? {
         let span = Span::new(composed.span.offset + base, composed.span.len);
@@ -304,6 +307,9 @@ struct ErrorData {
     help: Option<String>,
     /// For a duplicate key: where the key first appeared.
     first_key: Option<Span>,
+    /// A bound of the run was hit (not a syntax error: reading the text again in one pass
+    /// would not find anything else).
+    limit: bool,
 }
 
 impl YamlError {
@@ -314,7 +320,14 @@ impl YamlError {
             label: label.into(),
             help: None,
             first_key: None,
+            limit: false,
         }))
+    }
+
+    /// Mark as a bound of the run ([`Code::InputLimit`]).
+    fn limit(mut self) -> YamlError {
+        self.0.limit = true;
+        self
     }
 
     /// A broken invariant: reported, never panicked on.
@@ -359,8 +372,12 @@ impl YamlError {
     fn into_diagnostic(self, file: &Arc<SourceFile>) -> Diagnostic {
         let help = self.help_text(file);
         let data = *self.0;
-        let d = Diagnostic::error(Code::InputSyntax, data.message)
-            .with_span(file, data.span, data.label);
+        let code = if data.limit {
+            Code::InputLimit
+        } else {
+            Code::InputSyntax
+        };
+        let d = Diagnostic::error(code, data.message).with_span(file, data.span, data.label);
         match help {
             Some(h) => d.with_help(h),
             None => d,

@@ -338,10 +338,16 @@ pub fn apply(
     validate_topology(list, &req, &order, ctx, class, cluster)?;
     update_desired_state(&req, cluster.api, desired);
     // Name each traced template by the object it generates, as the plan's table does.
+    let mut names: std::collections::HashMap<&Role, &str> = std::collections::HashMap::new();
+    for o in &desired.objects {
+        names
+            .entry(&o.role)
+            .or_insert_with(|| crate::json::metadata_str(&o.value, "name"));
+    }
     for t in &mut traces {
         for (i, item) in t.items.iter_mut().zip(&req.items) {
-            if let Some(o) = desired.objects.iter().find(|o| o.role == item.role) {
-                i.name = crate::json::metadata_str(&o.value, "name").to_string();
+            if let Some(n) = names.get(&item.role) {
+                i.name = (*n).to_string();
             }
         }
     }
@@ -406,8 +412,13 @@ fn apply_generated(
     name: &str,
 ) -> Result<Vec<ResponseItem>, Vec<Diagnostic>> {
     let mut response = Vec::with_capacity(generated.len());
+    // Items by uid, once (the first of a uid, as a scan finds it).
+    let mut by_uid: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (i, item) in req.items.iter().enumerate() {
+        by_uid.entry(item.uid.clone()).or_insert(i);
+    }
     for g in generated {
-        let Some(target) = req.items.iter().find(|i| i.uid == g.uid()) else {
+        let Some(target) = by_uid.get(g.uid()).and_then(|&i| req.items.get(i)) else {
             return Err(apply_error(
                 class,
                 cluster,
@@ -421,16 +432,24 @@ fn apply_generated(
             ));
         };
         let template = Some(targets(target));
+        let at = by_uid.get(g.uid()).copied();
         match g.decode() {
             Ok(Some(r)) => {
-                if let Err((e, template)) = apply_response(req, std::slice::from_ref(&r)) {
+                let applied = match at.and_then(|i| req.items.get_mut(i)) {
+                    Some(item) => {
+                        let template = describe_item(item);
+                        apply_one(item, &r).map_err(|e| (e, Some(template)))
+                    }
+                    None => apply_response(req, std::slice::from_ref(&r)),
+                };
+                if let Err((e, template)) = applied {
                     let mut help = template.map(targets_text);
                     // A missing path is most often a field the provider's webhook defaults in
                     // the stored template: say how to plan against it.
                     if let (true, Some(d), Some(item)) = (
                         jsonpatch::is_missing_path(&e),
                         ctx.defaulting,
-                        req.items.iter().find(|i| i.uid == r.uid),
+                        at.and_then(|i| req.items.get(i)),
                     ) {
                         let hint = d.missing_path_help(&item.object);
                         help = Some(match help {
@@ -565,12 +584,24 @@ fn trace(
     skipped: &[(String, String)],
     unexplained: &str,
 ) -> PatchTrace {
+    // By uid, once: a Cluster of thousands of MachineDeployments has thousands of items.
+    let mut answered: std::collections::HashMap<&str, Vec<&ResponseItem>> =
+        std::collections::HashMap::new();
+    for r in response {
+        answered.entry(r.uid.as_str()).or_default().push(r);
+    }
+    let mut skipped_by_uid: std::collections::HashMap<&str, &str> =
+        std::collections::HashMap::new();
+    for (uid, why) in skipped {
+        skipped_by_uid.entry(uid.as_str()).or_insert(why.as_str());
+    }
     let items = req
         .items
         .iter()
         .map(|item| {
             let mut ops = Vec::new();
-            for r in response.iter().filter(|r| r.uid == item.uid) {
+            let for_item = answered.get(item.uid.as_str());
+            for r in for_item.into_iter().flatten() {
                 match r.patch_type {
                     PatchType::JsonPatch => {
                         ops.extend(r.patch.as_array().into_iter().flatten().cloned());
@@ -580,13 +611,13 @@ fn trace(
                     }
                 }
             }
-            let outcome = if !ops.is_empty() || response.iter().any(|r| r.uid == item.uid) {
+            let outcome = if !ops.is_empty() || for_item.is_some() {
                 Outcome::Applied(ops)
             } else {
-                let why = skipped
-                    .iter()
-                    .find(|(uid, _)| uid == &item.uid)
-                    .map_or(unexplained, |(_, w)| w.as_str());
+                let why = skipped_by_uid
+                    .get(item.uid.as_str())
+                    .copied()
+                    .unwrap_or(unexplained);
                 Outcome::Skipped(why.to_string())
             };
             ItemTrace {
@@ -849,8 +880,12 @@ fn fields_for(role: &Role, api: ApiVersion) -> Fields {
 
 /// `updateDesiredState`.
 fn update_desired_state(req: &Request, api: ApiVersion, desired: &mut DesiredState) {
+    let mut at: std::collections::HashMap<Role, usize> = std::collections::HashMap::new();
+    for (i, o) in desired.objects.iter().enumerate() {
+        at.entry(o.role.clone()).or_insert(i);
+    }
     for item in &req.items {
-        let Some(obj) = desired.objects.iter_mut().find(|o| o.role == item.role) else {
+        let Some(obj) = at.get(&item.role).and_then(|&i| desired.objects.get_mut(i)) else {
             continue;
         };
         let fields = fields_for(&item.role, api);

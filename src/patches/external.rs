@@ -153,6 +153,14 @@ impl Generated {
     /// empty merge patch). Errors are worded as `applyPatchToRequest` words them.
     pub fn decode(&self) -> Result<Option<ResponseItem>, String> {
         let bytes = &self.0.patch;
+        // Counted before it is decoded: within the answer's byte bound, a patch of millions of
+        // `{}` would take gigabytes as values.
+        let max = crate::runtime::types::MAX_PATCH_VALUES;
+        if !crate::runtime::types::json_values_within(bytes, max) {
+            return Err(format!(
+                "failed to apply patch: the patch holds more than {max} JSON values, the most topoplan accepts"
+            ));
+        }
         let (patch_type, patch) = match self.0.patch_type.0.as_str() {
             "JSONPatch" => {
                 if let Some(e) = json_syntax_error(bytes) {

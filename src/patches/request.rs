@@ -107,12 +107,14 @@ fn sync_metadata(template: &mut Value, from: &Value, dest_prefix: &[&str]) {
     }
 }
 
-fn find<'d>(desired: &'d DesiredState, role: &Role) -> Option<&'d Value> {
-    desired
-        .objects
-        .iter()
-        .find(|o| &o.role == role)
-        .map(|o| &o.value)
+/// The desired objects by role (the first of a role, as a scan finds it): looked up for every
+/// item, so indexed once rather than scanned (a Cluster may have thousands of workers).
+fn by_role(desired: &DesiredState) -> std::collections::HashMap<&Role, &Value> {
+    let mut m = std::collections::HashMap::new();
+    for o in &desired.objects {
+        m.entry(&o.role).or_insert(&o.value);
+    }
+    m
 }
 
 fn meta_str<'v>(v: &'v Value, f: &str) -> &'v str {
@@ -123,6 +125,8 @@ fn meta_str<'v>(v: &'v Value, f: &str) -> &'v str {
 pub fn create(cluster: &Cluster, bp: &Blueprint<'_>, desired: &DesiredState) -> Request {
     let api = cluster.api;
     let sync = api == ApiVersion::V1Beta2;
+    let index = by_role(desired);
+    let find = |_: &DesiredState, role: &Role| index.get(role).copied();
     let mut items = Vec::new();
     let mut push = |template: &crate::load::Object,
                     role: Role,

@@ -99,6 +99,9 @@ fn external_patches(objects: &[Object], tested: &[String]) -> Vec<ExternalPatch>
 
 /// Run `topoplan extension check`.
 pub fn check(opts: &CheckOptions) -> Result<Checked, Diagnostics> {
+    let started = Instant::now();
+    let deadline = opts.deadline.map(|d| (started + d, d));
+    let past_deadline = || deadline.is_some_and(|(at, _)| Instant::now() >= at);
     let mut inputs = load::load(&opts.plan.load)?;
     add_provider_crds(opts.plan.providers.as_ref(), &mut inputs).map_err(Diagnostics)?;
     let extra_crds = load_crds(opts.plan.crds.as_ref(), &inputs.objects)?;
@@ -234,6 +237,10 @@ pub fn check(opts: &CheckOptions) -> Result<Checked, Diagnostics> {
                     ));
                 }
                 for i in 0..fleet.len().min(MAX_CLUSTERS) {
+                    // Each Cluster planned calls the extension: none starts past the deadline.
+                    if past_deadline() {
+                        break;
+                    }
                     if let Err(d) = fleet.plan(i) {
                         warnings.extend(d.into_iter().map(|mut d| {
                             d.severity = Severity::Warning;
@@ -269,6 +276,8 @@ pub fn check(opts: &CheckOptions) -> Result<Checked, Diagnostics> {
         },
         calls_per_handler: opts.calls,
         baseline: opts.baseline.as_ref(),
+        deadline,
+        stopped: std::sync::atomic::AtomicBool::new(past_deadline()),
     };
     let mut checks = vec![extension_check::discovery::check(
         Ok(registry),
@@ -277,6 +286,41 @@ pub fn check(opts: &CheckOptions) -> Result<Checked, Diagnostics> {
         &patches,
     )];
     checks.extend(extension_check::run(&subject));
+    if let Some((_, limit)) = deadline
+        && subject.stopped.load(std::sync::atomic::Ordering::Relaxed)
+    {
+        let names = |skipped: bool| {
+            let n: Vec<&str> = checks
+                .iter()
+                .filter(|c| {
+                    (c.status == extension_check::Status::Skipped
+                        && c.message.contains("(--deadline)"))
+                        == skipped
+                })
+                .map(|c| c.name)
+                .collect();
+            if n.is_empty() {
+                "none".to_string()
+            } else {
+                n.join(", ")
+            }
+        };
+        errors.push(
+            Diagnostic::error(
+                Code::ExtensionCheckDeadline,
+                format!(
+                    "extension check stopped at its run deadline of {} s after {} s: checked {}; not run: {}",
+                    limit.as_secs(),
+                    started.elapsed().as_secs(),
+                    names(false),
+                    names(true)
+                ),
+            )
+            .with_help(
+                "the extension answers slowly (the timeouts check shows how slowly, when it ran); raise --deadline, or lower --calls",
+            ),
+        );
+    }
     Ok(Checked {
         report: Report {
             extensions: report_extensions,

@@ -28,6 +28,10 @@ pub struct Index<'a> {
     /// MachineDeployments, MachinePools and Machines by (kind, namespace, cluster-name label):
     /// the controller lists them by label, and a fleet holds thousands per namespace.
     listed: HashMap<(&'a str, &'a str, &'a str), Vec<&'a Object>>,
+    /// Core Machines by (namespace, cluster-name label, deployment-name label): each
+    /// MachineDeployment's Machines in one lookup, not a scan of the Cluster's Machines per
+    /// MachineDeployment (2,000 × 10,000 label reads in a large fleet).
+    machines: HashMap<(&'a str, &'a str, &'a str), Vec<&'a Object>>,
     /// Workers by (kind, namespace) whose cluster-name label is missing or names a Cluster
     /// (checked for contradictions with the Cluster they say they belong to otherwise).
     by_cluster_name: HashMap<(&'a str, &'a str, &'a str), Vec<&'a Object>>,
@@ -60,6 +64,14 @@ impl<'a> Index<'a> {
                         .entry((o.kind.as_str(), o.namespace.as_str(), cluster))
                         .or_default()
                         .push(o);
+                    if o.kind == "Machine"
+                        && let Some(md) = label(o, MACHINE_DEPLOYMENT_NAME)
+                    {
+                        ix.machines
+                            .entry((o.namespace.as_str(), cluster, md))
+                            .or_default()
+                            .push(o);
+                    }
                     // spec.clusterName names the Cluster too; a worker whose label disagrees
                     // is found through it.
                     if let Some(spec_cluster) =
@@ -440,13 +452,10 @@ impl<'a> Finder<'a, '_> {
                 Vec::new()
             } else {
                 self.ix
-                    .listed
-                    .get(&("Machine", ns, name))
-                    .map_or(&[][..], Vec::as_slice)
-                    .iter()
-                    .copied()
-                    .filter(|m| label(m, MACHINE_DEPLOYMENT_NAME) == Some(o.name.as_str()))
-                    .collect()
+                    .machines
+                    .get(&(ns, name, o.name.as_str()))
+                    .cloned()
+                    .unwrap_or_default()
             };
             out.insert(
                 topology_name.to_string(),

@@ -415,8 +415,10 @@ fn upgrade_workers<'a>(
             }
         })
         .collect();
+    // Looked up once per current worker: a set, not a scan of the topology's entries.
+    let listed: std::collections::HashSet<&str> = entries.iter().map(|(n, _)| n.as_str()).collect();
     for (name, w) in current {
-        if !entries.iter().any(|(n, _)| n == name) {
+        if !listed.contains(name.as_str()) {
             out.push(upgrade::Worker {
                 name,
                 in_topology: false,

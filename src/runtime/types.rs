@@ -17,7 +17,10 @@ returned by DiscoverVariables) are kept as they are.
 Difference: Go keeps the items it decoded before a type error; here a type error rejects the
 whole body. The error names the field (`items[0].patch: invalid type: …`). A list whose shape
 is bounded ([`Shape::BoundedArray`]) is refused at its first element over the bound, while the
-body is read.
+body is read, and so is an answer of more than [`MAX_ANSWER_VALUES`] JSON values: a body within
+its byte bound (64 MiB of `{}`) would otherwise take gigabytes once decoded. Keys no field has are
+skipped without building their values (Go ignores them too). Replayed recordings go through the
+same decoding.
 */
 
 use std::collections::BTreeMap;
@@ -299,6 +302,20 @@ macro_rules! response {
 }
 pub(crate) use response;
 
+/// The most handlers one Discovery answer may list (real extensions list a handful).
+pub const MAX_HANDLERS: usize = 1_000;
+/// The most variables one DiscoverVariables answer may list.
+pub const MAX_VARIABLES: usize = 50_000;
+/// The most items one GeneratePatches answer may hold (a request has a few per
+/// MachineDeployment; 100,000 is far above any real Cluster's).
+pub const MAX_ITEMS: usize = 100_000;
+/// The most JSON values (scalars, lists, objects) one answer may hold once decoded, free-form
+/// values such as variable schemas included: a few hundred bytes each, so about 500 MiB at
+/// most, where real answers have some thousands.
+pub const MAX_ANSWER_VALUES: usize = 2_000_000;
+/// The most JSON values of one item's patch (its operations and their values).
+pub const MAX_PATCH_VALUES: usize = 1_000_000;
+
 const META: [(&str, Shape); 4] = [
     ("apiVersion", Shape::Scalar),
     ("kind", Shape::Scalar),
@@ -315,15 +332,18 @@ response!(
         META[3],
         (
             "handlers",
-            Shape::Array(&Shape::Object(&[
-                ("name", Shape::Scalar),
-                (
-                    "requestHook",
-                    Shape::Object(&[("apiVersion", Shape::Scalar), ("hook", Shape::Scalar)]),
-                ),
-                ("timeoutSeconds", Shape::Scalar),
-                ("failurePolicy", Shape::Scalar),
-            ])),
+            Shape::BoundedArray(
+                &Shape::Object(&[
+                    ("name", Shape::Scalar),
+                    (
+                        "requestHook",
+                        Shape::Object(&[("apiVersion", Shape::Scalar), ("hook", Shape::Scalar)]),
+                    ),
+                    ("timeoutSeconds", Shape::Scalar),
+                    ("failurePolicy", Shape::Scalar),
+                ]),
+                MAX_HANDLERS,
+            ),
         ),
     ])
 );
@@ -336,11 +356,14 @@ response!(
         META[3],
         (
             "items",
-            Shape::Array(&Shape::Object(&[
-                ("uid", Shape::Scalar),
-                ("patchType", Shape::Scalar),
-                ("patch", Shape::Scalar),
-            ])),
+            Shape::BoundedArray(
+                &Shape::Object(&[
+                    ("uid", Shape::Scalar),
+                    ("patchType", Shape::Scalar),
+                    ("patch", Shape::Scalar),
+                ]),
+                MAX_ITEMS,
+            ),
         ),
     ])
 );
@@ -357,12 +380,15 @@ response!(
         META[3],
         (
             "variables",
-            Shape::Array(&Shape::Object(&[
-                ("name", Shape::Scalar),
-                ("required", Shape::Scalar),
-                ("deprecatedV1Beta1Metadata", Shape::Any),
-                ("schema", Shape::Object(&[("openAPIV3Schema", Shape::Any)]),),
-            ])),
+            Shape::BoundedArray(
+                &Shape::Object(&[
+                    ("name", Shape::Scalar),
+                    ("required", Shape::Scalar),
+                    ("deprecatedV1Beta1Metadata", Shape::Any),
+                    ("schema", Shape::Object(&[("openAPIV3Schema", Shape::Any)]),),
+                ]),
+                MAX_VARIABLES,
+            ),
         ),
     ])
 );
@@ -401,9 +427,11 @@ impl Shape {
 /// Decode a response body as Go's `json.NewDecoder(body).Decode(&resp)` would.
 pub fn decode_response<T: Response>(body: &[u8]) -> Result<T, String> {
     let mut de = serde_json::Deserializer::from_slice(body);
+    let values = std::cell::Cell::new(MAX_ANSWER_VALUES);
     let raw = OrderedSeed {
         shape: &T::SHAPE,
         name: "",
+        values: &values,
     }
     .deserialize(&mut de)
     .map_err(|e| e.to_string())?;
@@ -501,49 +529,75 @@ impl Ordered {
 
 /// Reads one JSON value as an [`Ordered`], following `shape` far enough to bound the arrays it
 /// says are bounded; `name` is the field being read, for the error.
+/// `values` counts down the JSON values the answer may still hold ([`MAX_ANSWER_VALUES`]).
 #[derive(Clone, Copy)]
-struct OrderedSeed {
+struct OrderedSeed<'v> {
     shape: &'static Shape,
     name: &'static str,
+    values: &'v std::cell::Cell<usize>,
 }
 
-impl<'de> DeserializeSeed<'de> for OrderedSeed {
+impl OrderedSeed<'_> {
+    /// Count one more value, refusing the answer past the bound.
+    fn count<E: de::Error>(&self) -> Result<(), E> {
+        match self.values.get().checked_sub(1) {
+            Some(left) => {
+                self.values.set(left);
+                Ok(())
+            }
+            None => Err(E::custom(format!(
+                "the answer holds more than {MAX_ANSWER_VALUES} JSON values, the most topoplan accepts"
+            ))),
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for OrderedSeed<'_> {
     type Value = Ordered;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Ordered, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for OrderedSeed {
+impl<'de> Visitor<'de> for OrderedSeed<'_> {
     type Value = Ordered;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON value")
     }
-    fn visit_unit<E>(self) -> Result<Ordered, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<Ordered, E> {
+        self.count()?;
         Ok(Ordered::Null)
     }
-    fn visit_none<E>(self) -> Result<Ordered, E> {
+    fn visit_none<E: de::Error>(self) -> Result<Ordered, E> {
+        self.count()?;
         Ok(Ordered::Null)
     }
-    fn visit_bool<E>(self, b: bool) -> Result<Ordered, E> {
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Ordered, E> {
+        self.count()?;
         Ok(Ordered::Scalar(Value::Bool(b)))
     }
-    fn visit_i64<E>(self, n: i64) -> Result<Ordered, E> {
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Ordered, E> {
+        self.count()?;
         Ok(Ordered::Scalar(Value::from(n)))
     }
-    fn visit_u64<E>(self, n: u64) -> Result<Ordered, E> {
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Ordered, E> {
+        self.count()?;
         Ok(Ordered::Scalar(Value::from(n)))
     }
-    fn visit_f64<E>(self, n: f64) -> Result<Ordered, E> {
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Ordered, E> {
+        self.count()?;
         Ok(Ordered::Scalar(Value::from(n)))
     }
-    fn visit_str<E>(self, s: &str) -> Result<Ordered, E> {
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Ordered, E> {
+        self.count()?;
         Ok(Ordered::Scalar(Value::String(s.to_string())))
     }
-    fn visit_string<E>(self, s: String) -> Result<Ordered, E> {
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Ordered, E> {
+        self.count()?;
         Ok(Ordered::Scalar(Value::String(s)))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Ordered, A::Error> {
+        self.count::<A::Error>()?;
         let (elem, max) = match self.shape {
             Shape::Array(e) => (*e, None),
             Shape::BoundedArray(e, max) => (*e, Some(*max)),
@@ -553,6 +607,7 @@ impl<'de> Visitor<'de> for OrderedSeed {
         let seed = OrderedSeed {
             shape: elem,
             name: self.name,
+            values: self.values,
         };
         let mut out = Vec::new();
         while let Some(v) = seq.next_element_seed(seed)? {
@@ -569,19 +624,97 @@ impl<'de> Visitor<'de> for OrderedSeed {
         Ok(Ordered::Array(out))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Ordered, A::Error> {
+        self.count::<A::Error>()?;
         let mut out = Vec::new();
         while let Some(k) = map.next_key::<String>()? {
             let seed = match self.shape.field(&k) {
-                Some((name, shape)) => OrderedSeed { shape, name },
+                Some((name, shape)) => OrderedSeed {
+                    shape,
+                    name,
+                    values: self.values,
+                },
+                // A key no field of the struct has: skipped as Go skips it, its value never
+                // built (it could be most of the answer).
+                None if matches!(self.shape, Shape::Object(_)) => {
+                    map.next_value::<de::IgnoredAny>()?;
+                    continue;
+                }
                 None => OrderedSeed {
                     shape: &Shape::Any,
                     name: self.name,
+                    values: self.values,
                 },
             };
             let v = map.next_value_seed(seed)?;
             out.push((k, v));
         }
         Ok(Ordered::Object(out))
+    }
+}
+
+/// Whether the JSON text `bytes` holds at most `max` values (scalars, lists, objects), counted
+/// without building any: checked before a free-form value of an answer (a patch) is decoded.
+/// Text that is not JSON counts as within; decoding it reports the error.
+pub fn json_values_within(bytes: &[u8], max: usize) -> bool {
+    struct Count<'c>(&'c std::cell::Cell<usize>);
+    impl<'de> DeserializeSeed<'de> for Count<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Count<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            self.tick::<A::Error>()?;
+            while seq.next_element_seed(Count(self.0))?.is_some() {}
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            self.tick::<A::Error>()?;
+            while map.next_key::<de::IgnoredAny>()?.is_some() {
+                map.next_value_seed(Count(self.0))?;
+            }
+            Ok(())
+        }
+    }
+    impl Count<'_> {
+        fn tick<E: de::Error>(&self) -> Result<(), E> {
+            let left = self
+                .0
+                .get()
+                .checked_sub(1)
+                .ok_or_else(|| E::custom("too many"))?;
+            self.0.set(left);
+            Ok(())
+        }
+    }
+    let left = std::cell::Cell::new(max);
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    match Count(&left).deserialize(&mut de) {
+        Ok(()) => true,
+        Err(_) => left.get() > 0,
     }
 }
 

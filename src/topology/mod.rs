@@ -8,6 +8,7 @@ produces plain JSON objects for `plan` to compare and classify.
 */
 
 pub mod blueprint;
+pub mod budget;
 pub mod contract;
 pub mod desired;
 pub mod names;

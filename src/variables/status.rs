@@ -174,22 +174,23 @@ pub fn status_variables(
         if vars.is_empty() || !errors.is_empty() {
             continue;
         }
-        let errs = validate_cluster_class_variables(&[], vars, &Path::new(name).child("variables"));
-        if !errs.is_empty() {
-            errors.push(aggregate(&errs));
+        let max = crate::runtime::types::MAX_VARIABLES;
+        if vars.len() > max {
+            errors.push(format!(
+                "patch {name} returned {} variables, more than {max}, the most topoplan accepts",
+                vars.len()
+            ));
             continue;
         }
-        status.add_all(vars.iter().map(ClusterClassVariable::from_json).map(|v| {
-            (
-                v.name,
-                StatusVariableDefinition {
-                    from: name.to_string(),
-                    required: v.required,
-                    metadata: v.metadata,
-                    schema: v.schema,
-                },
-            )
-        }));
+        let discovered = match recorded {
+            // One recorded response serves every class: validated once per patch name.
+            Some(r) => recorded_definitions(r, vars, name),
+            None => std::rc::Rc::new(definitions(vars, name)),
+        };
+        match &*discovered {
+            Ok(defs) => status.add_all(defs.iter().cloned()),
+            Err(e) => errors.push(e.clone()),
+        }
     }
     let fail = |reason: String| {
         NotReconciled(
@@ -218,4 +219,64 @@ pub fn status_variables(
         )));
     }
     Ok(status)
+}
+
+/// The definitions a discovery patch named `name` adds for `vars`, or why they are refused.
+type Definitions = Result<Vec<(String, StatusVariableDefinition)>, String>;
+
+/// `vars` validated and read as the definitions of patch `name`.
+fn definitions(vars: &[Value], name: &str) -> Definitions {
+    let errs = validate_cluster_class_variables(&[], vars, &Path::new(name).child("variables"));
+    if !errs.is_empty() {
+        return Err(aggregate(&errs));
+    }
+    Ok(vars
+        .iter()
+        .map(ClusterClassVariable::from_json)
+        .map(|v| {
+            (
+                v.name,
+                StatusVariableDefinition {
+                    from: name.to_string(),
+                    required: v.required,
+                    metadata: v.metadata,
+                    schema: v.schema,
+                },
+            )
+        })
+        .collect())
+}
+
+/// Cached [`definitions`]: (content hash of the response, patch name) and the result.
+type Cached = Vec<((u64, String), std::rc::Rc<Definitions>)>;
+
+thread_local! {
+    /// [`definitions`] of recorded responses, by (the response's content hash, patch name):
+    /// a recorded response stands in for every class's discovery, and validating a large one
+    /// took seconds each time. Keyed by content, so a hit is always the same answer.
+    static RECORDED: std::cell::RefCell<Cached> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// [`definitions`] of the recorded `response`, computed once per patch name.
+fn recorded_definitions(response: &Value, vars: &[Value], name: &str) -> std::rc::Rc<Definitions> {
+    let key = (crate::json::hash::of(response), name.to_string());
+    if let Some(hit) = RECORDED.with(|c| {
+        c.borrow()
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, d)| std::rc::Rc::clone(d))
+    }) {
+        return hit;
+    }
+    let defs = std::rc::Rc::new(definitions(vars, name));
+    RECORDED.with(|c| {
+        let mut c = c.borrow_mut();
+        // A few entries: one run has one recorded response and a few patch names.
+        if c.len() >= 8 {
+            c.remove(0);
+        }
+        c.push((key, std::rc::Rc::clone(&defs)));
+    });
+    defs
 }

@@ -12,6 +12,7 @@ mod harness;
 #[path = "../extension_server/mod.rs"]
 mod extension_server;
 
+mod budgets;
 mod diagnostics;
 mod filesystem;
 mod names;

@@ -8,6 +8,8 @@ an arena indexed by [`NodeId`], so aliases are plain indices and building never 
 */
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use granit_parser::{
     ErrorKind, Event, Parser, ScalarStyle, ScanError, StrInput, StructureStyle, options,
@@ -21,6 +23,57 @@ use crate::source::Span;
 /// whatever its form: a block sequence and a one-line flow sequence stop at the same count, while
 /// they are read. etcd stores objects of at most 1.5 MiB, well under this.
 pub(super) const MAX_DOCUMENT_NODES: usize = 1_000_000;
+
+/// The most nodes all documents of a run may have together, unless `--max-yaml-nodes` says
+/// otherwise: the per-document bound alone let twenty one-million-item documents (40 MB, within
+/// the byte budget) take 2 GB. A 10,000-Cluster fleet in one file has under a million nodes.
+pub const DEFAULT_RUN_NODES: u64 = 4_000_000;
+
+/// Nodes are charged to the run in batches of this many (and at each document's end), so the
+/// shared counter is touched rarely.
+const RUN_BATCH: usize = 4096;
+
+struct RunNodes {
+    limit: u64,
+    used: AtomicU64,
+}
+
+/// Process-wide: one process is one run, and its files are read on rayon workers. Set once by
+/// the CLI; without it there is no run-wide bound (the per-document one stays).
+static RUN_NODES: OnceLock<RunNodes> = OnceLock::new();
+
+/// Bound the YAML nodes of this process's run. The first call wins; false if already set.
+pub fn limit_run(limit: u64) -> bool {
+    RUN_NODES
+        .set(RunNodes {
+            limit,
+            used: AtomicU64::new(0),
+        })
+        .is_ok()
+}
+
+/// Charge `n` more nodes to the run; the error, at `span`, once the run's total passes its
+/// bound.
+fn charge_run(n: usize, span: Span) -> Result<(), YamlError> {
+    let Some(run) = RUN_NODES.get() else {
+        return Ok(());
+    };
+    let n = n as u64;
+    let used = run.used.fetch_add(n, Ordering::Relaxed).saturating_add(n);
+    if used <= run.limit {
+        return Ok(());
+    }
+    Err(YamlError::new(
+        format!(
+            "input too large: the inputs of this run hold more than {} YAML nodes (--max-yaml-nodes)",
+            run.limit
+        ),
+        span,
+        "the run's node budget runs out in this document",
+    )
+    .with_help("every input is read into memory; give fewer inputs to one run, or raise --max-yaml-nodes")
+    .limit())
+}
 
 /// Index of a node in [`Composed::nodes`].
 pub(super) type NodeId = usize;
@@ -69,6 +122,9 @@ pub(super) struct Composer<'a> {
     /// for what YAML 1.1 reads differently from granit's YAML 1.2 ([`check_line_breaks`],
     /// [`check_directives`]).
     checked_upto: usize,
+    /// Whether this reading's nodes count against the run's budget (not when a document is
+    /// read again for its spans).
+    charged: bool,
 }
 
 /// An open collection while its children are read.
@@ -94,6 +150,15 @@ impl<'a> Composer<'a> {
             text,
             finished: false,
             checked_upto: 0,
+            charged: false,
+        }
+    }
+
+    /// A composer whose nodes count against the run's budget ([`limit_run`]).
+    pub fn charged(text: &'a str) -> Composer<'a> {
+        Composer {
+            charged: true,
+            ..Composer::new(text)
         }
     }
 
@@ -124,10 +189,19 @@ impl<'a> Composer<'a> {
         let mut anchors: HashMap<usize, NodeId> = HashMap::new();
         let mut stack: Vec<Frame> = Vec::new();
         let mut root: Option<NodeId> = None;
+        // Nodes of this document already charged to the run.
+        let mut paid = 0;
         loop {
             let Some((event, span)) = self.next_event()? else {
                 return Err(self.internal(span_at(self.text.len()), "unexpected end of events"));
             };
+            if self.charged
+                && (nodes.len() - paid >= RUN_BATCH || matches!(event, Event::DocumentEnd))
+            {
+                let n = nodes.len() - paid;
+                paid = nodes.len();
+                charge_run(n, span).map_err(|e| self.fail(e))?;
+            }
             if nodes.len() >= MAX_DOCUMENT_NODES
                 && matches!(
                     event,

@@ -597,6 +597,10 @@ impl Walk<'_> {
                 );
                 return false;
             }
+            if let Err(m) = super::budget::charge(u64::try_from(rt).unwrap_or(0)) {
+                self.invalid(n, path, m);
+                return false;
+            }
             self.remaining -= rt;
             match eval::run(self.base, c.parsed.run(), &this, old_binding.as_ref()) {
                 Ok(Cel::Bool(true)) => continue,
@@ -628,6 +632,10 @@ impl Walk<'_> {
                         &at,
                         "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run".into(),
                     );
+                    return false;
+                }
+                if let Err(m) = super::budget::charge(u64::try_from(mrt).unwrap_or(0)) {
+                    self.invalid(n, &at, m);
                     return false;
                 }
                 self.remaining -= mrt;

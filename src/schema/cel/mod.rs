@@ -67,6 +67,7 @@ today both environments declare the same functions.
   prefix.
 */
 
+pub mod budget;
 mod check;
 mod compiled;
 mod cost;
@@ -754,6 +755,11 @@ impl Walker {
             if i64::try_from(rt).unwrap_or(i64::MAX) > self.remaining {
                 return self.out_of_budget(s, path);
             }
+            if let Err(m) = budget::charge(rt) {
+                self.errs
+                    .push(FieldError::invalid(path, Self::type_value(s), m));
+                return false;
+            }
             self.remaining -= i64::try_from(rt).unwrap_or(i64::MAX);
             let result = eval::run(&self.base, c.parsed.run(), &this, old_binding.as_ref());
             match result {
@@ -789,6 +795,11 @@ impl Walker {
                         Self::type_value(s),
                         "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run",
                     ));
+                    return false;
+                }
+                if let Err(m) = budget::charge(mrt) {
+                    self.errs
+                        .push(FieldError::invalid(&at, Self::type_value(s), m));
                     return false;
                 }
                 self.remaining -= i64::try_from(mrt).unwrap_or(i64::MAX);

@@ -305,6 +305,22 @@ pub fn compute_with(
         role: Role::ClusterShim,
         value: shim,
     });
+    // Charged as they are computed, so a topology asking for too much stops at the worker
+    // that passes the bound, before the rest is built.
+    let mut tally = super::budget::Tally::default();
+    let over = |e: super::budget::Exceeded, pointer: &str, label: &str| {
+        vec![ctx.cluster_error(
+            Code::PlanLimit,
+            format!("Cluster {}: {}", cluster.object.key(), e.0),
+            pointer,
+            label,
+        )]
+    };
+    for o in &objects {
+        tally
+            .charge(&o.value)
+            .map_err(|e| over(e, "/spec/topology", "this topology"))?;
+    }
     for (i, mdt) in cluster
         .topology()
         .workers
@@ -313,13 +329,35 @@ pub fn compute_with(
         .enumerate()
     {
         match machine_deployment::compute(&ctx, i, mdt) {
-            Ok(mut objs) => objects.append(&mut objs),
+            Ok(mut objs) => {
+                for o in &objs {
+                    tally.charge(&o.value).map_err(|e| {
+                        over(
+                            e,
+                            &format!("/spec/topology/workers/machineDeployments/{i}"),
+                            "this MachineDeployment's objects pass the bound",
+                        )
+                    })?;
+                }
+                objects.append(&mut objs)
+            }
             Err(e) => errors.push(e),
         }
     }
     for (i, mpt) in cluster.topology().workers.machine_pools.iter().enumerate() {
         match machine_pool::compute(&ctx, i, mpt) {
-            Ok(mut objs) => objects.append(&mut objs),
+            Ok(mut objs) => {
+                for o in &objs {
+                    tally.charge(&o.value).map_err(|e| {
+                        over(
+                            e,
+                            &format!("/spec/topology/workers/machinePools/{i}"),
+                            "this MachinePool's objects pass the bound",
+                        )
+                    })?;
+                }
+                objects.append(&mut objs)
+            }
             Err(e) => errors.push(e),
         }
     }
