@@ -12,7 +12,9 @@ mod harness;
 #[path = "../extension_server/mod.rs"]
 mod extension_server;
 
+mod actions;
 mod diagnostics;
+mod extensions;
 mod filesystem;
 mod names;
 mod output_dir;
