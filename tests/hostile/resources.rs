@@ -642,13 +642,13 @@ fn yaml_nesting_is_refused_where_the_readme_says() {
     for (kind, text) in [("flow", flow as fn(usize) -> String), ("block", block)] {
         let ok = Hostile::new()
             .file("x.yaml", text(limit))
-            .args(["plan", "-f", "x.yaml"])
+            .args(["validate", "-f", "x.yaml"])
             .run();
         ok.within(2.0, 256);
         assert_eq!(ok.code, 0, "{kind} nesting of {limit}: {}", head(&ok.stderr));
         let deeper = Hostile::new()
             .file("x.yaml", text(limit + 1))
-            .args(["plan", "-f", "x.yaml"])
+            .args(["validate", "-f", "x.yaml"])
             .run();
         deeper.within(2.0, 256);
         deeper.refused(&format!("nested at most {limit} levels deep"));
