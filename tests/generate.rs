@@ -24,7 +24,14 @@ fn test() -> Test {
 /// whole environment) with `args` appended.
 fn generate(args: &[&str]) -> Test {
     test()
-        .args(["generate", "cluster", "c1", "--provider-repo", &fixture(), "--env-all"])
+        .args([
+            "generate",
+            "cluster",
+            "c1",
+            "--provider-repo",
+            &fixture(),
+            "--env-all",
+        ])
         .args(args.iter().copied())
 }
 

@@ -675,11 +675,14 @@ fn extension_flags_and_configs_are_validated() {
     // before any I/O otherwise.
     let cfg = json!({"metadata": {"name": "ext"},
         "spec": {"clientConfig": {"url": "https://127.0.0.1:1/x"}}});
-    let mut o = ExtensionOptions::with_extension_configs(Vec::new(), &[cfg], None, false)
-        .expect("config");
+    let mut o =
+        ExtensionOptions::with_extension_configs(Vec::new(), &[cfg], None, false).expect("config");
     assert!(!o.extensions[0].named);
     let e = Registry::new(&o).expect_err("not allowed");
-    assert!(matches!(&e[0], Error::NotAllowed { extension, .. } if extension == "ext"), "{e:?}");
+    assert!(
+        matches!(&e[0], Error::NotAllowed { extension, .. } if extension == "ext"),
+        "{e:?}"
+    );
     o.allowed_urls = vec!["https://127.0.0.2".into()];
     assert!(Registry::new(&o).is_err());
     o.allowed_urls = vec!["https://127.0.0.1:1/".into()];

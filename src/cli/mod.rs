@@ -377,11 +377,9 @@ pub fn report(diags: &[Diagnostic]) {
                     text
                 }
             }
-            DiagnosticsFormat::Github => machine_lines(
-                diags,
-                &shown,
-                crate::output::annotations::workflow_command,
-            ),
+            DiagnosticsFormat::Github => {
+                machine_lines(diags, &shown, crate::output::annotations::workflow_command)
+            }
             DiagnosticsFormat::Json => {
                 machine_lines(diags, &shown, crate::output::annotations::json_line)
             }

@@ -218,7 +218,8 @@ impl Walk {
             .filter_map(|p| std::fs::metadata(p).ok().and_then(|m| dir_id(p, &m)))
             .collect();
         // Where a link's target is judged hidden from: the walked directory, canonical.
-        let top_real = std::fs::canonicalize(dir).unwrap_or_else(|_| self.bound.root().to_path_buf());
+        let top_real =
+            std::fs::canonicalize(dir).unwrap_or_else(|_| self.bound.root().to_path_buf());
         let mut state = State {
             walk: self,
             top: dir,

@@ -41,7 +41,10 @@ pub fn json_line(d: &Diagnostic) -> String {
     // not a report on stderr).
     let mut bounded = d.clone();
     bounded.message = cut(&d.message, MAX_MESSAGE_BYTES).into_owned();
-    bounded.help = d.help.as_deref().map(|h| cut(h, MAX_HELP_BYTES).into_owned());
+    bounded.help = d
+        .help
+        .as_deref()
+        .map(|h| cut(h, MAX_HELP_BYTES).into_owned());
     let v = crate::output::document::diagnostic(&bounded);
     format!("{}\n", serde_json::to_string(&v).unwrap_or_default())
 }

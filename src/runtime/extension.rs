@@ -642,8 +642,14 @@ mod tests {
         assert!(allows("https://localhost", "https://localhost:8443/x"));
         assert!(allows("https://localhost", "https://localhost"));
         assert!(allows("https://h:1/a/", "https://h:1/a/b"));
-        assert!(!allows("https://localhost", "https://localhost.example.com/"));
-        assert!(!allows("https://localhost", "https://localhost@example.com/"));
+        assert!(!allows(
+            "https://localhost",
+            "https://localhost.example.com/"
+        ));
+        assert!(!allows(
+            "https://localhost",
+            "https://localhost@example.com/"
+        ));
         assert!(!allows("https://h:1", "https://h:10/"));
         assert!(!allows("https://h:1/a/", "https://h:1/b"));
     }

@@ -483,10 +483,7 @@ impl Recorder {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
             Err(e) => {
-                return Err(err(format!(
-                    "cannot write {}: {e}",
-                    shown(&self.staging)
-                )));
+                return Err(err(format!("cannot write {}: {e}", shown(&self.staging))));
             }
         }
         write_atomic(&self.staging, &name, text.as_bytes())

@@ -102,7 +102,9 @@ fn diagnostics_text_is_neutralised_and_annotations_still_reach_the_runner() {
     assert_eq!(r.code, 1);
     no_commands(&r, "diagnostics");
     assert!(
-        r.stderr.lines().any(|l| l.starts_with("::error ") && l.contains("title=topoplan%3A%3A")),
+        r.stderr
+            .lines()
+            .any(|l| l.starts_with("::error ") && l.contains("title=topoplan%3A%3A")),
         "{}",
         head(&r.stderr)
     );

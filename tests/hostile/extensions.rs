@@ -56,7 +56,11 @@ fn an_extension_config_of_the_input_is_not_called_unless_allowed() {
     r.within(4.0, 256);
     let err = r.refused("topoplan::extension::not-allowed");
     assert!(err.contains("--allow-extension-url"), "{}", head(err));
-    assert!(err.contains("--extension test-extension=URL"), "{}", head(err));
+    assert!(
+        err.contains("--extension test-extension=URL"),
+        "{}",
+        head(err)
+    );
     assert_eq!(server.connections(), 0, "topoplan connected");
     // A service reference would be looked up in DNS: refused before any I/O, the same way.
     let service = "apiVersion: runtime.cluster.x-k8s.io/v1alpha1\nkind: ExtensionConfig\nmetadata:\n  name: test-extension\nspec:\n  clientConfig:\n    service: {name: exfil, namespace: attacker.example.com}\n";
@@ -127,14 +131,26 @@ fn a_failed_recording_run_leaves_the_earlier_recording_as_it_was() {
     let rec = h.path().join("rec");
     let status = std::process::Command::new(bin())
         .current_dir(h.path())
-        .args(["plan", "-f", "ex", "--extension", &ext, "--record-extensions", "rec"])
+        .args([
+            "plan",
+            "-f",
+            "ex",
+            "--extension",
+            &ext,
+            "--record-extensions",
+            "rec",
+        ])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .status()
         .expect("record");
     assert!(status.success());
     let before = recording(&rec);
-    assert!(before.len() >= 4, "{:?}", before.iter().map(|f| &f.0).collect::<Vec<_>>());
+    assert!(
+        before.len() >= 4,
+        "{:?}",
+        before.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
     // Re-recorded with the extension gone (nothing listens on port 9): the run fails.
     let r = h
         .args([
@@ -186,7 +202,16 @@ fn timeouts_say_when_discovery_does_not_announce_a_handler() {
     let ext = format!("test-extension={}", server.url);
     let r = runtime_sdk()
         .args([
-            "extension", "check", "-f", "ex", "--extension", &ext, "--calls", "2", "-o", "json",
+            "extension",
+            "check",
+            "-f",
+            "ex",
+            "--extension",
+            &ext,
+            "--calls",
+            "2",
+            "-o",
+            "json",
         ])
         .run();
     r.within(8.0, 256);
@@ -196,7 +221,8 @@ fn timeouts_say_when_discovery_does_not_announce_a_handler() {
         head(&r.stdout)
     );
     assert!(
-        r.stdout.contains("is not announced by the extension's Discovery answer"),
+        r.stdout
+            .contains("is not announced by the extension's Discovery answer"),
         "{}\n{}",
         head(&r.stdout),
         head(&r.stderr)

@@ -488,7 +488,10 @@ fn a_link_to_a_hidden_file_inside_the_directory_is_refused_unread() {
             .run();
         r.within(2.0, 256);
         let stderr = r.refused("fleet/values.yaml is a symbolic link to ");
-        assert!(stderr.contains("topoplan::input::hidden"), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("topoplan::input::hidden"),
+            "{args:?}: {stderr}"
+        );
         assert!(
             stderr.contains("fleet/git.yaml is a symbolic link to "),
             "{args:?}: {stderr}"
@@ -510,7 +513,10 @@ fn a_named_file_linked_to_a_hidden_file_is_refused_unread() {
         .run();
     r.within(2.0, 256);
     let stderr = r.refused("fleet/prod.yaml is a symbolic link to ");
-    assert!(!stderr.contains("hidden-3e9a1c"), "the secret leaked:\n{stderr}");
+    assert!(
+        !stderr.contains("hidden-3e9a1c"),
+        "the secret leaked:\n{stderr}"
+    );
     // A hidden path the user writes is theirs to read.
     let r = Hostile::new()
         .file(".ci/cm.yaml", CONFIG_MAP)
@@ -532,7 +538,13 @@ fn base_ref_links_to_hidden_files_are_refused_unread() {
         .run();
     r.within(2.0, 256);
     let stderr = r.refused("fleet/head.yaml is a symbolic link to ");
-    assert!(stderr.contains("fleet/env.yaml is a symbolic link to "), "{stderr}");
-    assert!(!stderr.contains("hidden-3e9a1c"), "the secret leaked:\n{stderr}");
+    assert!(
+        stderr.contains("fleet/env.yaml is a symbolic link to "),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("hidden-3e9a1c"),
+        "the secret leaked:\n{stderr}"
+    );
     assert!(!stderr.contains("refs/heads"), "HEAD leaked:\n{stderr}");
 }

@@ -261,8 +261,8 @@ const CI_SECRET: &str = "ghs_ci-secret-7d41e0";
 /// The fixture repository's newest release under `repo/`, its CRD giving the cluster template
 /// a `zone` defaulted to `default` (a pull request's provider repository).
 fn repository_with_default(default: &str) -> Hostile {
-    let release =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/provider-repo/infrastructure-sandbox/v1.1.0");
+    let release = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/provider-repo/infrastructure-sandbox/v1.1.0");
     let mut h = Hostile::new();
     for name in [
         "metadata.yaml",
@@ -306,7 +306,15 @@ fn the_environment_never_reaches_a_provider_crd_default() {
     let plan = |extra: &[&str]| {
         repository_with_default(default)
             .file("in.yaml", &generated.stdout)
-            .args(["plan", "-f", "in.yaml", "--provider-repo", "repo", "-o", "yaml"])
+            .args([
+                "plan",
+                "-f",
+                "in.yaml",
+                "--provider-repo",
+                "repo",
+                "-o",
+                "yaml",
+            ])
             .args(extra.iter().copied())
             .run()
     };
@@ -315,7 +323,11 @@ fn the_environment_never_reaches_a_provider_crd_default() {
     assert_eq!(r.code, 0, "{}", head(&r.stderr));
     assert!(r.stdout.contains("zone: none"), "{}", head(&r.stdout));
     for text in [&r.stdout, &r.stderr] {
-        assert!(!text.contains(CI_SECRET), "the secret leaked:\n{}", head(text));
+        assert!(
+            !text.contains(CI_SECRET),
+            "the secret leaked:\n{}",
+            head(text)
+        );
     }
     // Named on the command line, the variable is read: clusterctl's behaviour stays reachable.
     let r = plan(&["--env", "CI_SECRET_TOKEN"]);
@@ -349,7 +361,11 @@ fn the_environment_never_reaches_a_substituted_input() {
     r.within(2.0, 256);
     let err = r.refused("version must be a valid semantic version");
     assert!(err.contains("\"none\""), "{}", head(err));
-    assert!(!err.contains(CI_SECRET), "the secret leaked:\n{}", head(err));
+    assert!(
+        !err.contains(CI_SECRET),
+        "the secret leaked:\n{}",
+        head(err)
+    );
     // Named on the command line, it is read.
     let r = run("${CI_SECRET_TOKEN:=none}", &["--env", "CI_SECRET_TOKEN"]);
     r.refused(CI_SECRET);

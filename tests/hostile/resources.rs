@@ -645,7 +645,12 @@ fn yaml_nesting_is_refused_where_the_readme_says() {
             .args(["validate", "-f", "x.yaml"])
             .run();
         ok.within(2.0, 256);
-        assert_eq!(ok.code, 0, "{kind} nesting of {limit}: {}", head(&ok.stderr));
+        assert_eq!(
+            ok.code,
+            0,
+            "{kind} nesting of {limit}: {}",
+            head(&ok.stderr)
+        );
         let deeper = Hostile::new()
             .file("x.yaml", text(limit + 1))
             .args(["validate", "-f", "x.yaml"])

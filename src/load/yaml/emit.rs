@@ -303,9 +303,7 @@ fn literal_ok(s: &str) -> bool {
         return false;
     }
     body.split('\n').all(|line| {
-        !line.ends_with(' ')
-            && line.chars().all(printable)
-            && !line.trim_start().starts_with("::")
+        !line.ends_with(' ') && line.chars().all(printable) && !line.trim_start().starts_with("::")
     })
 }
 
@@ -319,7 +317,10 @@ mod tests {
         let s = "first\n    ::stop-commands::x\n::error file=a::b\n";
         let out = to_yaml(&json!({ "k": s }));
         assert_eq!(out, format!("k: {}\n", double_quoted(s)));
-        assert!(out.lines().all(|l| !l.trim_start().starts_with("::")), "{out}");
+        assert!(
+            out.lines().all(|l| !l.trim_start().starts_with("::")),
+            "{out}"
+        );
         assert_eq!(to_yaml(&json!({ "k": "a\n:b\n" })), "k: |\n  a\n  :b\n");
     }
 
