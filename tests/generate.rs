@@ -20,11 +20,53 @@ fn test() -> Test {
         .env("XDG_CONFIG_HOME", &xdg.display().to_string())
 }
 
-/// `generate cluster c1 --provider-repo <fixture>` with `args` appended.
+/// `generate cluster c1 --provider-repo <fixture> --env-all` (clusterctl's reading of the
+/// whole environment) with `args` appended.
 fn generate(args: &[&str]) -> Test {
     test()
-        .args(["generate", "cluster", "c1", "--provider-repo", &fixture()])
+        .args([
+            "generate",
+            "cluster",
+            "c1",
+            "--provider-repo",
+            &fixture(),
+            "--env-all",
+        ])
         .args(args.iter().copied())
+}
+
+#[test]
+fn the_environment_is_read_only_for_the_variables_named() {
+    let base = || {
+        test().args([
+            "generate",
+            "cluster",
+            "c1",
+            "--provider-repo",
+            &fixture(),
+            "--flavor",
+            "ha",
+            "--kubernetes-version",
+            "v1.34.0",
+        ])
+    };
+    // Set, but not passed: as if unset.
+    base()
+        .env("SANDBOX_REGION", "eu")
+        .status(1)
+        .stderr_contains("value for variables [SANDBOX_REGION] is not set")
+        .stderr_contains("pass --env NAME")
+        .run();
+    base()
+        .env("SANDBOX_REGION", "eu")
+        .args(["--env", "SANDBOX_REGION"])
+        .stdout_contains("value: eu")
+        .run();
+    base()
+        .env("SANDBOX_REGION", "eu")
+        .args(["--env-all"])
+        .stdout_contains("value: eu")
+        .run();
 }
 
 #[test]

@@ -292,8 +292,18 @@ fn https_extension_config_with_ca_bundle() {
         .fixture(FIXTURE, "ex")
         .file("ex/extensionconfig.yaml", &config)
         .args(["plan", "-f", "ex", "--output", "yaml"])
+        .args(["--allow-extension-url", &server.url])
         .run();
     insta::assert_snapshot!("runtime_sdk_yaml", out.ok());
+    // Without the flag, the ExtensionConfig's URL is not called.
+    Test::new()
+        .fixture(FIXTURE, "ex")
+        .file("ex/extensionconfig.yaml", &config)
+        .args(["plan", "-f", "ex"])
+        .status(1)
+        .stderr_contains("topoplan::extension::not-allowed")
+        .stderr_contains("--allow-extension-url")
+        .run();
 }
 
 #[test]

@@ -290,6 +290,8 @@ fn substitution_with_env_file_and_environment() {
         .args([
             "plan",
             "--substitute",
+            "--env",
+            "KUBERNETES_VERSION",
             "--env-file",
             "vars.env",
             "-f",

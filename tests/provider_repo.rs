@@ -193,7 +193,11 @@ fn only_variables_of_crds_need_values() {
         .stderr_contains("repo/infrastructure-x/v1.0.0/infrastructure-components.yaml:26:43")
         .stderr_lacks("TOKEN")
         .run();
-    repo_test().env("CRD_DEFAULT", "set").stderr("").run();
+    repo_test()
+        .env("CRD_DEFAULT", "set")
+        .args(["--env", "CRD_DEFAULT"])
+        .stderr("")
+        .run();
     // The clusterctl config file and --env-file feed the components too.
     repo_test()
         .file("clusterctl.yaml", "crd_default: from-config\n")
@@ -359,6 +363,7 @@ fn the_config_file_feeds_substitution_below_env_file_and_environment() {
         .file("vars.env", "REGION=from-env-file\n")
         .args(["--env-file", "vars.env"])
         .env("REGION", "from-env")
+        .args(["--env", "REGION"])
         .stdout_contains("\"region\": \"from-env\"")
         .run();
     // The default file, found where clusterctl looks, counts too.

@@ -14,11 +14,13 @@ use topoplan::runtime::{
     from_extension_config, parse_extension_flag,
 };
 
+/// One extension, named on the command line (so its URL may be called).
 fn opts(name: &str, url: &str) -> ExtensionOptions {
     ExtensionOptions {
         extensions: vec![ExtensionSource {
             name: name.into(),
             url: url.into(),
+            named: true,
             ..Default::default()
         }],
         ..Default::default()
@@ -667,6 +669,24 @@ fn extension_flags_and_configs_are_validated() {
     assert_eq!(o.extensions.len(), 1);
     assert_eq!(o.extensions[0].url, "http://127.0.0.1:1");
     assert_eq!(o.extensions[0].settings.len(), 1);
+    assert!(o.extensions[0].named);
+
+    // An ExtensionConfig's URL is called only when the command line allows it, and refused
+    // before any I/O otherwise.
+    let cfg = json!({"metadata": {"name": "ext"},
+        "spec": {"clientConfig": {"url": "https://127.0.0.1:1/x"}}});
+    let mut o =
+        ExtensionOptions::with_extension_configs(Vec::new(), &[cfg], None, false).expect("config");
+    assert!(!o.extensions[0].named);
+    let e = Registry::new(&o).expect_err("not allowed");
+    assert!(
+        matches!(&e[0], Error::NotAllowed { extension, .. } if extension == "ext"),
+        "{e:?}"
+    );
+    o.allowed_urls = vec!["https://127.0.0.2".into()];
+    assert!(Registry::new(&o).is_err());
+    o.allowed_urls = vec!["https://127.0.0.1:1/".into()];
+    assert!(Registry::new(&o).is_ok());
 
     // A bad CA bundle fails at setup, before any I/O.
     let mut o = opts("ext", "https://127.0.0.1:1");

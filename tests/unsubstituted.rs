@@ -29,7 +29,7 @@ fn a_variable_in_a_value_is_warned_about_once_per_file() {
     // With --substitute there is nothing to warn about (the variable is given).
     p.test()
         .file("cluster.yaml", &cluster)
-        .args(["plan", "-f", ".", "--substitute"])
+        .args(["plan", "-f", ".", "--substitute", "--env", "OWNER"])
         .env("OWNER", "platform")
         .stderr_lacks("not substituted")
         .run();

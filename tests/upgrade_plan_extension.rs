@@ -380,7 +380,12 @@ fn an_extension_config_over_https_serves_the_plan() {
     let d = dir.display().to_string();
     let out = plan_alone(
         setup(HANDLER, "1.36.2").file("in/extensionconfig.yaml", &config),
-        &["--trace-extensions", &d],
+        &[
+            "--trace-extensions",
+            &d,
+            "--allow-extension-url",
+            &server.url,
+        ],
     )
     .run();
     assert_eq!(

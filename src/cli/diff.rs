@@ -37,7 +37,8 @@ pub struct DiffArgs {
     pub substitute: bool,
 
     /// KEY=VALUE file of variables for --substitute (and --provider-repo's components); the
-    /// environment overrides it, it overrides the clusterctl config file.
+    /// environment variables --env (or --env-all) lets through override it, it overrides the
+    /// clusterctl config file.
     #[arg(long, value_name = "FILE")]
     pub env_file: Option<PathBuf>,
 

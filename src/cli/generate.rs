@@ -87,10 +87,14 @@ pub struct ClusterArgs {
     #[arg(long = "config", value_name = "FILE")]
     pub config: Option<PathBuf>,
 
-    /// KEY=VALUE file of variables; the environment overrides it, it overrides the clusterctl
-    /// config file.
+    /// KEY=VALUE file of variables; the environment variables --env (or --env-all) lets through
+    /// override it, it overrides the clusterctl config file.
     #[arg(long = "env-file", value_name = "FILE")]
     pub env_file: Option<PathBuf>,
+
+    /// Which environment variables the template's variables may read.
+    #[command(flatten)]
+    pub environment: super::input::EnvArgs,
 
     /// Input size limit (templates, components, --env-file, the config file).
     #[command(flatten)]
@@ -100,8 +104,12 @@ pub struct ClusterArgs {
 /// Resolve the flags.
 pub fn resolve(args: ClusterArgs) -> Result<GenerateOptions, Failure> {
     let limit = args.limits.limit();
-    let (variables, config) =
-        variable_values(args.env_file.as_deref(), args.config.as_deref(), &limit)?;
+    let (variables, config) = variable_values(
+        args.env_file.as_deref(),
+        args.config.as_deref(),
+        &args.environment,
+        &limit,
+    )?;
     Ok(GenerateOptions {
         cluster_name: args.name,
         target_namespace: args.target_namespace,
@@ -113,7 +121,7 @@ pub fn resolve(args: ClusterArgs) -> Result<GenerateOptions, Failure> {
         list_variables: args.list_variables,
         repository: args.provider_repo,
         config,
-        environment: crate::load::variable_values::process_environment(),
+        environment: args.environment.environment(),
         variables,
         limit,
     })

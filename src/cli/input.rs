@@ -100,7 +100,8 @@ pub struct InputArgs {
     pub substitute: bool,
 
     /// KEY=VALUE file of variables for --substitute (and --provider-repo's components); the
-    /// environment overrides it, it overrides the clusterctl config file.
+    /// environment variables --env (or --env-all) lets through override it, it overrides the
+    /// clusterctl config file.
     #[arg(long, value_name = "FILE")]
     pub env_file: Option<PathBuf>,
 
@@ -130,18 +131,54 @@ pub struct ProviderArgs {
     /// ~/.cluster-api/clusterctl.yaml, when one exists].
     #[arg(long = "config", value_name = "FILE")]
     pub config: Option<PathBuf>,
+
+    /// Which environment variables substitution may read.
+    #[command(flatten)]
+    pub environment: EnvArgs,
 }
 
-/// The values of clusterctl variables for a run: the environment over `env_file` over the
-/// clusterctl configuration (`config`, else the default file when there is one). Also returns
+/// Which environment variables `${VAR}` substitution reads (`--substitute`, a provider's
+/// components, the clusterctl configuration's provider URLs). clusterctl reads the whole
+/// environment; in CI that environment holds the job's secrets, and the text substituted may
+/// come from the pull request (a provider repository or input in its tree), whose
+/// `${CI_TOKEN:=x}` would then print the token. So only the variables named here are read, and
+/// the whole environment only when asked for.
+#[derive(Debug, Clone, Default, Args)]
+pub struct EnvArgs {
+    /// An environment variable substitution may read (--substitute, --provider-repo's
+    /// components, the clusterctl config's provider URLs); repeatable. No other is read unless
+    /// --env-all is given; --env-file and the clusterctl config file are always read.
+    #[arg(long = "env", value_name = "NAME")]
+    pub env: Vec<String>,
+
+    /// Let substitution read the whole environment, as clusterctl does. For local use: in CI
+    /// the environment holds secrets that a ${VAR} in a pull request's files would print.
+    #[arg(long = "env-all")]
+    pub env_all: bool,
+}
+
+impl EnvArgs {
+    /// The part of this process's environment substitution may read.
+    pub fn environment(&self) -> BTreeMap<String, String> {
+        let mut all = crate::load::variable_values::process_environment();
+        if !self.env_all {
+            all.retain(|k, _| self.env.iter().any(|n| n == k));
+        }
+        all
+    }
+}
+
+/// The values of clusterctl variables for a run: the environment (what `env` lets through) over
+/// `env_file` over the clusterctl configuration (`config`, else the default file when there is one). Also returns
 /// the configuration, for its providers.
 pub fn variable_values(
     env_file: Option<&std::path::Path>,
     config: Option<&std::path::Path>,
+    env: &EnvArgs,
     limit: &crate::load::limit::InputLimit,
 ) -> Result<(VariableValues, Option<ConfigFile>), Vec<Diagnostic>> {
     let mut errors = Vec::new();
-    let environment = crate::load::variable_values::process_environment();
+    let environment = env.environment();
     let mut from_file = BTreeMap::new();
     if let Some(path) = env_file {
         match read_text(limit, path, "--env-file") {
@@ -152,7 +189,10 @@ pub fn variable_values(
             Err(e) => errors.push(e),
         }
     }
-    let config = match ConfigFile::load(config, &environment, limit) {
+    // Where the configuration file is (HOME, XDG_CONFIG_HOME) is the user's own setting, not
+    // something a file can print: located with the whole environment.
+    let located = crate::load::variable_values::process_environment();
+    let config = match ConfigFile::load(config, &located, limit) {
         Ok(c) => c,
         Err(e) => {
             errors.push(e);
@@ -242,6 +282,7 @@ impl InputArgs {
         let (values, _) = variable_values(
             self.env_file.as_deref(),
             self.providers.config.as_deref(),
+            &self.providers.environment,
             &self.limits.limit(),
         )?;
         Ok(Some(values))
@@ -381,6 +422,12 @@ pub struct ExtensionArgs {
     #[arg(long = "extension", value_name = "NAME=URL")]
     pub extensions: Vec<String>,
 
+    /// Call an ExtensionConfig of the input whose URL starts with PREFIX (e.g.
+    /// https://127.0.0.1:8443/); repeatable. Without it, only the extensions --extension names
+    /// are called: an ExtensionConfig may come from a pull request and name any address.
+    #[arg(long = "allow-extension-url", value_name = "PREFIX")]
+    pub allow_extension_urls: Vec<String>,
+
     /// PEM file of the CA(s) that signed the extensions' serving certificates (instead of the
     /// system roots; an ExtensionConfig's caBundle still wins for its extension).
     #[arg(long = "ca-file", value_name = "PATH")]
@@ -426,6 +473,59 @@ pub struct ExtensionArgs {
     /// Cluster, status, duration).
     #[arg(short = 'v', long = "verbose")]
     pub verbose: bool,
+}
+
+/// `path` absolute, with `.` and `..` resolved as far as the file system says (the longest
+/// existing ancestor canonical, the rest lexically), to compare paths that may not exist yet.
+fn resolved(path: &std::path::Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut base = absolute.as_path();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(c) = std::fs::canonicalize(base) {
+            let mut out = c;
+            for part in rest.iter().rev() {
+                match part {
+                    std::path::Component::ParentDir => {
+                        out.pop();
+                    }
+                    std::path::Component::CurDir => {}
+                    other => out.push(other),
+                }
+            }
+            return out;
+        }
+        match (base.parent(), base.components().next_back()) {
+            (Some(parent), Some(last)) => {
+                rest.push(last);
+                base = parent;
+            }
+            _ => return absolute,
+        }
+    }
+}
+
+/// The error when the directory a recording goes to and `--output-dir` are one, or one holds
+/// the other: replacing the plan's directory would delete the recording, and the recording's
+/// files would make the plan's directory one topoplan refuses to replace. Checked before
+/// either is written.
+pub fn record_into_output_dir(
+    record: Option<&std::path::Path>,
+    output_dir: Option<&std::path::Path>,
+) -> Option<Diagnostic> {
+    let (record, out) = (record?, output_dir?);
+    let (r, o) = (resolved(record), resolved(out));
+    (r.starts_with(&o) || o.starts_with(&r)).then(|| {
+        Diagnostic::error(
+            Code::Usage,
+            format!(
+                "--record-extensions {} and --output-dir {} overlap: writing the plan's directory would replace the recording",
+                record.display(),
+                out.display()
+            ),
+        )
+        .with_help("record into a directory of its own, outside --output-dir")
+    })
 }
 
 impl ExtensionArgs {
@@ -475,6 +575,25 @@ impl ExtensionArgs {
                     Diagnostic::error(Code::Usage, msg)
                         .with_help("for example --extension my-extension=https://127.0.0.1:8443"),
                 ),
+            }
+        }
+        for prefix in &self.allow_extension_urls {
+            // A prefix without its host would allow any address ("https://").
+            let host = prefix
+                .strip_prefix("https://")
+                .or_else(|| prefix.strip_prefix("http://"));
+            if host.is_none_or(str::is_empty) {
+                errors.push(
+                    Diagnostic::error(
+                        Code::Usage,
+                        format!(
+                            "--allow-extension-url {prefix:?}: expected the start of an http:// or https:// URL, with its host"
+                        ),
+                    )
+                    .with_help("for example --allow-extension-url https://127.0.0.1:8443/"),
+                );
+            } else {
+                opts.allowed_urls.push(prefix.clone());
             }
         }
         if let Some(path) = &self.ca_file {

@@ -112,11 +112,19 @@ static DIAGNOSTICS: std::sync::OnceLock<Vec<DiagnosticsFormat>> = std::sync::Onc
 fn diagnostics_formats() -> &'static [DiagnosticsFormat] {
     DIAGNOSTICS.get_or_init(|| {
         let mut f = vec![DiagnosticsFormat::Text];
-        if std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true") {
+        if actions() {
             f.push(DiagnosticsFormat::Github);
         }
         f
     })
+}
+
+/// Whether the run is a GitHub Actions step (`GITHUB_ACTIONS=true`): its runner reads workflow
+/// commands in every line printed, so input-derived lines are neutralised
+/// ([`crate::output::actions`]), whatever `--diagnostics-format` says.
+pub fn actions() -> bool {
+    static ACTIONS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ACTIONS.get_or_init(|| std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true"))
 }
 
 /// Subcommands.
@@ -260,7 +268,10 @@ pub fn write_stdout(text: &str) -> Result<(), Failure> {
 pub fn write_stdout_with(
     f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), Failure> {
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut out = std::io::BufWriter::with_capacity(
+        1 << 16,
+        crate::output::actions::Neutral::new(std::io::stdout().lock(), actions()),
+    );
     match f(&mut out).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(Failure::BrokenPipe),
@@ -278,14 +289,19 @@ pub fn write_stdout_with(
 /// it.
 pub fn held_stdout(
     stdout: &std::io::Stdout,
-) -> crate::output::stream::Held<std::io::BufWriter<std::io::StdoutLock<'_>>> {
+) -> crate::output::stream::Held<
+    std::io::BufWriter<crate::output::actions::Neutral<std::io::StdoutLock<'_>>>,
+> {
     let hold = crate::output::stream::HOLD_BYTES;
     let hold = std::env::var("TOPOPLAN_TEST_HOLD_BYTES")
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
         .map_or(hold, |n| n.min(hold));
     crate::output::stream::Held::new(
-        std::io::BufWriter::with_capacity(1 << 16, stdout.lock()),
+        std::io::BufWriter::with_capacity(
+            1 << 16,
+            crate::output::actions::Neutral::new(stdout.lock(), actions()),
+        ),
         hold,
     )
 }
@@ -369,16 +385,49 @@ pub fn report(diags: &[Diagnostic]) {
     }
     for f in diagnostics_formats() {
         let text = match f {
-            DiagnosticsFormat::Text => crate::diag::render_all(diags, stderr_color()),
-            DiagnosticsFormat::Github => shown
-                .iter()
-                .map(crate::output::annotations::workflow_command)
-                .collect(),
-            DiagnosticsFormat::Json => shown
-                .iter()
-                .map(crate::output::annotations::json_line)
-                .collect(),
+            DiagnosticsFormat::Text => {
+                let text = crate::diag::render_all(diags, stderr_color());
+                if actions() {
+                    crate::output::actions::neutralise(&text).into_owned()
+                } else {
+                    text
+                }
+            }
+            DiagnosticsFormat::Github => {
+                machine_lines(diags, &shown, crate::output::annotations::workflow_command)
+            }
+            DiagnosticsFormat::Json => {
+                machine_lines(diags, &shown, crate::output::annotations::json_line)
+            }
         };
         let _ = err.write_all(text.as_bytes());
     }
+}
+
+/// One line per diagnostic, stopping (as the text format does) once the report passes
+/// [`crate::diag::MAX_RENDERED_BYTES`]; the last line counts what was left out. `shown` is
+/// the first of `all`, with a count of the others at its end when there are more.
+fn machine_lines(
+    all: &[Diagnostic],
+    shown: &[Diagnostic],
+    line: fn(&Diagnostic) -> String,
+) -> String {
+    let mut out = String::new();
+    for (i, d) in shown.iter().enumerate() {
+        if out.len() >= crate::diag::MAX_RENDERED_BYTES && i < all.len() {
+            let rest = &all[i..];
+            let errors = rest.iter().filter(|d| d.is_error()).count();
+            out.push_str(&line(&Diagnostic::warning(
+                Code::OutputMore,
+                format!(
+                    "… and {} more not shown ({errors} errors, {} warnings)",
+                    rest.len(),
+                    rest.len() - errors
+                ),
+            )));
+            break;
+        }
+        out.push_str(&line(d));
+    }
+    out
 }

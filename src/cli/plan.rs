@@ -167,6 +167,14 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
             crate::validate::Gates::default()
         }
     };
+    // Before the recording's directory is opened (created).
+    if let Some(d) = super::input::record_into_output_dir(
+        args.extensions.record_extensions.as_deref(),
+        args.output_dir.as_deref(),
+    ) {
+        errors.push(d);
+        return Err(errors);
+    }
     let extensions = match args.extensions.resolve(&args.input.limits.limit()) {
         Ok(x) => x,
         Err(mut e) => {

@@ -57,6 +57,9 @@ codes! {
     /// A link or path leads out of the directory the user named.
     InputOutside = "input::outside",
         "A symbolic link or path leads out of the directory (or repository) the user named; topoplan does not follow it.";
+    /// A link leads to a hidden file or directory.
+    InputHidden = "input::hidden",
+        "A symbolic link leads to a hidden entry (`.env`, `.git/config`, …); hidden entries are never inputs, through a link or otherwise.";
     /// A directory entry that is not a regular file.
     InputSkipped = "input::skipped",
         "A directory entry is not a regular file (a socket, device or FIFO) and was skipped.";
@@ -198,6 +201,9 @@ codes! {
     /// An ExtensionConfig or `--extension` that cannot be used.
     ExtensionConfig = "extension::config",
         "An ExtensionConfig or `--extension` cannot be used (no URL, bad CA bundle, an unknown extension).";
+    /// An ExtensionConfig names a URL the command line does not allow.
+    ExtensionNotAllowed = "extension::not-allowed",
+        "An ExtensionConfig of the input names a URL that neither `--extension` nor `--allow-extension-url` allows: topoplan connects only where the command line says.";
     /// A call to an extension failed.
     ExtensionCall = "extension::call",
         "A Runtime SDK call failed: the extension could not be reached, timed out, answered over the bound or with an invalid response.";

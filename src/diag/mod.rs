@@ -195,19 +195,25 @@ pub const MAX_DIAGNOSTIC_BYTES: usize = 64 * 1024;
 /// offending value before saying what is wrong with it (`Invalid value: "<1 MB>": <reason>`),
 /// so the reason is at the end.
 fn shown(s: &str, max: usize) -> String {
-    let s = if s.len() > max {
+    escape(&cut(s, max)).into_owned()
+}
+
+/// `s` cut to at most `max` bytes (on character boundaries, the middle replaced by a note of
+/// how much was cut), not escaped: the machine formats escape in their own way, and must be
+/// bounded as the text is.
+pub fn cut(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    if s.len() > max {
         let head = floor_boundary(s, max * 3 / 4);
         let tail = ceil_boundary(s, s.len() - (max - head));
-        format!(
+        std::borrow::Cow::Owned(format!(
             "{}… ({} bytes not shown) …{}",
             &s[..head],
             tail - head,
             &s[tail..]
-        )
+        ))
     } else {
-        s.to_owned()
-    };
-    escape(&s).into_owned()
+        std::borrow::Cow::Borrowed(s)
+    }
 }
 
 /// The largest char boundary of `s` at or below `i`.

@@ -855,9 +855,9 @@ fn missing_diagnostic(list: &[Missing], file: &Arc<SourceFile>) -> Diagnostic {
         ),
     )
     .with_help(
-        "give each variable a value (export NAME=value, a NAME=value line in the --env-file, or \
-         NAME: value in the clusterctl config file), or a default in the template: \
-         ${NAME:=default}",
+        "give each variable a value (export NAME=value and pass --env NAME, a NAME=value line \
+         in the --env-file, or NAME: value in the clusterctl config file), or a default in the \
+         template: ${NAME:=default}",
     );
     if let Some(first) = list.first() {
         d = d.with_span(file, first.span, format!("`{}` is not set", first.name));

@@ -455,6 +455,20 @@ pub fn deleted_dirs(dir: &Path) -> Vec<PathBuf> {
     walk.run(dir).map(|w| w.skipped_dirs).unwrap_or_default()
 }
 
+/// Refuse `path` when it is not hidden as written but leads, through a link, to a hidden entry
+/// below `base` (`fleet/a.yaml` → `../.env`, `fleet` → `.git`): that is a pull request's doing,
+/// and the file's first lines would appear in an error's snippet. A path the user writes hidden
+/// (`.github/fleet`) is read: they named it.
+fn refuse_hidden_target(path: &Path, target: &Path, base: &Path) -> Result<(), Diagnostic> {
+    let named_hidden = path.components().any(
+        |c| matches!(c, std::path::Component::Normal(n) if n.to_string_lossy().starts_with('.')),
+    );
+    if !named_hidden && walk::hidden_below(target, base) {
+        return Err(Bound::link_hidden(path, target));
+    }
+    Ok(())
+}
+
 /// One file after substitution (step 2 of [`load_many`]).
 enum Substituted {
     /// Substituted, and its growth paid for.
@@ -513,9 +527,20 @@ fn collect_files(path: &Path, opts: &LoadOptions, out: &mut Collected) -> Result
             if !target.starts_with(bound.root()) {
                 return Err(bound.link_out(path, &target));
             }
+            refuse_hidden_target(path, &target, bound.root())?;
             Some(bound)
         }
-        None => None,
+        None => {
+            // Below the working directory (a checkout, in CI), judged as in a walk.
+            if let (Ok(target), Ok(cwd)) = (
+                std::fs::canonicalize(path),
+                std::env::current_dir().and_then(std::fs::canonicalize),
+            ) && target.starts_with(&cwd)
+            {
+                refuse_hidden_target(path, &target, &cwd)?;
+            }
+            None
+        }
     };
     if meta.is_dir() {
         let bound = match bound {

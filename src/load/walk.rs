@@ -7,6 +7,10 @@ directory holds — it may come from a pull request.
   for `--base-ref` the git repository): a link out of it is refused with an error naming the
   link and where it points, never reading the target. A link to a file outside could otherwise
   put `/proc/self/environ` into an error snippet.
+- Nor may a link lead to a hidden entry inside the bound (`.env`, `.git/config`): an ordinary
+  name linked there would put the file's first lines into an error snippet. Where the target
+  is hidden is judged below the directory walked (or the bound, for a target outside it), so a
+  walk of a directory that itself sits in a hidden one still follows links within it.
 - Each directory is entered once (by device and inode), so links such as `a -> .` and `b -> .`
   cannot make the walk loop or multiply; directories reached through links are walked after the
   real tree, so a file is shown under its real path when it has one.
@@ -68,6 +72,19 @@ impl Bound {
         }
     }
 
+    /// The error for the link at `link`, which resolves to `target`, a hidden entry.
+    pub fn link_hidden(link: &Path, target: &Path) -> Diagnostic {
+        Diagnostic::error(
+            Code::InputHidden,
+            format!(
+                "{} is a symbolic link to {}, a hidden entry; hidden files and directories are never inputs, through a link or otherwise",
+                link.display(),
+                target.display(),
+            ),
+        )
+        .with_help("link to a file whose path has no part starting with a dot")
+    }
+
     /// The error for the link at `link`, which resolves to `target` outside the bound.
     pub fn link_out(&self, link: &Path, target: &Path) -> Diagnostic {
         let (outside, of) = match self {
@@ -117,6 +134,16 @@ pub struct Walked {
     pub errors: Vec<Diagnostic>,
     /// Directories not entered because of their name ([`Walk::skip_dir_names`]).
     pub skipped_dirs: Vec<PathBuf>,
+}
+
+/// Whether `target` (canonical) is a hidden entry or inside one, judged below `base` (canonical;
+/// a target outside it is judged whole).
+pub fn hidden_below(target: &Path, base: &Path) -> bool {
+    target
+        .strip_prefix(base)
+        .unwrap_or(target)
+        .components()
+        .any(|c| matches!(c, std::path::Component::Normal(n) if n.to_string_lossy().starts_with('.')))
 }
 
 /// Identity of a directory: its device and inode where there are such things.
@@ -190,9 +217,13 @@ impl Walk {
             .iter()
             .filter_map(|p| std::fs::metadata(p).ok().and_then(|m| dir_id(p, &m)))
             .collect();
+        // Where a link's target is judged hidden from: the walked directory, canonical.
+        let top_real =
+            std::fs::canonicalize(dir).unwrap_or_else(|_| self.bound.root().to_path_buf());
         let mut state = State {
             walk: self,
             top: dir,
+            top_real,
             excluded,
             visited: HashSet::new(),
             entries: 0,
@@ -223,6 +254,8 @@ struct State<'w> {
     walk: &'w Walk,
     /// The directory the walk started from, for messages.
     top: &'w Path,
+    /// The same, canonical.
+    top_real: PathBuf,
     excluded: HashSet<DirId>,
     visited: HashSet<DirId>,
     entries: usize,
@@ -350,6 +383,15 @@ impl State<'_> {
             self.out
                 .errors
                 .push(self.walk.bound.link_out(&path, &target));
+            return;
+        }
+        let base = if target.starts_with(&self.top_real) {
+            self.top_real.as_path()
+        } else {
+            self.walk.bound.root()
+        };
+        if hidden_below(&target, base) {
+            self.out.errors.push(Bound::link_hidden(&path, &target));
             return;
         }
         if is_dir {

@@ -7,7 +7,7 @@ Owns the escaping these formats need (workflow commands reserve `%`, line breaks
 properties `:` and `,`); what a diagnostic says is `diag`'s.
 */
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, MAX_HELP_BYTES, MAX_MESSAGE_BYTES, cut};
 use crate::escape::{escape, escape_line};
 
 /// A GitHub Actions workflow command for `d`: `::error` or `::warning`, with the file, line and
@@ -15,7 +15,7 @@ use crate::escape::{escape, escape_line};
 pub fn workflow_command(d: &Diagnostic) -> String {
     let mut props = Vec::new();
     if let Some((file, line, col)) = d.position() {
-        props.push(format!("file={}", property(&file)));
+        props.push(format!("file={}", property(&cut(&file, MAX_MESSAGE_BYTES))));
         props.push(format!("line={line}"));
         props.push(format!("col={col}"));
     }
@@ -24,10 +24,11 @@ pub fn workflow_command(d: &Diagnostic) -> String {
     props.push(format!("title={}", property(d.code.name())));
     // Line breaks survive (percent-encoded, GitHub shows them); other control characters are
     // escaped as everywhere else.
-    let mut message = data(&escape(&d.message));
+    // Cut as the text format cuts them: an input can put a megabyte into a message.
+    let mut message = data(&escape(&cut(&d.message, MAX_MESSAGE_BYTES)));
     if let Some(h) = &d.help {
         message.push_str("%0Ahelp: ");
-        message.push_str(&data(&escape(h)));
+        message.push_str(&data(&escape(&cut(h, MAX_HELP_BYTES))));
     }
     let level = if d.is_error() { "error" } else { "warning" };
     format!("::{level} {}::{message}\n", props.join(","))
@@ -36,7 +37,15 @@ pub fn workflow_command(d: &Diagnostic) -> String {
 /// One JSON object on one line: severity, message, help, file, line, column (the plan
 /// document's shape of a diagnostic).
 pub fn json_line(d: &Diagnostic) -> String {
-    let v = crate::output::document::diagnostic(d);
+    // Cut as the text format cuts them (the plan document keeps them whole: it is the result,
+    // not a report on stderr).
+    let mut bounded = d.clone();
+    bounded.message = cut(&d.message, MAX_MESSAGE_BYTES).into_owned();
+    bounded.help = d
+        .help
+        .as_deref()
+        .map(|h| cut(h, MAX_HELP_BYTES).into_owned());
+    let v = crate::output::document::diagnostic(&bounded);
     format!("{}\n", serde_json::to_string(&v).unwrap_or_default())
 }
 

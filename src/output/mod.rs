@@ -8,6 +8,7 @@ environment or thread scheduling. Human-readable output escapes every control ch
 comes from input ([`crate::escape`]); JSON and YAML are escaped by their emitters.
 */
 
+pub mod actions;
 pub mod affected;
 pub mod annotations;
 pub mod diff;

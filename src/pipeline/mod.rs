@@ -245,7 +245,7 @@ pub(crate) fn recorded<T>(
     result: Result<T, Failed>,
     warnings: impl FnOnce(&mut T) -> &mut Vec<Diagnostic>,
 ) -> Result<T, Failed> {
-    let finished = extensions::finish(ext);
+    let finished = extensions::finish(ext, result.is_ok());
     if finished.is_empty() {
         return result;
     }

@@ -91,6 +91,7 @@ pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
     let registry = extensions::connect(&inputs.objects, &opts.extensions, Need::Validate).map_err(
         |Diagnostics(mut d)| {
             d.splice(0..0, skipped.iter().cloned());
+            d.extend(extensions::finish(&opts.extensions, false));
             Diagnostics(d)
         },
     )?;
@@ -98,7 +99,7 @@ pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
     let extra = super::load_crds(opts.crds.as_ref(), old.iter().chain(&inputs.objects)).map_err(
         |Diagnostics(mut d)| {
             d.splice(0..0, skipped.iter().cloned());
-            d.extend(extensions::finish(&opts.extensions));
+            d.extend(extensions::finish(&opts.extensions, false));
             Diagnostics(d)
         },
     )?;
@@ -141,7 +142,7 @@ pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
                 .any(|f| std::sync::Arc::ptr_eq(f, &o.origin.file))
         });
     }
-    let finished = extensions::finish(&opts.extensions);
+    let finished = extensions::finish(&opts.extensions, true);
     if finished.iter().any(Diagnostic::is_error) {
         return Err(Diagnostics(finished));
     }

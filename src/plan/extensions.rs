@@ -125,6 +125,9 @@ pub fn connect(
     })?;
     opts.max_response_bytes = flags.max_response_bytes;
     opts.wire = flags.wire.clone();
+    // Which ExtensionConfig URLs may be called is the command line's to say (the registry
+    // refuses the others).
+    opts.allowed_urls = flags.allowed_urls.clone();
     // A replay needs no URL: the recording names its extensions (their URLs are never used).
     if let Some(wire) = &flags.wire.0
         && wire.replaying()
@@ -214,9 +217,16 @@ pub fn connect(
                         runtime::Error::NotRecorded { .. } => Some(
                             "the recording given to --replay-extensions does not hold this extension's Discovery".to_string(),
                         ),
+                        runtime::Error::NotAllowed { extension, url } => Some(format!(
+                            "to call it, name it: --extension {extension}=URL (a URL of your choosing), or allow the ExtensionConfig's URL: --allow-extension-url {}",
+                            crate::escape::escape_line(url)
+                        )),
                         _ => None,
                     };
-                    let code = e.recording_code().unwrap_or(Code::ExtensionCall);
+                    let code = match &e {
+                        runtime::Error::NotAllowed { .. } => Code::ExtensionNotAllowed,
+                        e => e.recording_code().unwrap_or(Code::ExtensionCall),
+                    };
                     let mut d = Diagnostic::error(code, e.to_string());
                     let failed = failed_extension(&e);
                     let patch_user = failed
@@ -273,27 +283,44 @@ fn failed_extension(e: &runtime::Error) -> Option<&str> {
         | E::DiscoveryInvalid { extension, .. }
         | E::Config { extension, .. } => Some(extension),
         E::NotRecorded { handler, .. } => Some(handler),
+        E::NotAllowed { extension, .. } => Some(extension),
         _ => None,
     }
 }
 
-/// End the run's recording (its index written): the errors, and warnings for requests the
-/// extension answered differently when asked again.
-pub fn finish(opts: &ExtensionOptions) -> Vec<Diagnostic> {
+/// End the run's recording, in place when the run `succeeded` (an earlier recording is left as
+/// it was by a failed run): the errors, and warnings for requests the extension answered
+/// differently when asked again and for a recording left as it was.
+pub fn finish(opts: &ExtensionOptions, succeeded: bool) -> Vec<Diagnostic> {
     let Some(wire) = &opts.wire.0 else {
         return Vec::new();
     };
-    match wire.finish() {
-        Ok(differing) => differing
-            .into_iter()
-            .map(|what| {
-                Diagnostic::warning(
-                    Code::ExtensionRecording,
-                    format!("the extension answered the same {what} differently when asked again; the recording keeps the first answer"),
-                )
-                .with_help("an extension's answers must depend only on the request (Runtime SDK patch extension guidelines: deterministic results)")
-            })
-            .collect(),
+    match wire.finish(succeeded) {
+        Ok(finished) => {
+            let mut d: Vec<Diagnostic> = finished.differing
+                .into_iter()
+                .map(|what| {
+                    Diagnostic::warning(
+                        Code::ExtensionRecording,
+                        format!("the extension answered the same {what} differently when asked again; the recording keeps the first answer"),
+                    )
+                    .with_help("an extension's answers must depend only on the request (Runtime SDK patch extension guidelines: deterministic results)")
+                })
+                .collect();
+            if let Some(dir) = finished.kept {
+                d.push(
+                    Diagnostic::warning(
+                        Code::ExtensionRecording,
+                        format!(
+                            "the run failed, so the recording in {} was left as it was: this run's calls were not written",
+                            crate::escape::escape_line(&dir.display().to_string())
+                        ),
+                    )
+                    .with_help("fix the failure and record again"),
+                );
+            }
+            d
+        }
         Err(e) => vec![Diagnostic::error(Code::ExtensionRecording, e.to_string())],
     }
 }

@@ -101,6 +101,9 @@ pub enum Error {
     /// The extension's configuration cannot be used (URL, CA bundle, TLS setup).
     #[error("extension {}: {message}", q(.extension))]
     Config { extension: String, message: String },
+    /// An ExtensionConfig of the input names a URL the command line did not allow.
+    #[error("extension {}: the ExtensionConfig's URL {} is not one topoplan may call: the input chooses it, and only the command line chooses where topoplan connects", q(.extension), q(.url))]
+    NotAllowed { extension: String, url: String },
     /// `--replay-extensions` has no answer for this request.
     #[error("no recorded answer for the {hook} call of {} for {subject} (no {file} in the recording): the recording is stale, re-record it with --record-extensions", q(.handler))]
     NotRecorded {

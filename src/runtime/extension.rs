@@ -14,6 +14,13 @@ roots; `--insecure-skip-tls-verify` turns verification off for every extension.
 `namespaceSelector` is not evaluated (the plan holds no Namespace objects): every extension
 serves every namespace, as the defaulted selector `{}` does.
 
+Egress is the command line's choice, never the input's: an ExtensionConfig may come from a pull
+request and name any URL (with its own CA bundle), or a service whose name triggers a DNS
+lookup. So [`Registry::new`] sets up a client only for an extension `--extension` names, or
+whose URL starts with a prefix `--allow-extension-url` gives ([`ExtensionOptions::allowed_urls`]);
+any other is refused, before any I/O, with the flags that would allow it. A replay makes no
+call, so it needs neither.
+
 [`Registry`] is built without I/O ([`Registry::new`]), discovers handlers
 ([`Registry::discover`]) and then offers exactly the hooks a plan may call: the three topology
 hooks [`Registry::generate_patches`], [`Registry::validate_topology`] and
@@ -51,6 +58,8 @@ pub struct ExtensionSource {
     pub ca_bundle: Option<Vec<u8>>,
     /// `spec.settings`, sent with every call (the ClusterClass' settings override them).
     pub settings: BTreeMap<String, String>,
+    /// Whether the URL was named on the command line (`--extension`), so may be called.
+    pub named: bool,
 }
 
 /// Everything the command line and the input say about extensions.
@@ -66,6 +75,9 @@ pub struct ExtensionOptions {
     pub max_response_bytes: u64,
     /// The run's recording, replay and trace ([`super::wire`]); live calls when empty.
     pub wire: super::wire::WireHandle,
+    /// `--allow-extension-url`: URL prefixes an ExtensionConfig of the input may name and still
+    /// be called.
+    pub allowed_urls: Vec<String>,
 }
 
 impl Default for ExtensionOptions {
@@ -76,6 +88,7 @@ impl Default for ExtensionOptions {
             insecure_skip_tls_verify: false,
             max_response_bytes: super::client::DEFAULT_MAX_RESPONSE_BYTES,
             wire: super::wire::WireHandle::default(),
+            allowed_urls: Vec::new(),
         }
     }
 }
@@ -88,6 +101,7 @@ impl ExtensionOptions {
             Some(e) => {
                 if !src.url.is_empty() {
                     e.url = src.url;
+                    e.named = src.named;
                 }
                 if src.ca_bundle.is_some() {
                     e.ca_bundle = src.ca_bundle;
@@ -130,6 +144,17 @@ impl ExtensionOptions {
     }
 }
 
+/// Whether the `--allow-extension-url` prefix `prefix` allows `url`: `url` starts with it, and
+/// where the prefix stops inside the authority the URL's ends too (`https://localhost` allows
+/// `https://localhost:8443/x`, not `https://localhost.example.com` nor
+/// `https://localhost@example.com`).
+pub fn allows(prefix: &str, url: &str) -> bool {
+    let Some(rest) = url.strip_prefix(prefix) else {
+        return false;
+    };
+    prefix.ends_with('/') || rest.is_empty() || rest.starts_with(['/', '?', ':'])
+}
+
 /// Parse `NAME=URL` (`--extension`).
 pub fn parse_extension_flag(s: &str) -> Result<ExtensionSource, String> {
     let Some((name, raw_url)) = s.split_once('=') else {
@@ -148,6 +173,7 @@ pub fn parse_extension_flag(s: &str) -> Result<ExtensionSource, String> {
     Ok(ExtensionSource {
         name: name.to_string(),
         url: raw_url.to_string(),
+        named: true,
         ..ExtensionSource::default()
     })
 }
@@ -253,6 +279,7 @@ pub fn from_extension_config(obj: &serde_json::Value) -> Result<ExtensionSource,
         url,
         ca_bundle,
         settings,
+        named: false,
     })
 }
 
@@ -357,11 +384,19 @@ impl Registry {
         let mut cache = ClientCache::default();
         let mut errors = Vec::new();
         let mut extensions = Vec::new();
+        let replaying = opts.wire.0.as_ref().is_some_and(|w| w.replaying());
         for src in &opts.extensions {
             let config = |message: String| Error::Config {
                 extension: src.name.clone(),
                 message,
             };
+            if !(src.named || replaying || opts.allowed_urls.iter().any(|p| allows(p, &src.url))) {
+                errors.push(Error::NotAllowed {
+                    extension: src.name.clone(),
+                    url: src.url.clone(),
+                });
+                continue;
+            }
             let verify = if opts.insecure_skip_tls_verify {
                 TlsVerify::Insecure
             } else if let Some(ca) = src.ca_bundle.as_ref().or(opts.ca_pem.as_ref()) {
@@ -595,5 +630,27 @@ impl Registry {
                 message,
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::allows;
+
+    #[test]
+    fn allowed_prefixes_stop_at_a_boundary() {
+        assert!(allows("https://localhost", "https://localhost:8443/x"));
+        assert!(allows("https://localhost", "https://localhost"));
+        assert!(allows("https://h:1/a/", "https://h:1/a/b"));
+        assert!(!allows(
+            "https://localhost",
+            "https://localhost.example.com/"
+        ));
+        assert!(!allows(
+            "https://localhost",
+            "https://localhost@example.com/"
+        ));
+        assert!(!allows("https://h:1", "https://h:10/"));
+        assert!(!allows("https://h:1/a/", "https://h:1/b"));
     }
 }

@@ -18,7 +18,16 @@ Layout of DIR:
 
 Writing never removes a file topoplan did not write: an existing DIR may only hold files of an
 earlier recording (listed in its `index.json`) in place of ours; of those, the ones this run did
-not record again are removed when the index is rewritten. Reading treats the directory as
+not record again are removed when the index is rewritten.
+
+Nor does a failed run lose an earlier recording: the calls are written to a hidden staging
+directory inside DIR (`.topoplan-recording-<pid>`, never read as input) and moved into place
+only when the run succeeds — call files first (each by an atomic rename), then the index (the
+commit point: until it is rewritten, the earlier index describes the recording, and a call file
+it does not list is recognised as ours by its content next time), then the earlier calls not
+made again are removed. A run that fails removes the staging directory and leaves DIR as it
+was; only where DIR held no recording yet is a failed run's recording kept (a recorded failure
+replays as the same error). Reading treats the directory as
 hostile: files are read only by the names above, links are refused, sizes are bounded by
 `--max-extension-response-bytes` (plus the size of the request), and a malformed file is an
 error naming it with line and column.
@@ -358,6 +367,10 @@ fn read_index(dir: &Path, max: u64) -> Result<Option<Index>, Error> {
 #[derive(Debug)]
 pub struct Recorder {
     dir: PathBuf,
+    /// Where this run's calls are written until the run succeeds.
+    staging: PathBuf,
+    /// Whether DIR held an earlier recording (an index).
+    earlier: bool,
     /// Call files of the earlier recording in DIR (ours to replace or remove).
     owned: BTreeSet<String>,
     redacted: BTreeSet<String>,
@@ -371,9 +384,13 @@ impl Recorder {
     /// Prepare to record into `dir` (created if missing). An existing `index.json` must be one
     /// topoplan wrote.
     pub fn open(dir: &Path, redacted: BTreeSet<String>, max: u64) -> Result<Recorder, Error> {
+        let mut earlier = false;
         let owned = match std::fs::symlink_metadata(dir) {
             Ok(m) if m.is_dir() || m.file_type().is_symlink() => read_index(dir, max)?
-                .map(|i| i.calls.into_iter().map(|c| c.file).collect())
+                .map(|i| {
+                    earlier = true;
+                    i.calls.into_iter().map(|c| c.file).collect()
+                })
                 .unwrap_or_default(),
             Ok(_) => {
                 return Err(err(format!(
@@ -390,6 +407,8 @@ impl Recorder {
         };
         Ok(Recorder {
             dir: dir.to_path_buf(),
+            staging: dir.join(format!("{STAGING_PREFIX}{}", std::process::id())),
+            earlier,
             owned,
             redacted,
             calls: Mutex::new(BTreeMap::new()),
@@ -460,13 +479,47 @@ impl Recorder {
             }
             _ => {}
         }
-        write_atomic(&self.dir, &name, text.as_bytes())
+        match std::fs::create_dir(&self.staging) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => {
+                return Err(err(format!("cannot write {}: {e}", shown(&self.staging))));
+            }
+        }
+        write_atomic(&self.staging, &name, text.as_bytes())
     }
 
-    /// Write the index and remove the earlier recording's calls this run did not make.
-    /// Returns a warning per request the extension answered differently when asked again.
-    pub fn finish(&self) -> Result<Vec<String>, Error> {
+    /// End the recording. When the run `succeeded` (or DIR held no recording yet): move the
+    /// calls into place, write the index and remove the earlier recording's calls this run did
+    /// not make. Otherwise drop this run's calls and leave DIR as it was.
+    pub fn finish(&self, succeeded: bool) -> Result<Finished, Error> {
+        let commit = succeeded || !self.earlier;
+        let result = if commit {
+            self.commit()
+        } else {
+            Ok(Vec::new())
+        };
+        if std::fs::symlink_metadata(&self.staging).is_ok_and(|m| m.is_dir()) {
+            std::fs::remove_dir_all(&self.staging)
+                .map_err(|e| err(format!("cannot remove {}: {e}", shown(&self.staging))))?;
+        }
+        Ok(Finished {
+            differing: result?,
+            kept: (!commit).then(|| self.dir.clone()),
+        })
+    }
+
+    fn commit(&self) -> Result<Vec<String>, Error> {
         let calls = self.calls.lock().map_err(|_| err("poisoned".into()))?;
+        for name in calls.keys() {
+            let staged = self.staging.join(name);
+            // Already in place when an earlier, unfinished run wrote the same bytes.
+            if std::fs::symlink_metadata(&staged).is_ok_and(|m| m.is_file()) {
+                let path = self.dir.join(name);
+                std::fs::rename(&staged, &path)
+                    .map_err(|e| err(format!("cannot write {}: {e}", shown(&path))))?;
+            }
+        }
         for stale in self.owned.iter().filter(|f| !calls.contains_key(*f)) {
             let path = self.dir.join(stale);
             if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
@@ -498,6 +551,18 @@ impl Recorder {
             .map(|d| d.iter().cloned().collect())
             .unwrap_or_default())
     }
+}
+
+/// The name of the staging directory inside DIR, followed by the process id.
+pub const STAGING_PREFIX: &str = ".topoplan-recording-";
+
+/// How a recording ended.
+#[derive(Debug, Default)]
+pub struct Finished {
+    /// The requests the extension answered differently when asked again.
+    pub differing: Vec<String>,
+    /// The run failed and this DIR's earlier recording was left as it was.
+    pub kept: Option<PathBuf>,
 }
 
 /// Write `dir/name` through a temporary file renamed over it (a link there is replaced, never
@@ -668,7 +733,7 @@ mod tests {
         };
         rec.record(&failing, "Cluster default/a", &Err(status.clone()))
             .expect("record");
-        rec.finish().expect("finish");
+        rec.finish(true).expect("finish");
         let replay = Replay::open(dir.path(), 1 << 20).expect("replay");
         assert_eq!(replay.extensions, BTreeSet::from(["ext".to_string()]));
         assert_eq!(

@@ -171,12 +171,12 @@ impl Wire {
         Ok(outcome)
     }
 
-    /// End the run: write the recording's index. Returns warnings (requests answered
-    /// differently when asked again).
-    pub fn finish(&self) -> Result<Vec<String>, Error> {
+    /// End the run (which `succeeded` or not): put the recording in place, or leave the
+    /// earlier one as it was ([`Recorder::finish`]).
+    pub fn finish(&self, succeeded: bool) -> Result<super::recording::Finished, Error> {
         match &self.recorder {
-            Some(r) => r.finish(),
-            None => Ok(Vec::new()),
+            Some(r) => r.finish(succeeded),
+            None => Ok(super::recording::Finished::default()),
         }
     }
 }

@@ -199,3 +199,54 @@ fn an_extension_message_with_escapes_is_escaped() {
     out.refused("\\u001b]0;pwned\\u0007\\u001b[2J no");
     out.no_control_bytes();
 }
+
+#[test]
+fn machine_formats_are_bounded_as_the_text_is() {
+    // A 1 MB value quoted in a message: `--diagnostics-format github|json` printed it whole
+    // (one 1 MB `::error` line), and a run of many printed every one.
+    let text = wide_cluster("a").replace("bogus", &"9".repeat(1 << 20));
+    for format in ["github", "json"] {
+        let out = Hostile::new()
+            .file("big.json", &text)
+            .args(["--diagnostics-format", format, "plan", "-f", "big.json"])
+            .without_crd_limits()
+            .run();
+        out.within(2.0, 512);
+        let err = out.refused("bytes not shown)");
+        assert!(
+            err.contains("9\\\": version must be a valid semantic version")
+                || err.contains("9\": version must be a valid semantic version"),
+            "{format}: {}",
+            head(err)
+        );
+        assert!(
+            err.len() < 16 * 1024,
+            "{format}: {} bytes of stderr",
+            err.len()
+        );
+    }
+    // Many large messages: the whole report stays near the text format's 64 KiB.
+    let mut many = String::new();
+    for i in 0..40 {
+        many.push_str(
+            &wide_cluster("a")
+                .replace("\"c\"", &format!("\"c{i}\""))
+                .replace("bogus", &"9".repeat(100_000)),
+        );
+        many.push_str("\n---\n");
+    }
+    for format in ["github", "json"] {
+        let out = Hostile::new()
+            .file("many.yaml", &many)
+            .args(["--diagnostics-format", format, "plan", "-f", "many.yaml"])
+            .without_crd_limits()
+            .run();
+        out.within(4.0, 512);
+        let err = out.refused("more not shown");
+        assert!(
+            err.len() < 80 * 1024,
+            "{format}: {} bytes of stderr",
+            err.len()
+        );
+    }
+}

@@ -472,3 +472,86 @@ fn base_ref_blob_over_the_cap_is_refused_before_reading() {
     r.within(2.0, 64);
     r.refused("input too large: HEAD:fleet/cm.yaml exceeds the 1000-byte limit");
 }
+
+/// A hidden file's secret: in YAML that fails to parse, so its first line would be the snippet.
+const HIDDEN_SECRET: &str = "CI_TOKEN=hidden-3e9a1c: [unclosed\n";
+
+#[test]
+fn a_link_to_a_hidden_file_inside_the_directory_is_refused_unread() {
+    // The link's target "resolves inside", but hidden entries are never inputs.
+    for args in [
+        vec!["validate", "-f", "fleet"],
+        vec!["plan", "-f", "in.yaml", "--current", "fleet"],
+    ] {
+        let r = Hostile::new()
+            .file("in.yaml", CONFIG_MAP)
+            .file("fleet/cm.yaml", CONFIG_MAP)
+            .file("fleet/.env", HIDDEN_SECRET)
+            .file("fleet/.git/config", HIDDEN_SECRET)
+            .symlink(".env", "fleet/values.yaml")
+            .symlink(".git/config", "fleet/git.yaml")
+            .symlink(".git", "fleet/repo")
+            .args(args.clone())
+            .run();
+        r.within(2.0, 256);
+        let stderr = r.refused("fleet/values.yaml is a symbolic link to ");
+        assert!(
+            stderr.contains("topoplan::input::hidden"),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            stderr.contains("fleet/git.yaml is a symbolic link to "),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            !stderr.contains("hidden-3e9a1c"),
+            "{args:?}: the secret leaked:\n{stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_named_file_linked_to_a_hidden_file_is_refused_unread() {
+    // The CI job names fleet/prod.yaml; the pull request makes it a link to the checkout's .env.
+    let r = Hostile::new()
+        .file(".env", HIDDEN_SECRET)
+        .symlink("../.env", "fleet/prod.yaml")
+        .args(["validate", "-f", "fleet/prod.yaml"])
+        .run();
+    r.within(2.0, 256);
+    let stderr = r.refused("fleet/prod.yaml is a symbolic link to ");
+    assert!(
+        !stderr.contains("hidden-3e9a1c"),
+        "the secret leaked:\n{stderr}"
+    );
+    // A hidden path the user writes is theirs to read.
+    let r = Hostile::new()
+        .file(".ci/cm.yaml", CONFIG_MAP)
+        .args(["validate", "-f", ".ci/cm.yaml", "--output", "yaml"])
+        .run();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+#[test]
+fn base_ref_links_to_hidden_files_are_refused_unread() {
+    let h = Hostile::new().file("fleet/cm.yaml", CONFIG_MAP);
+    repository(&h);
+    // The pull request adds a link to .git/HEAD, and one to a hidden file it adds.
+    let r = h
+        .file(".env", HIDDEN_SECRET)
+        .symlink("../.git/HEAD", "fleet/head.yaml")
+        .symlink("../.env", "fleet/env.yaml")
+        .args(["diff", "--base-ref", "HEAD", "fleet"])
+        .run();
+    r.within(2.0, 256);
+    let stderr = r.refused("fleet/head.yaml is a symbolic link to ");
+    assert!(
+        stderr.contains("fleet/env.yaml is a symbolic link to "),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("hidden-3e9a1c"),
+        "the secret leaked:\n{stderr}"
+    );
+    assert!(!stderr.contains("refs/heads"), "HEAD leaked:\n{stderr}");
+}

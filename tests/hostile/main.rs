@@ -13,7 +13,9 @@ mod harness;
 mod extension_server;
 
 mod budgets;
+mod actions;
 mod diagnostics;
+mod extensions;
 mod filesystem;
 mod names;
 mod output_dir;

@@ -214,6 +214,8 @@ fn variables_cannot_grow_components_past_the_budget() {
             "in.yaml",
             "--provider-repo",
             "repo",
+            "--env",
+            "BIG",
             "--max-input-bytes",
             "2Mi",
         ])
@@ -251,4 +253,126 @@ fn a_deep_tree_inside_a_release_is_never_walked() {
     );
     r.within(2.0, 256);
     r.refused("no Cluster with spec.topology found in the input");
+}
+
+/// The CI job's secret, set in the environment of the runs below.
+const CI_SECRET: &str = "ghs_ci-secret-7d41e0";
+
+/// The fixture repository's newest release under `repo/`, its CRD giving the cluster template
+/// a `zone` defaulted to `default` (a pull request's provider repository).
+fn repository_with_default(default: &str) -> Hostile {
+    let release = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/provider-repo/infrastructure-sandbox/v1.1.0");
+    let mut h = Hostile::new();
+    for name in [
+        "metadata.yaml",
+        "infrastructure-components.yaml",
+        "clusterclass-sandbox.yaml",
+        "cluster-template.yaml",
+    ] {
+        let text = std::fs::read_to_string(release.join(name))
+            .expect("fixture")
+            .replace(
+                "default: ${SANDBOX_DEFAULT_REGION:=local}\n",
+                &format!(
+                    "default: ${{SANDBOX_DEFAULT_REGION:=local}}\n                      zone:\n                        type: string\n                        default: {default}\n"
+                ),
+            );
+        h = h.file(&format!("repo/infrastructure-sandbox/v1.1.0/{name}"), text);
+    }
+    h.env("HOME", "/nonexistent")
+        .env("XDG_CONFIG_HOME", "/nonexistent")
+        .env("CI_SECRET_TOKEN", CI_SECRET)
+}
+
+#[test]
+fn the_environment_never_reaches_a_provider_crd_default() {
+    // clusterctl substitutes a provider's components from the whole environment: a CRD in the
+    // pull request's repository defaulting a field to ${CI_SECRET_TOKEN:=none} printed the
+    // job's token in every defaulted template.
+    let default = "\"${CI_SECRET_TOKEN:=none}\"";
+    let generated = repository_with_default(default)
+        .args([
+            "generate",
+            "cluster",
+            "c1",
+            "--provider-repo",
+            "repo",
+            "--kubernetes-version",
+            "v1.34.0",
+        ])
+        .run();
+    assert_eq!(generated.code, 0, "{}", head(&generated.stderr));
+    let plan = |extra: &[&str]| {
+        repository_with_default(default)
+            .file("in.yaml", &generated.stdout)
+            .args([
+                "plan",
+                "-f",
+                "in.yaml",
+                "--provider-repo",
+                "repo",
+                "-o",
+                "yaml",
+            ])
+            .args(extra.iter().copied())
+            .run()
+    };
+    let r = plan(&[]);
+    r.within(4.0, 512);
+    assert_eq!(r.code, 0, "{}", head(&r.stderr));
+    assert!(r.stdout.contains("zone: none"), "{}", head(&r.stdout));
+    for text in [&r.stdout, &r.stderr] {
+        assert!(
+            !text.contains(CI_SECRET),
+            "the secret leaked:\n{}",
+            head(text)
+        );
+    }
+    // Named on the command line, the variable is read: clusterctl's behaviour stays reachable.
+    let r = plan(&["--env", "CI_SECRET_TOKEN"]);
+    assert_eq!(r.code, 0, "{}", head(&r.stderr));
+    assert!(r.stdout.contains(CI_SECRET), "{}", head(&r.stdout));
+    let r = plan(&["--env-all"]);
+    assert_eq!(r.code, 0, "{}", head(&r.stderr));
+    assert!(r.stdout.contains(CI_SECRET), "{}", head(&r.stdout));
+}
+
+#[test]
+fn the_environment_never_reaches_a_substituted_input() {
+    // `--substitute` of a file the pull request controls: the same leak through -f. The
+    // version is quoted in the error, so whatever was substituted is printed.
+    let cluster = |version: &str| {
+        format!(
+            "apiVersion: cluster.x-k8s.io/v1beta2\nkind: Cluster\nmetadata:\n  name: c\n  namespace: default\nspec:\n  topology:\n    classRef: {{name: nope}}\n    version: \"{version}\"\n"
+        )
+    };
+    let run = |version: &str, extra: &[&str]| {
+        Hostile::new()
+            .file("cluster.yaml", cluster(version))
+            .env("HOME", "/nonexistent")
+            .env("XDG_CONFIG_HOME", "/nonexistent")
+            .env("CI_SECRET_TOKEN", CI_SECRET)
+            .args(["plan", "-f", "cluster.yaml", "--substitute"])
+            .args(extra.iter().copied())
+            .run()
+    };
+    let r = run("${CI_SECRET_TOKEN:=none}", &[]);
+    r.within(2.0, 256);
+    let err = r.refused("version must be a valid semantic version");
+    assert!(err.contains("\"none\""), "{}", head(err));
+    assert!(
+        !err.contains(CI_SECRET),
+        "the secret leaked:\n{}",
+        head(err)
+    );
+    // Named on the command line, it is read.
+    let r = run("${CI_SECRET_TOKEN:=none}", &["--env", "CI_SECRET_TOKEN"]);
+    r.refused(CI_SECRET);
+    // Without a default, the variable is unset: the message says how to pass it.
+    let r = run("${CI_SECRET_TOKEN}", &[]);
+    r.within(2.0, 256);
+    let err = r.refused("value for variables [CI_SECRET_TOKEN] is not set");
+    assert!(err.contains("--env NAME"), "{}", head(err));
+    assert!(!err.contains(CI_SECRET), "{}", head(err));
 }

@@ -50,6 +50,8 @@ fn envsubst_growth_of_all_files_is_charged_to_the_input_budget() {
         .args([
             "plan",
             "--substitute",
+            "--env",
+            "BIG",
             "--max-input-bytes",
             "2000",
             "-f",
@@ -598,4 +600,62 @@ fn env_file_many_malformed_lines() {
     let err = r.refused("… and 39979 more");
     assert!(err.contains("bad.env:21:1"), "{}", head(err));
     assert!(!err.contains("bad.env:22:"), "{}", head(err));
+}
+
+/// The README's figure for YAML nesting as written (its Limits table).
+fn readme_nesting_limit() -> usize {
+    let readme =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .expect("README.md");
+    let row = readme
+        .lines()
+        .find(|l| l.starts_with("| YAML: nodes per document;"))
+        .expect("the YAML row of the Limits table");
+    let defaults = row.split('|').nth(2).expect("the default column");
+    defaults
+        .split(';')
+        .nth(1)
+        .and_then(|n| n.trim().replace(',', "").parse().ok())
+        .expect("a nesting figure")
+}
+
+#[test]
+fn yaml_nesting_is_refused_where_the_readme_says() {
+    // The README said 512 while the parser stopped at 255.
+    let limit = readme_nesting_limit();
+    let flow = |n: usize| {
+        format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\nx: {}1{}\n",
+            "[".repeat(n),
+            "]".repeat(n)
+        )
+    };
+    // Block mappings: the document's own is the first level.
+    let block = |n: usize| {
+        let mut s = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n".to_string();
+        for i in 1..=n {
+            s.push_str(&" ".repeat(i - 1));
+            s.push_str(if i == n { "k: 1\n" } else { "k:\n" });
+        }
+        s
+    };
+    for (kind, text) in [("flow", flow as fn(usize) -> String), ("block", block)] {
+        let ok = Hostile::new()
+            .file("x.yaml", text(limit))
+            .args(["validate", "-f", "x.yaml"])
+            .run();
+        ok.within(2.0, 256);
+        assert_eq!(
+            ok.code,
+            0,
+            "{kind} nesting of {limit}: {}",
+            head(&ok.stderr)
+        );
+        let deeper = Hostile::new()
+            .file("x.yaml", text(limit + 1))
+            .args(["validate", "-f", "x.yaml"])
+            .run();
+        deeper.within(2.0, 256);
+        deeper.refused(&format!("nested at most {limit} levels deep"));
+    }
 }

@@ -290,7 +290,10 @@ fn double_quoted(s: &str) -> String {
 /// Whether a multi-line string reads back exactly from a literal block scalar: at most one
 /// trailing newline (`|` / `|-`; `|+` is avoided), a first line that neither is empty nor starts
 /// with a space (both would change indentation detection), no trailing spaces on any line, and
-/// only printable characters.
+/// only printable characters. Nor a line that, stripped of its leading whitespace, starts with
+/// `::`: printed on its own line in a CI log, the GitHub Actions runner reads it as a workflow
+/// command (`::error …`, `::stop-commands::…`) however deeply it is indented; double-quoted, the
+/// string stays on one line and reads back the same.
 fn literal_ok(s: &str) -> bool {
     if !s.contains('\n') {
         return false;
@@ -299,14 +302,27 @@ fn literal_ok(s: &str) -> bool {
     if body.ends_with('\n') || body.starts_with([' ', '\n']) || body.is_empty() {
         return false;
     }
-    body.split('\n')
-        .all(|line| !line.ends_with(' ') && line.chars().all(printable))
+    body.split('\n').all(|line| {
+        !line.ends_with(' ') && line.chars().all(printable) && !line.trim_start().starts_with("::")
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_line_a_ci_runner_would_read_as_a_command_is_never_written_alone() {
+        let s = "first\n    ::stop-commands::x\n::error file=a::b\n";
+        let out = to_yaml(&json!({ "k": s }));
+        assert_eq!(out, format!("k: {}\n", double_quoted(s)));
+        assert!(
+            out.lines().all(|l| !l.trim_start().starts_with("::")),
+            "{out}"
+        );
+        assert_eq!(to_yaml(&json!({ "k": "a\n:b\n" })), "k: |\n  a\n  :b\n");
+    }
 
     #[test]
     fn layout_is_kubectl_like() {
