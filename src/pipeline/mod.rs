@@ -279,8 +279,8 @@ pub(crate) fn expand_plan_outputs(c: &LoadOptions) -> LoadOptions {
     }
 }
 
-/// The CustomResourceDefinitions of `--crds` (other objects there are ignored: the flag adds
-/// schemas, not objects to plan). Only documents that may define a kind the run meets with
+/// The CustomResourceDefinitions and MutatingWebhookConfigurations of `--crds` (other objects
+/// there are ignored: the flag adds schemas, not objects to plan). Only documents that may define a kind the run meets with
 /// `objects` ([`crate::crd::wanted_by`]) are parsed ([`crate::crd::may_define`]): a provider's
 /// CRDs are mostly of kinds a run never meets, and reading their YAML was most of what `--crds`
 /// cost.
@@ -291,9 +291,12 @@ pub(crate) fn load_crds<'a>(
     let Some(o) = opts else {
         return Ok(Vec::new());
     };
+    // A provider's components file holds its MutatingWebhookConfiguration beside its CRDs: it
+    // says which kinds go through a defaulting webhook's round trip.
     let kinds: Vec<String> = crate::crd::wanted_by(objects)
         .into_iter()
         .map(|g| g.kind)
+        .chain(["MutatingWebhookConfiguration".to_string()])
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
@@ -308,7 +311,10 @@ pub(crate) fn load_crds<'a>(
     Ok(loaded
         .objects
         .into_iter()
-        .filter(crate::crd::definition::is_crd)
+        .filter(|o| {
+            crate::crd::definition::is_crd(o)
+                || crate::crd::webhooks::is_mutating_webhook_configuration(o)
+        })
         .collect())
 }
 
@@ -376,7 +382,7 @@ impl Side {
         // Only the versions the run can meet are compiled (a provider's CRDs hold many).
         let wanted = crate::crd::wanted_by(current.unwrap_or(&[]).iter().chain(&inputs.objects));
         let wanted = |g: &crate::crd::Gvk| wanted.contains(g);
-        let (crds, crd_warnings) = crate::crd::Crds::from_objects_wanted(
+        let (crds, mut crd_warnings) = crate::crd::Crds::from_objects_wanted(
             current
                 .unwrap_or(&[])
                 .iter()
@@ -385,6 +391,7 @@ impl Side {
             &wanted,
         );
         let crds = crds.with_builtin_wanted(&wanted);
+        crd_warnings.extend(crds.round_trip_warning());
         let settings = Settings {
             mode: Mode::Plan,
             gates: opts.gates,
@@ -409,10 +416,19 @@ impl Side {
         // Clusters that exist only in the current state are planned as they are stored: what
         // would the controller do to them now (drift, or a changed class)? They pass admission
         // with the rest, as they once did.
+        // Whatever fails from here, the warnings found so far are told with the errors.
+        let with_told = |d: Vec<Diagnostic>| {
+            let mut d = with_ignored(d);
+            d.extend(crd_warnings.iter().cloned());
+            d.extend(list_warnings.iter().cloned());
+            d.extend(stored_warnings.iter().cloned());
+            d
+        };
         let mut objects = match current {
             None => inputs.objects,
-            Some(c) => crate::plan::stored::with_current(inputs.objects, c)
-                .map_err(|d| with_ignored(d.0))?,
+            Some(c) => {
+                crate::plan::stored::with_current(inputs.objects, c).map_err(|d| with_told(d.0))?
+            }
         };
         // Admission compares with the stored ClusterClasses and Clusters only.
         let stored: Vec<Object> = current
@@ -426,9 +442,13 @@ impl Side {
         let validation = admit(&mut objects, &stored, &inputs.runtime_messages, &settings);
         drop(stored);
         if validation.has_errors() {
-            return Err(with_ignored(validation.diagnostics()));
+            return Err(with_told(validation.diagnostics()));
         }
-        let classes = fleet::classes(&objects).map_err(|d| with_ignored(d.0))?;
+        let classes = fleet::classes(&objects).map_err(|d| {
+            let mut all = validation.diagnostics();
+            all.extend(d.0);
+            with_told(all)
+        })?;
         Ok(Side {
             objects,
             registry,
@@ -459,13 +479,10 @@ impl Side {
         extensions::ignored(self.registry.as_ref())
     }
 
-    /// The warnings told with a failed run's errors: the extensions' forgiven failures, and the
-    /// input objects that could not be applied over their stored forms (the likely cause of a
-    /// patch path found missing).
+    /// The warnings told with a failed run's errors: every warning of this side (a run that
+    /// fails still tells what it found, in every format).
     pub(crate) fn told_with_errors(&self) -> Vec<Diagnostic> {
-        let mut d = self.ignored();
-        d.extend(self.stored_warnings.iter().cloned());
-        d
+        self.warnings()
     }
 
     /// Warnings up to the first Cluster's: admission's, the extensions', the list types', the
@@ -569,8 +586,12 @@ impl Streamed {
             // A misspelt template path is the likely cause of a template that failed: the
             // error's help says so, and the lint's warnings follow the errors.
             crate::lint::explain_failures(&mut d, fleet.lint());
+            // Every warning follows, as a successful run tells them (the lint's among the
+            // fleet's).
             d.extend(side.told_with_errors());
-            d.extend(fleet.lint().iter().map(|u| u.warning.clone()));
+            d.extend(fleet.warnings().iter().cloned());
+            d.extend(self.warnings);
+            d.extend(fleet.closing_warnings().iter().cloned());
             return Err(Failed {
                 diagnostics: d,
                 emitted: self.emitted,
