@@ -194,7 +194,7 @@ fn generated_objects_of_covered_kinds_go_through_the_round_trip() {
         .file("crds.yaml", &crds_only("capz.yaml"))
         .args(["plan", "-f", "in", "--crds", "crds.yaml"])
         .status(1)
-        .stderr_contains("AzureCluster fleet/")
+        .stderr_contains("AzureCluster team-a/")
         .stderr_contains(refused)
         .stderr_contains("a provider's defaulting webhook may fill this field")
         .run();
