@@ -49,9 +49,10 @@ fn header_kind(text: &str) -> Option<&str> {
     let mut skip_deeper: Option<usize> = None;
     let mut started = false;
     // The last line may be cut by the bound: only whole lines are read.
-    let whole = match head.len() == text.len() {
-        true => head,
-        false => &head[..head.rfind('\n')?],
+    let whole = if head.len() == text.len() {
+        head
+    } else {
+        &head[..head.rfind('\n')?]
     };
     for line in whole.lines() {
         let body = line.trim_start_matches(' ');
