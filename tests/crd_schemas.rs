@@ -316,3 +316,57 @@ fn a_fleet_of_one_content_still_refuses_the_odd_one() {
         );
     }
 }
+
+/// A CRD without versions: a warning (`topoplan::input::crd`) whatever else happens.
+const INCOMPLETE_CRD: &str = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n";
+
+#[test]
+fn every_warning_is_told_when_a_generated_object_is_refused() {
+    // The certs patch makes the generated KubeadmControlPlane invalid; the run also has a
+    // pruned field, an unreadable CRD and kinds without a CRD: all are told with the error.
+    let kcp = repo().join("testdata/crds/kubeadm-control-plane.yaml");
+    let text =
+        std::fs::read_to_string(repo().join(QUICK_START).join("templates.yaml")).expect("fixture");
+    for format in ["table", "json", "yaml", "junit", "markdown"] {
+        with_certs_patch()
+            .file(
+                "in/templates.yaml",
+                &text.replacen(
+                    "      machineTemplate:\n",
+                    "      machineTemplatee: {}\n      machineTemplate:\n",
+                    1,
+                ),
+            )
+            .file("in/widgets.yaml", INCOMPLETE_CRD)
+            .args([
+                "plan",
+                "-f",
+                "in",
+                "--crds",
+                kcp.to_str().unwrap_or_default(),
+                "-o",
+                format,
+            ])
+            .status(1)
+            .stderr_contains("would be refused by the API server (written by patch \"certs\")")
+            .stderr_contains("topoplan::schema::pruned")
+            .stderr_contains("topoplan::input::crd")
+            .stderr_contains("CustomResourceDefinition widgets.example.com")
+            .stderr_contains("topoplan::schema::unchecked")
+            .run();
+    }
+}
+
+#[test]
+fn plan_tells_the_crd_warnings_validate_tells_when_admission_fails() {
+    for command in ["validate", "plan"] {
+        quick_start("cluster.yaml", "replicas: 2", "replicas: \"2\"")
+            .file("in/widgets.yaml", INCOMPLETE_CRD)
+            .args([command, "-f", "in"])
+            .status(1)
+            .stderr_contains("topoplan::schema::invalid")
+            .stderr_contains("topoplan::input::crd")
+            .stderr_contains("CustomResourceDefinition widgets.example.com")
+            .run();
+    }
+}

@@ -46,8 +46,23 @@ impl Admitted {
 /// update; see [`prune()`](super::prune()), [`default()`](super::default()) and
 /// [`validate()`](super::validate()).
 pub fn admit(object: &mut Value, old: Option<&Value>, s: &Structural) -> Admitted {
+    admit_with(object, old, s, false)
+}
+
+/// [`admit()`], with a defaulting webhook's round trip between defaulting and validation when
+/// `round_trip` ([`super::webhooks::round_trip`]); the API server applies the schema's
+/// defaults again to what a mutating webhook returned.
+pub fn admit_with(
+    object: &mut Value,
+    old: Option<&Value>,
+    s: &Structural,
+    round_trip: bool,
+) -> Admitted {
     let pruned = prune(object, s);
     default(object, s);
+    if round_trip && super::webhooks::round_trip(object, &s.schema) {
+        default(object, s);
+    }
     let errors = validate(object, old, s);
     let name = object
         .pointer("/metadata/name")

@@ -22,6 +22,11 @@ operations on an object, each in its file, in the order the API server runs them
    ObjectMeta ([`embedded`]), list-type sets and maps ([`listtype`]), then, unless an error
    already blocks them, the `x-kubernetes-validations` rules ([`crate::schema::cel::Validator`]).
 
+Between defaulting and validation, an object of a kind a provider's MutatingWebhookConfiguration
+covers goes through the webhook's round trip through its Go type ([`webhooks`]: absent required
+fields get their zero values), and is defaulted again as the API server does after a mutating
+webhook.
+
 [`admit()`] runs the three and words the result as the API server's `Invalid` status
 (`Kind.group "name" is invalid: [...]`). Where the input comes from is not known here: callers
 locate errors themselves with [`crate::k8s::field::Path::pointer`].
@@ -46,13 +51,14 @@ pub mod prefilter;
 pub mod prune;
 pub mod structural;
 pub mod validate;
+pub mod webhooks;
 
 #[cfg(test)]
 mod golden;
 #[cfg(test)]
 mod tests;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -60,7 +66,7 @@ use serde_json::Value;
 use crate::diag::Diagnostic;
 use crate::load::Object;
 
-pub use admit::{Admitted, admit};
+pub use admit::{Admitted, admit, admit_with};
 pub use clean::{Clean, Skip};
 pub use default::default;
 pub use prefilter::may_define;
@@ -97,6 +103,13 @@ pub fn wanted_by<'a>(objects: impl IntoIterator<Item = &'a Object>) -> HashSet<G
 #[derive(Debug, Clone, Default)]
 pub struct Crds {
     by_gvk: HashMap<Gvk, Served>,
+    /// The mutating webhooks read with the CRDs ([`webhooks`]).
+    hooks: webhooks::Hooks,
+    /// Resource names (plurals) of the CRDs read: (group, kind) → plural.
+    plurals: HashMap<(String, String), String>,
+    /// The served versions a defaulting webhook covers, and the webhook: their objects go
+    /// through [`webhooks::round_trip`] before the schema check.
+    covered: BTreeMap<Gvk, String>,
 }
 
 /// Where a served version's schema comes from.
@@ -127,8 +140,11 @@ impl Crds {
         for o in objects {
             if definition::is_crd(o) {
                 warnings.extend(crds.add(o));
+            } else {
+                crds.hooks.add(o);
             }
         }
+        crds.cover();
         (crds, warnings)
     }
 
@@ -141,19 +157,67 @@ impl Crds {
         let mut warnings = Vec::new();
         for o in objects {
             if definition::is_crd(o) {
+                crds.add_plural(o);
                 let (served, w) = definition::read_wanted(o, wanted);
                 for s in served {
                     crds.by_gvk
                         .insert(s.gvk().clone(), Served::Read(Arc::new(s)));
                 }
                 warnings.extend(w);
+            } else {
+                crds.hooks.add(o);
             }
         }
+        crds.cover();
         (crds, warnings)
+    }
+
+    /// Remember the resource name `crd` gives its kind, for the webhooks' rules.
+    fn add_plural(&mut self, crd: &Object) {
+        let s = |p: &str| crd.value.pointer(p).and_then(Value::as_str);
+        if let (Some(group), Some(kind), Some(plural)) = (
+            s("/spec/group"),
+            s("/spec/names/kind"),
+            s("/spec/names/plural"),
+        ) {
+            self.plurals
+                .insert((group.to_string(), kind.to_string()), plural.to_string());
+        }
+    }
+
+    /// Which served versions a defaulting webhook covers (see [`Crds::round_trips`]).
+    fn cover(&mut self) {
+        self.covered.clear();
+        if self.hooks.is_empty() {
+            return;
+        }
+        for gvk in self.by_gvk.keys() {
+            let resource = self
+                .plurals
+                .get(&(gvk.group.clone(), gvk.kind.clone()))
+                .cloned()
+                .unwrap_or_else(|| webhooks::guess_resource(&gvk.kind));
+            if let Some(w) = self.hooks.covering(gvk, &resource) {
+                self.covered.insert(gvk.clone(), w);
+            }
+        }
+    }
+
+    /// Whether objects of `api_version` and `kind` go through a defaulting webhook's round trip
+    /// ([`webhooks::round_trip`]) before their schema check: a MutatingWebhookConfiguration
+    /// read with the CRDs covers them.
+    pub fn round_trips(&self, api_version: &str, kind: &str) -> bool {
+        !self.covered.is_empty() && self.covered.contains_key(&Gvk::of(api_version, kind))
+    }
+
+    /// The run's one warning naming the kinds that go through a webhook's round trip.
+    pub fn round_trip_warning(&self) -> Option<Diagnostic> {
+        webhooks::round_trip_warning(&self.covered)
     }
 
     /// Read one CustomResourceDefinition (see [`Crds::from_objects`]); returns its warnings.
     pub fn add(&mut self, crd: &Object) -> Vec<Diagnostic> {
+        self.add_plural(crd);
         let (served, warnings) = definition::read(crd);
         for s in served {
             self.by_gvk
@@ -183,7 +247,8 @@ impl Crds {
     /// (the object is left untouched).
     pub fn admit(&self, object: &mut Value, old: Option<&Value>) -> Option<Admitted> {
         let s = Arc::clone(self.for_object(object)?);
-        Some(admit(object, old, &s))
+        let round_trip = self.round_trips(s.gvk().api_version().as_str(), &s.gvk().kind);
+        Some(admit_with(object, old, &s, round_trip))
     }
 
     /// This registry, plus Cluster API's built-in schemas ([`builtin`]) for the versions and
@@ -201,6 +266,7 @@ impl Crds {
             }
             self.by_gvk.insert(gvk.clone(), Served::Builtin);
         }
+        self.cover();
         self
     }
 

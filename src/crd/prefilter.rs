@@ -10,14 +10,156 @@ scalars (a `\` on a line with a `"`), and `!!binary` (base64; any tag naming it 
 kind has no letter or digit beside it, so only whole words count. Anchors and
 aliases copy text from within the same document, where the literal test sees it. A test that
 keeps too much only costs a parse; the group is not looked at, for the same reason.
+
+Most documents are decided sooner, by their first lines alone ([`header_kind`]): a
+CustomResourceDefinition written as every generator writes it (plain block mappings, its
+top-level `kind` and then `spec.names.kind` as plain words) defines that kind, and any other
+object only its own `kind`. The scan stops there, within the first [`HEADER_SCAN`] bytes, instead
+of searching the whole text (a CRD's schemas are most of it) once per wanted kind; anything
+unusual on the way falls back to the whole-text test.
 */
 
 /// Whether the YAML document `text` may define one of `kinds` (see the module docs).
 pub fn may_define(text: &str, kinds: &[String]) -> bool {
+    if let Some(kind) = header_kind(text) {
+        return kinds.iter().any(|k| k == kind);
+    }
     if kinds.iter().any(|k| spelled(text, k)) {
         return true;
     }
     text.contains("binary") || escaped_in_quotes(text)
+}
+
+/// At most this many bytes of a document are read for its header: a CRD's `spec.names` comes
+/// before its versions' schemas, within a few KiB of the start.
+const HEADER_SCAN: usize = 64 * 1024;
+
+/// The kind a document defines, read from its first lines when they are written plainly: the
+/// `spec.names.kind` of a CustomResourceDefinition, or the document's own top-level `kind` for
+/// any other object. `None` (and the whole-text test decides) when the lines up to
+/// [`HEADER_SCAN`] are not all simple block mappings, plain keys and plain one-word values on
+/// the way to those two keys: flow collections, quotes, tags, anchors, aliases, tabs or
+/// block scalars there.
+fn header_kind(text: &str) -> Option<&str> {
+    let head = &text[..floor_char_boundary(text, HEADER_SCAN)];
+    // The enclosing keys of the current line: (indentation, key); a sequence item is `-`.
+    let mut stack: Vec<(usize, &str)> = Vec::new();
+    let mut top_kind: Option<&str> = None;
+    // Lines more indented than this belong to a block scalar or a multi-line value.
+    let mut skip_deeper: Option<usize> = None;
+    let mut started = false;
+    // The last line may be cut by the bound: only whole lines are read.
+    let whole = if head.len() == text.len() {
+        head
+    } else {
+        &head[..head.rfind('\n')?]
+    };
+    for line in whole.lines() {
+        let body = line.trim_start_matches(' ');
+        let indent = line.len() - body.len();
+        if body.is_empty() || body.starts_with('#') {
+            continue;
+        }
+        if let Some(d) = skip_deeper {
+            if indent > d {
+                continue;
+            }
+            skip_deeper = None;
+        }
+        // The document marker a piece of a stream starts with; any other ends the scan.
+        if indent == 0 && body.trim_end() == "---" && !started {
+            started = true;
+            continue;
+        }
+        started = true;
+        if body.starts_with('\t') || body.starts_with("---") || body.starts_with("...") {
+            return None;
+        }
+        while stack.last().is_some_and(|(i, _)| *i >= indent) {
+            stack.pop();
+        }
+        if let Some(rest) = body.strip_prefix('-') {
+            if !(rest.is_empty() || rest.starts_with(' ')) {
+                return None;
+            }
+            // Items are never on the way to the two keys.
+            stack.push((indent, "-"));
+            skip_deeper = Some(indent);
+            continue;
+        }
+        let (key, value) = match body.split_once(':') {
+            Some((k, v)) if v.is_empty() || v.starts_with(' ') => (k, v.trim()),
+            _ => return None,
+        };
+        if key.is_empty()
+            || !key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_./".contains(&b))
+        {
+            return None;
+        }
+        let value = match value.split_once(" #") {
+            Some((v, _)) => v.trim_end(),
+            None => value,
+        };
+        let path: Vec<&str> = stack.iter().map(|(_, k)| *k).chain([key]).collect();
+        let on_the_way = matches!(
+            path.as_slice(),
+            ["kind"] | ["spec"] | ["spec", "names"] | ["spec", "names", "kind"]
+        );
+        let plain = value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./".contains(&b));
+        if !plain {
+            // A block scalar, a flow collection, a quoted, tagged, anchored or aliased value:
+            // fine elsewhere (its lines are passed over), not on the way.
+            if on_the_way {
+                return None;
+            }
+            skip_deeper = Some(indent);
+            continue;
+        }
+        match path.as_slice() {
+            ["kind"] => {
+                if value.is_empty() {
+                    return None;
+                }
+                // A `kind: List` holds its objects in `items`.
+                if value.ends_with("List") {
+                    return None;
+                }
+                if value != "CustomResourceDefinition" {
+                    return Some(value);
+                }
+                top_kind = Some(value);
+            }
+            ["spec", "names", "kind"] if !value.is_empty() => {
+                // A CRD's kind, once the document is known to be a CRD.
+                if top_kind.is_some() {
+                    return Some(value);
+                }
+                return None;
+            }
+            _ if value.is_empty() => stack.push((indent, key)),
+            _ => {
+                // A plain value may go on over more indented lines.
+                skip_deeper = Some(indent);
+            }
+        }
+    }
+    None
+}
+
+/// The largest char boundary of `s` at or below `at`.
+fn floor_char_boundary(s: &str, at: usize) -> usize {
+    if at >= s.len() {
+        return s.len();
+    }
+    let mut i = at;
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 /// Whether a line holds both a `\` and a `"`, found from the backslashes (most CRD lines have
@@ -89,6 +231,48 @@ mod tests {
         // on another line.
         assert!(!may_define("a: \"x\"\npattern: ^a\\.b$\nb: 'y'\n", &want));
         assert!(!may_define("pattern: ^[a-z](\\.[a-z])*$\n", &want));
+    }
+
+    #[test]
+    fn a_plain_header_decides_without_reading_the_rest() {
+        let crd = |kind: &str, rest: &str| {
+            format!(
+                "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  annotations:\n    controller-gen.kubebuilder.io/version: v0.16.1\n  name: x\nspec:\n  group: infrastructure.cluster.x-k8s.io\n  names:\n    categories:\n    - cluster-api\n    kind: {kind}\n    listKind: {kind}List\n  scope: Namespaced\n  versions:\n{rest}"
+            )
+        };
+        // The schemas mention the wanted kind; the header says the CRD defines another.
+        let doc = crd(
+            "AWSCluster",
+            "  - name: v1\n    description: \"see DockerCluster\\n\"\n",
+        );
+        assert_eq!(header_kind(&doc), Some("AWSCluster"));
+        assert!(!may_define(&doc, &kinds(&["DockerCluster"])));
+        assert!(may_define(&doc, &kinds(&["AWSCluster"])));
+        // Another object: its own kind.
+        let hooks = "---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nwebhooks:\n- name: x\n";
+        assert_eq!(header_kind(hooks), Some("MutatingWebhookConfiguration"));
+        // Unusual spellings on the way fall back to the whole-text test.
+        for odd in [
+            "kind: CustomResourceDefinition\nspec:\n  names: {kind: DockerCluster}\n",
+            "kind: CustomResourceDefinition\nspec:\n  names:\n    kind: \"DockerCluster\"\n",
+            "kind: CustomResourceDefinition\nspec:\n  names:\n    kind: !!str DockerCluster\n",
+            "kind: CustomResourceDefinition\nspec:\n  names: &n\n    kind: DockerCluster\n",
+            "kind: CustomResourceDefinition\nspec:\n\tnames:\n",
+            "{kind: CustomResourceDefinition}\n",
+            "\"kind\": CustomResourceDefinition\n",
+        ] {
+            assert_eq!(header_kind(odd), None, "{odd:?}");
+        }
+        // A block scalar elsewhere is passed over, even when it holds `kind:` lines.
+        let doc = "kind: CustomResourceDefinition\nmetadata:\n  annotations:\n    note: |\n      spec:\n        names:\n          kind: DockerCluster\nspec:\n  names:\n    kind: AWSCluster\n";
+        assert_eq!(header_kind(doc), Some("AWSCluster"));
+        // A List's items are objects of their own.
+        assert_eq!(header_kind("apiVersion: v1\nkind: List\nitems: []\n"), None);
+        // Names before the top-level kind: not decided here.
+        assert_eq!(
+            header_kind("spec:\n  names:\n    kind: AWSCluster\nkind: CustomResourceDefinition\n"),
+            None
+        );
     }
 
     #[test]

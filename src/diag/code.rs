@@ -138,6 +138,9 @@ codes! {
     /// Kinds no CRD describes.
     SchemaUnchecked = "schema::unchecked",
         "Objects of these kinds were planned without schema checks: no CustomResourceDefinition for them was given (`-f`, `--crds`, `--current`, `--provider-repo`).";
+    /// Kinds a provider's defaulting webhook covers.
+    SchemaWebhookDefaulted = "schema::webhook-defaulted",
+        "Objects of these kinds have a defaulting webhook (a MutatingWebhookConfiguration of the input, `--current`, `--crds` or `--provider-repo`): their absent required fields get their zero values before the schema check, as the webhook's round trip through its Go type writes them; the webhook's own logic is not run.";
     /// A Cluster's class is not in the input.
     ClassNotFound = "class::not-found",
         "A Cluster's ClusterClass (or a worker class it names) is not in the input.";

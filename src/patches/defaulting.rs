@@ -14,48 +14,19 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
+use crate::crd::webhooks::Hooks;
 use crate::load::Object;
 use crate::load::object::group_of;
-
-/// One webhook of a MutatingWebhookConfiguration, reduced to what says which kinds it defaults.
-#[derive(Debug, Clone)]
-struct Hook {
-    /// The MutatingWebhookConfiguration's name.
-    config: String,
-    /// The webhook's name.
-    webhook: String,
-    /// Its rules that intercept creates or updates: (apiGroups, apiVersions, resources).
-    rules: Vec<(Vec<String>, Vec<String>, Vec<String>)>,
-    /// `matchPolicy: Exact`: requests in other versions are not sent to it (the default,
-    /// `Equivalent`, sends them converted).
-    exact: bool,
-}
 
 /// What explains a missing path, for the Clusters of one input.
 #[derive(Debug, Clone, Default)]
 pub struct Defaulting {
-    hooks: Vec<Hook>,
+    hooks: Hooks,
     /// Resource names the input's CRDs give kinds: (group, kind) → plural.
     plurals: Vec<((String, String), String)>,
     /// Templates planned as the user's file applied over the stored object: (apiVersion, kind,
     /// namespace, name).
     stored: BTreeSet<(String, String, String, String)>,
-}
-
-/// At most this many webhooks are read from an input: a components YAML holds a few dozen, and
-/// the help names one.
-const MAX_HOOKS: usize = 10_000;
-
-/// The strings of a JSON list (non-strings left out).
-fn strings(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 impl Defaulting {
@@ -65,61 +36,20 @@ impl Defaulting {
         objects: &[Object],
         stored: BTreeSet<(String, String, String, String)>,
     ) -> Defaulting {
-        let mut hooks = Vec::new();
+        let mut hooks = Hooks::default();
         let mut plurals = Vec::new();
         for o in objects {
-            match (o.group(), o.kind.as_str()) {
-                ("admissionregistration.k8s.io", "MutatingWebhookConfiguration") => {
-                    for w in o
-                        .value
-                        .get("webhooks")
-                        .and_then(Value::as_array)
-                        .map_or(&[][..], Vec::as_slice)
-                    {
-                        if hooks.len() >= MAX_HOOKS {
-                            break;
-                        }
-                        let rules = w
-                            .get("rules")
-                            .and_then(Value::as_array)
-                            .map_or(&[][..], Vec::as_slice)
-                            .iter()
-                            .filter(|r| {
-                                strings(r.get("operations"))
-                                    .iter()
-                                    .any(|op| matches!(op.as_str(), "CREATE" | "UPDATE" | "*"))
-                            })
-                            .map(|r| {
-                                (
-                                    strings(r.get("apiGroups")),
-                                    strings(r.get("apiVersions")),
-                                    strings(r.get("resources")),
-                                )
-                            })
-                            .collect();
-                        hooks.push(Hook {
-                            config: o.name.clone(),
-                            webhook: w
-                                .get("name")
-                                .and_then(Value::as_str)
-                                .unwrap_or("")
-                                .to_string(),
-                            rules,
-                            exact: w.get("matchPolicy").and_then(Value::as_str) == Some("Exact"),
-                        });
-                    }
-                }
-                ("apiextensions.k8s.io", "CustomResourceDefinition") => {
-                    let s = |p: &str| o.value.pointer(p).and_then(Value::as_str);
-                    if let (Some(group), Some(kind), Some(plural)) = (
-                        s("/spec/group"),
-                        s("/spec/names/kind"),
-                        s("/spec/names/plural"),
-                    ) {
-                        plurals.push(((group.to_string(), kind.to_string()), plural.to_string()));
-                    }
-                }
-                _ => {}
+            hooks.add(o);
+            if !crate::crd::definition::is_crd(o) {
+                continue;
+            }
+            let s = |p: &str| o.value.pointer(p).and_then(Value::as_str);
+            if let (Some(group), Some(kind), Some(plural)) = (
+                s("/spec/group"),
+                s("/spec/names/kind"),
+                s("/spec/names/plural"),
+            ) {
+                plurals.push(((group.to_string(), kind.to_string()), plural.to_string()));
             }
         }
         Defaulting {
@@ -139,35 +69,16 @@ impl Defaulting {
         {
             return p.clone();
         }
-        let lower = kind.to_lowercase();
-        if lower.ends_with('s') {
-            format!("{lower}es")
-        } else if let Some(stem) = lower.strip_suffix('y') {
-            format!("{stem}ies")
-        } else {
-            format!("{lower}s")
-        }
+        crate::crd::webhooks::guess_resource(kind)
     }
 
-    /// The first webhook (configuration, webhook name) that defaults objects of `api_version`
-    /// and `kind` on create or update.
-    fn hook_for(&self, api_version: &str, kind: &str) -> Option<(&str, &str)> {
+    /// The first webhook (`"name" in MutatingWebhookConfiguration config`) that defaults
+    /// objects of `api_version` and `kind` on create or update.
+    fn hook_for(&self, api_version: &str, kind: &str) -> Option<String> {
         let group = group_of(api_version);
-        let version = api_version.rsplit('/').next().unwrap_or("");
         let resource = self.resource(group, kind);
-        let has = |list: &[String], want: &str| list.iter().any(|x| x == want || x == "*");
         self.hooks
-            .iter()
-            .find(|h| {
-                h.rules.iter().any(|(groups, versions, resources)| {
-                    has(groups, group)
-                        && (!h.exact || has(versions, version))
-                        && resources
-                            .iter()
-                            .any(|r| *r == resource || r == "*" || r == "*/*")
-                })
-            })
-            .map(|h| (h.config.as_str(), h.webhook.as_str()))
+            .covering(&crate::crd::Gvk::of(api_version, kind), &resource)
     }
 
     /// The help for a patch path missing in `template` (a request item's object).
@@ -185,10 +96,8 @@ impl Defaulting {
             return "the template as stored (--current) does not hold this field either".into();
         }
         let mut help = "the stored template may hold this field (a provider's defaulting webhook sets it): pass the template as stored with --current".to_string();
-        if let Some((config, webhook)) = self.hook_for(api_version, kind) {
-            help.push_str(&format!(
-                "; {kind} has a defaulting webhook ({webhook:?} in MutatingWebhookConfiguration {config})"
-            ));
+        if let Some(webhook) = self.hook_for(api_version, kind) {
+            help.push_str(&format!("; {kind} has a defaulting webhook ({webhook})"));
         }
         help
     }

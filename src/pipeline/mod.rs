@@ -333,8 +333,8 @@ pub(crate) fn expand_plan_outputs(c: &LoadOptions) -> LoadOptions {
     }
 }
 
-/// The CustomResourceDefinitions of `--crds` (other objects there are ignored: the flag adds
-/// schemas, not objects to plan). Only documents that may define a kind the run meets with
+/// The CustomResourceDefinitions and MutatingWebhookConfigurations of `--crds` (other objects
+/// there are ignored: the flag adds schemas, not objects to plan). Only documents that may define a kind the run meets with
 /// `objects` ([`crate::crd::wanted_by`]) are parsed ([`crate::crd::may_define`]): a provider's
 /// CRDs are mostly of kinds a run never meets, and reading their YAML was most of what `--crds`
 /// cost.
@@ -345,9 +345,12 @@ pub(crate) fn load_crds<'a>(
     let Some(o) = opts else {
         return Ok(Vec::new());
     };
+    // A provider's components file holds its MutatingWebhookConfiguration beside its CRDs: it
+    // says which kinds go through a defaulting webhook's round trip.
     let kinds: Vec<String> = crate::crd::wanted_by(objects)
         .into_iter()
         .map(|g| g.kind)
+        .chain(["MutatingWebhookConfiguration".to_string()])
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
@@ -362,7 +365,10 @@ pub(crate) fn load_crds<'a>(
     Ok(loaded
         .objects
         .into_iter()
-        .filter(crate::crd::definition::is_crd)
+        .filter(|o| {
+            crate::crd::definition::is_crd(o)
+                || crate::crd::webhooks::is_mutating_webhook_configuration(o)
+        })
         .collect())
 }
 
@@ -426,7 +432,7 @@ impl Side {
         // Only the versions the run can meet are compiled (a provider's CRDs hold many).
         let wanted = crate::crd::wanted_by(current.unwrap_or(&[]).iter().chain(&inputs.objects));
         let wanted = |g: &crate::crd::Gvk| wanted.contains(g);
-        let (crds, crd_warnings) = crate::crd::Crds::from_objects_wanted(
+        let (crds, mut crd_warnings) = crate::crd::Crds::from_objects_wanted(
             current
                 .unwrap_or(&[])
                 .iter()
@@ -435,6 +441,7 @@ impl Side {
             &wanted,
         );
         let crds = crds.with_builtin_wanted(&wanted);
+        crd_warnings.extend(crds.round_trip_warning());
         // List semantics first: applying the input over the stored objects merges by them.
         let mut lists = ssa::ListTypes::builtin();
         let mut list_warnings = Vec::new();
@@ -449,6 +456,17 @@ impl Side {
             }
             Against::Nothing | Against::Settled(_) => Vec::new(),
         };
+        // Whatever fails from here, the warnings found so far are told with the errors.
+        let told = |d: Vec<Diagnostic>,
+                    stored: &[Diagnostic],
+                    registry: Option<&crate::runtime::Registry>| {
+            let mut d = d;
+            d.extend(extensions::ignored(registry));
+            d.extend(crd_warnings.iter().cloned());
+            d.extend(list_warnings.iter().cloned());
+            d.extend(stored.iter().cloned());
+            d
+        };
         // Against the management cluster, `-f` is the change: the store lends the run the
         // classes, templates and Clusters the change affects; nothing else of it is admitted
         // or planned.
@@ -456,13 +474,14 @@ impl Side {
             Against::Stored(c) => {
                 let affected = crate::plan::affected::find(&inputs.objects, c, opts.all_current);
                 let change = crate::plan::stored::for_change(inputs.objects, c, &affected)
-                    .map_err(|d| d.0)?;
+                    .map_err(|d| told(d.0, &stored_warnings, None))?;
                 let mut w = stored_warnings;
                 w.extend(change.warnings);
                 (change.objects, Some(change.lent), Some(affected), w)
             }
             Against::Settled(c) => (
-                crate::plan::stored::with_settled(inputs.objects, c).map_err(|d| d.0)?,
+                crate::plan::stored::with_settled(inputs.objects, c)
+                    .map_err(|d| told(d.0, &stored_warnings, None))?,
                 None,
                 None,
                 stored_warnings,
@@ -471,11 +490,7 @@ impl Side {
         };
         // The extensions of the change and of the store: what the controller would call.
         let registry = extensions::connect(&objects, &opts.extensions, extensions::Need::Plan)
-            .map_err(|d| d.0)?;
-        let with_ignored = |mut d: Vec<Diagnostic>| {
-            d.extend(extensions::ignored(registry.as_ref()));
-            d
-        };
+            .map_err(|d| told(d.0, &stored_warnings, None))?;
         let settings = Settings {
             mode: Mode::Plan,
             gates: opts.gates,
@@ -502,11 +517,17 @@ impl Side {
             ));
         }
         if validation.has_errors() {
-            let mut d = validation.diagnostics();
-            d.extend(stored_warnings);
-            return Err(with_ignored(d));
+            return Err(told(
+                validation.diagnostics(),
+                &stored_warnings,
+                registry.as_ref(),
+            ));
         }
-        let classes = fleet::classes(&objects).map_err(|d| with_ignored(d.0))?;
+        let classes = fleet::classes(&objects).map_err(|d| {
+            let mut all = validation.diagnostics();
+            all.extend(d.0);
+            told(all, &stored_warnings, registry.as_ref())
+        })?;
         Ok(Side {
             objects,
             registry,
@@ -538,13 +559,10 @@ impl Side {
         extensions::ignored(self.registry.as_ref())
     }
 
-    /// The warnings told with a failed run's errors: the extensions' forgiven failures, and the
-    /// input objects that could not be applied over their stored forms (the likely cause of a
-    /// patch path found missing).
+    /// The warnings told with a failed run's errors: every warning of this side (a run that
+    /// fails still tells what it found, in every format).
     pub(crate) fn told_with_errors(&self) -> Vec<Diagnostic> {
-        let mut d = self.ignored();
-        d.extend(self.stored_warnings.iter().cloned());
-        d
+        self.warnings()
     }
 
     /// Warnings up to the first Cluster's: admission's, the extensions', the list types', the
@@ -648,8 +666,12 @@ impl Streamed {
             // A misspelt template path is the likely cause of a template that failed: the
             // error's help says so, and the lint's warnings follow the errors.
             crate::lint::explain_failures(&mut d, fleet.lint());
+            // Every warning follows, as a successful run tells them (the lint's among the
+            // fleet's).
             d.extend(side.told_with_errors());
-            d.extend(fleet.lint().iter().map(|u| u.warning.clone()));
+            d.extend(fleet.warnings().iter().cloned());
+            d.extend(self.warnings);
+            d.extend(fleet.closing_warnings().iter().cloned());
             return Err(Failed {
                 diagnostics: d,
                 emitted: self.emitted,

@@ -111,6 +111,7 @@ pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
     );
     skipped.extend(crd_warnings);
     let crds = crds.with_builtin_wanted(&wanted);
+    skipped.extend(crds.round_trip_warning());
     let settings = Settings {
         mode: Mode::Validate,
         gates: opts.gates,

@@ -57,7 +57,9 @@ pub fn check(
             continue;
         }
         let mut copy = o.value.clone();
-        let admitted = crate::crd::admit(&mut copy, None, s);
+        // The topology controller's apply goes through the same defaulting webhooks.
+        let round_trip = crds.round_trips(o.api_version(), o.kind());
+        let admitted = crate::crd::admit_with(&mut copy, None, s, round_trip);
         if admitted.pruned.is_empty() && admitted.is_valid() {
             clean.insert(key);
         }
@@ -101,8 +103,14 @@ pub fn check(
             fields
         };
         for e in shown {
-            out.errors
-                .push(refusal(cluster, class, &o.role, &what, e, &message, traces));
+            let mut d = refusal(cluster, class, &o.role, &what, e, &message, traces);
+            // A required field may be one a provider's defaulting webhook writes, when
+            // topoplan does not know the webhook.
+            if !round_trip && e.kind == crate::k8s::field::ErrorType::Required {
+                let help = d.help.take().unwrap_or_default();
+                d = d.with_help(format!("{help}; {}", crate::crd::webhooks::REQUIRED_HELP));
+            }
+            out.errors.push(d);
         }
     }
     out

@@ -1,6 +1,7 @@
 /*!
-A provider release's components YAML, as far as a plan needs it: its CustomResourceDefinitions,
-as clusterctl would install them.
+A provider release's components YAML, as far as a plan needs it: its CustomResourceDefinitions
+and MutatingWebhookConfigurations (which kinds a defaulting webhook covers), as clusterctl would
+install them.
 
 clusterctl's `NewComponents` (`cmd/clusterctl/client/repository/components.go`) substitutes the
 run's variables in the whole file, parses it, finds the one Namespace (the default target
@@ -37,7 +38,8 @@ pub const PROVIDER_LABEL: &str = "cluster.x-k8s.io/provider";
 /// The CRDs of one provider release.
 #[derive(Debug, Default)]
 pub struct Crds {
-    /// The CRDs, processed as clusterctl installs them, in file order.
+    /// The CRDs and the MutatingWebhookConfigurations, processed as clusterctl installs them,
+    /// in file order.
     pub objects: Vec<Object>,
     /// CRDs Cluster API cannot resolve a contract for.
     pub warnings: Vec<Diagnostic>,
@@ -102,11 +104,25 @@ pub fn crds(
                 .get("apiVersion")
                 .and_then(Value::as_str)
                 .is_some_and(|v| v.starts_with("apiextensions.k8s.io/"));
-        if !is_crd {
+        // The provider's defaulting webhooks say which kinds go through their round trip
+        // (`crate::crd::webhooks`).
+        let is_hooks = doc.value.get("kind").and_then(Value::as_str)
+            == Some("MutatingWebhookConfiguration")
+            && doc
+                .value
+                .get("apiVersion")
+                .and_then(Value::as_str)
+                .is_some_and(|v| v.starts_with("admissionregistration.k8s.io/"));
+        if !is_crd && !is_hooks {
             continue;
         }
         let chunk = chunks.iter().rev().find(|c| c.out_start <= doc.span.offset);
         if let Some(problem) = chunk.and_then(|c| c.problem.clone()) {
+            // A webhook configuration that cannot be substituted is left out, as the other
+            // documents a plan does not need.
+            if is_hooks {
+                continue;
+            }
             return Err(problem);
         }
         let mut value = doc.value;
@@ -127,7 +143,7 @@ pub fn crds(
         }
         add_labels(&mut value, &repo.label);
         let object = Object::new(value, origin, "default")?;
-        if let Some(w) = contract_label_warning(&object, input) {
+        if is_crd && let Some(w) = contract_label_warning(&object, input) {
             out.warnings.push(w);
         }
         out.objects.push(object);

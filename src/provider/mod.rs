@@ -75,11 +75,9 @@ pub fn crds_for(opts: &ProviderOptions, input: &[Object]) -> Result<ProviderCrds
         match release_crds(repo, opts, &contract) {
             Ok(crds) => {
                 warnings.extend(crds.warnings);
-                objects.extend(
-                    crds.objects
-                        .into_iter()
-                        .filter(|o| seen.insert(o.name.clone())),
-                );
+                objects.extend(crds.objects.into_iter().filter(|o| {
+                    o.kind != "CustomResourceDefinition" || seen.insert(o.name.clone())
+                }));
             }
             Err(d) => errors.push(d),
         }

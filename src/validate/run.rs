@@ -485,7 +485,8 @@ fn schema_stage(
             if key.is_some_and(|k| clean.contains(&k)) {
                 return Vec::new();
             }
-            let admitted = crate::crd::admit(&mut o.value, old_value, &s);
+            let round_trip = crds.round_trips(&o.api_version, &o.kind);
+            let admitted = crate::crd::admit_with(&mut o.value, old_value, &s, round_trip);
             if let Some(k) = key
                 && admitted.pruned.is_empty()
                 && admitted.is_valid()
@@ -499,10 +500,20 @@ fn schema_stage(
                 .map(|p| pruned_finding(o, p))
                 .collect();
             if !admitted.is_valid() {
-                let before = out.len();
-                push_written(&mut out, o, admitted.errors);
-                for f in &mut out[before..] {
+                // A required field a provider's file leaves out may be one its defaulting
+                // webhook's round trip writes, when topoplan does not know the webhook.
+                let hint = !round_trip && !crds.is_builtin(&o.api_version, &o.kind);
+                let mut seen = std::collections::HashSet::new();
+                for e in &admitted.errors {
+                    if !seen.insert(e.to_string()) {
+                        continue;
+                    }
+                    let mut f = located(o, e, e.path.pointer());
                     f.diagnostic.code = Code::SchemaInvalid;
+                    if hint && e.kind == crate::k8s::field::ErrorType::Required {
+                        f.diagnostic = f.diagnostic.with_help(crate::crd::webhooks::REQUIRED_HELP);
+                    }
+                    out.push(f);
                 }
             }
             out
@@ -539,15 +550,6 @@ fn pruned_finding(object: &Object, path: &str) -> Finding {
         path: path.to_string(),
         message: d.message.clone(),
         diagnostic: d,
-    }
-}
-
-fn push_written(findings: &mut Vec<Finding>, object: &Object, errors: Vec<FieldError>) {
-    let mut seen = std::collections::HashSet::new();
-    for e in &errors {
-        if seen.insert(e.to_string()) {
-            findings.push(located(object, e, e.path.pointer()));
-        }
     }
 }
 

@@ -12,8 +12,8 @@ mod harness;
 #[path = "../extension_server/mod.rs"]
 mod extension_server;
 
-mod budgets;
 mod actions;
+mod budgets;
 mod diagnostics;
 mod extensions;
 mod filesystem;

@@ -17,14 +17,19 @@ bound that is never above cel-go's estimate, so it only rejects rules the API se
 | `&&`, `\|\|` | both sides | both sides |
 | `?:` | condition + dearer branch | same |
 | `matches`, `find`, `findAll` | ⌈0.1·len(string)⌉ · ⌈0.25·len(regex)⌉ (regex length 1 unless a literal) | same, with the regex's size estimate |
+| `s.contains(t)` | ⌈0.1·len(s)⌉ · ⌈0.1·len(t)⌉ + arguments | same |
+| `s.startsWith(t)`, `s.endsWith(t)` | ⌈0.1·len(t)⌉ + arguments | same |
+| `lowerAscii`, `upperAscii`, `trim`, `replace`, `split` on a string | ⌈0.1·len(s)⌉ + arguments | ≥ that (Kubernetes' library estimator; `replace` and `split` add their results) |
 | any other call | 1 + arguments | ≥ 1 + arguments (string and list traversals cost more) |
 | comprehension | range + init + n·(condition + step) + result, n = the range's largest size (0 if unknown) | same, with sizes for more expressions |
 | accumulator and internal macro helpers | 0 | ≥ 0 |
 
-So the factor in `exceeds budget by factor of …` can be smaller than the API server's for the
-same rule (it is exact only beyond 100x, where both say `more than 100x`), and rules whose cost
-comes from string traversals (`contains`, `==` on long strings, concatenation) or from sizes only
-the API server's library estimators know (`split`, `lists.range`) are not rejected.
+Lengths are the schema's bounds (a string's `maxLength` times 4 bytes, a literal's length), and a
+messageExpression is estimated the same way. So the factor in `exceeds budget by factor of …`
+can be smaller than the API server's for the same rule (it is exact only beyond 100x, where both
+say `more than 100x`), and rules whose cost comes from other string traversals (`==` on long
+strings, concatenation, `indexOf`, `format`) or from sizes only the API server's library
+estimators know (`lists.range`, `split`'s result) are not rejected.
 
 At runtime cel-go counts actual work and the API server stops a rule past 1,000,000
 (`PerCallLimit`) and a value past 10,000,000 (`RuntimeCELCostBudget`). The `cel` crate tracks no
@@ -117,6 +122,9 @@ fn actual_decl(value: &Value, decl: Option<&Decl>) -> Decl {
                 for (k, v) in obj {
                     let name = escape(k).unwrap_or_else(|| k.clone());
                     let d = actual_decl(v, fields.get(&name));
+                    if let Some(plain) = super::types::keyword_field(k) {
+                        out.insert(plain.to_string(), d.clone());
+                    }
                     out.insert(name, d);
                 }
                 Decl {
@@ -174,6 +182,12 @@ fn merge(a: Decl, b: Decl) -> Decl {
         max_elements,
         min_size: a.min_size.min(b.min_size),
     }
+}
+
+/// Whether the value is known to be a string (a list's `split`-like methods are other
+/// overloads).
+fn kind_is_string(s: &Size<'_>) -> bool {
+    matches!(s.decl.map(|d| &d.kind), Some(Kind::String)) || s.decl.is_none() && s.max.is_some()
 }
 
 fn factor(size: Option<u64>, f: f64) -> u64 {
@@ -302,11 +316,27 @@ impl<'d> Estimator<'d> {
             }
             _ => {
                 let args = costs.iter().fold(arg_cost, |acc, c| acc.saturating_add(*c));
+                let method = call.target.is_some();
                 let own = match name {
                     "matches" | "find" | "findAll" if sizes.len() == 2 => {
                         let s = factor(sizes[0].max, 0.1).max(1);
                         let r = factor(sizes[1].max, 0.25).max(1);
                         s.saturating_mul(r)
+                    }
+                    // cel-go's `ContainsString`: both strings traversed, one per the other.
+                    "contains" if method && sizes.len() == 2 => {
+                        factor(sizes[0].max, 0.1).saturating_mul(factor(sizes[1].max, 0.1))
+                    }
+                    // `StartsWithString` / `EndsWithString`: the prefix (suffix) traversed.
+                    "startsWith" | "endsWith" if method && sizes.len() == 2 => {
+                        factor(sizes[1].max, 0.1)
+                    }
+                    // The Kubernetes strings library's estimator: one traversal of the receiver
+                    // at least (`replace` and `split` also build their results).
+                    "lowerAscii" | "upperAscii" | "trim" | "replace" | "split"
+                        if method && kind_is_string(&sizes[0]) =>
+                    {
+                        factor(sizes[0].max, 0.1)
                     }
                     _ => 1,
                 };
@@ -340,6 +370,24 @@ mod tests {
         assert_eq!(est("self.all(x, size(x) > 0)", &l), 1 + 5 * 3);
         let unbounded = json!({"type": "array", "items": {"type": "string"}});
         assert!(est("self.all(x, x.matches('^[a-z]+$'))", &unbounded) > 10_000_000);
+    }
+
+    #[test]
+    fn string_functions_cost_by_the_sizes_the_schema_bounds() {
+        let s = json!({"type": "string", "maxLength": 500_000});
+        // 2,000,000 bytes: ⌈200,000⌉ · ⌈0.7⌉ + self.
+        assert_eq!(est("self.contains('keyword')", &s), 200_000 + 1);
+        assert_eq!(est("self.startsWith('keyword')", &s), 1 + 1);
+        assert_eq!(est("self.endsWith('abcdefghijk')", &s), 2 + 1);
+        assert_eq!(est("self.lowerAscii() == 'a'", &s), 200_000 + 1 + 1);
+        assert_eq!(est("self.split(',').size() > 1", &s), 200_000 + 1 + 1 + 1);
+        // Each item: 40 bytes, ⌈4⌉ · ⌈0.1⌉ + x.
+        let l =
+            json!({"type": "array", "maxItems": 5, "items": {"type": "string", "maxLength": 10}});
+        assert_eq!(est("self.all(x, x.contains('a'))", &l), 1 + 5 * (4 + 1));
+        // Under an unbounded list of such strings, the rule's cost is far past the limit.
+        let unbounded = json!({"type": "array", "items": {"type": "string", "maxLength": 500_000}});
+        assert!(est("self.all(x, x.contains('keyword'))", &unbounded) > 100 * 10_000_000);
     }
 
     #[test]

@@ -157,6 +157,41 @@ fn cost_limits() {
 }
 
 #[test]
+fn string_function_costs_count_in_rules_and_message_expressions() {
+    // Each item: ⌈0.1·2,000,000⌉ · ⌈0.1·7⌉ + 1, times what fits of an unbounded list in a
+    // request: far past the limit, as Cluster API's API server finds.
+    let p = "spec.variables[x].schema.openAPIV3Schema";
+    let s = json!({"type": "array", "items": {"type": "string", "maxLength": 500_000,
+        "x-kubernetes-validations": [{"rule": "!self.contains('keyword')"}]}});
+    assert_eq!(
+        check(s),
+        [
+            format!(
+                "{p}.items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"
+            ),
+            format!(
+                "{p}.items.x-kubernetes-validations[0].rule: Forbidden: contributed to estimated rule & messageExpression cost total exceeding cost limit for entire OpenAPIv3 schema"
+            ),
+            format!(
+                "{p}: Forbidden: x-kubernetes-validations estimated rule & messageExpression cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"
+            ),
+        ]
+    );
+    let s = json!({"type": "array", "items": {"type": "string", "maxLength": 500_000,
+        "x-kubernetes-validations": [{"rule": "self != ''",
+            "messageExpression": "self.contains('keyword') ? 'has it' : 'lacks it'"}]}});
+    let errs = check(s);
+    assert!(
+        errs.iter().any(|e| e.starts_with(&format!("{p}.items.x-kubernetes-validations[0].messageExpression: Forbidden: estimated messageExpression cost exceeds budget by factor of more than 100x"))),
+        "{errs:#?}"
+    );
+    // Bounded: accepted.
+    let s = json!({"type": "array", "maxItems": 10, "items": {"type": "string", "maxLength": 500_000,
+        "x-kubernetes-validations": [{"rule": "!self.contains('keyword')"}]}});
+    assert!(check(s.clone()).is_empty(), "{:?}", check(s));
+}
+
+#[test]
 fn total_cost_per_schema() {
     // Each rule: 1 + ⌈0.1·4000⌉·⌈0.25·8⌉ = 801, × 2000 items = 1,602,000 (below the per-rule
     // limit); 70 such rules exceed 100,000,000 in total.
@@ -434,6 +469,46 @@ fn kubernetes_lacks_what_kube_cel_adds() {
             "spec.variables[x].schema.openAPIV3Schema.x-kubernetes-validations[0].rule: Invalid value: {\"Rule\":\"cel.bind(x, self, x \\u003e 0)\",\"Message\":\"\",\"MessageExpression\":\"\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}: compilation failed: ERROR: <input>:1:1: undeclared reference to 'cel' (in container '')\n | cel.bind(x, self, x > 0)\n | ^\nERROR: <input>:1:9: undeclared reference to 'bind' (in container '')\n | cel.bind(x, self, x > 0)\n | ........^\nERROR: <input>:1:10: undeclared reference to 'x' (in container '')\n | cel.bind(x, self, x > 0)\n | .........^\nERROR: <input>:1:19: undeclared reference to 'x' (in container '')\n | cel.bind(x, self, x > 0)\n | ..................^"
         ]
     );
+}
+
+#[test]
+fn keywords_are_field_names_as_written_or_escaped() {
+    // Kubernetes 1.32 compiles `self.if` (apiextensions-apiserver's own test case), and
+    // `self.__if__` still works; a map's key is never escaped.
+    let s = json!({"type": "object", "properties": {
+        "if": {"type": "integer"},
+        "import": {"type": "string"},
+        "namespace": {"type": "string"},
+        "labels": {"type": "object", "additionalProperties": {"type": "string"}}},
+        "x-kubernetes-validations": [
+            {"rule": "self.if == 10"},
+            {"rule": "self.__if__ == 10"},
+            {"rule": "!has(self.import) || self.import != self.namespace"},
+            {"rule": "!has(self.labels.namespace) || self.labels.namespace == self.namespace"}]});
+    assert!(check(s.clone()).is_empty(), "{:?}", check(s.clone()));
+    let ok = json!({"if": 10, "import": "a", "namespace": "b", "labels": {"namespace": "b"}});
+    assert!(
+        run(s.clone(), ok.clone(), None).is_empty(),
+        "{:?}",
+        run(s.clone(), ok, None)
+    );
+    assert_eq!(
+        run(
+            s,
+            json!({"if": 9, "import": "b", "namespace": "b", "labels": {"namespace": "c"}}),
+            None
+        ),
+        [
+            "spec.topology.variables[x].value: Invalid value: failed rule: self.if == 10",
+            "spec.topology.variables[x].value: Invalid value: failed rule: self.__if__ == 10",
+            "spec.topology.variables[x].value: Invalid value: failed rule: !has(self.import) || self.import != self.namespace",
+            "spec.topology.variables[x].value: Invalid value: failed rule: !has(self.labels.namespace) || self.labels.namespace == self.namespace",
+        ]
+    );
+    // `true`, `false`, `null` and `in` stay escaped only (the grammar has tokens for them).
+    let s = json!({"type": "object", "properties": {"in": {"type": "integer"}},
+        "x-kubernetes-validations": [{"rule": "self.__in__ == 1"}]});
+    assert!(check(s).is_empty());
 }
 
 #[test]

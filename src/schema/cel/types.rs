@@ -189,6 +189,9 @@ fn decl_in(s: &Value, crd: bool, root: bool) -> Option<Decl> {
                         min_size = min_size.saturating_add(name.len() as i64 + d.min_size + 4);
                     }
                     if let Some(escaped) = escape(name) {
+                        if let Some(plain) = keyword_field(name) {
+                            fields.insert(plain.to_string(), d.clone());
+                        }
                         fields.insert(escaped, d);
                     }
                 }
@@ -258,6 +261,14 @@ const RESERVED: &[&str] = &[
     "void",
     "while",
 ];
+
+/// The reserved words the CEL grammar reads as identifiers: since Kubernetes 1.32 (cel-go's
+/// `RecognizeKeywordAsFieldName`), a property named so is selected as is too (`self.import`),
+/// beside its escaped name (`self.__import__`). `true`, `false`, `null` and `in` are tokens of
+/// their own and can only be written escaped.
+pub(crate) fn keyword_field(name: &str) -> Option<&str> {
+    (RESERVED.contains(&name) && !matches!(name, "true" | "false" | "null" | "in")).then_some(name)
+}
 
 /// A property name as CEL sees it (`a-b` → `a__dash__b`), or `None` when it cannot be named
 /// (such properties are left out of the object type).

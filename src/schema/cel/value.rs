@@ -44,7 +44,12 @@ pub(crate) fn to_cel(value: &Value, decl: Option<&Decl>) -> Cel {
                     for (k, v) in obj {
                         let name = escape(k).unwrap_or_else(|| k.clone());
                         let field = fields.get(&name);
-                        map.insert(Key::String(Arc::new(name)), to_cel(v, field));
+                        let value = to_cel(v, field);
+                        // A keyword property is selected by its own name too (Kubernetes 1.32).
+                        if let Some(plain) = super::types::keyword_field(k) {
+                            map.insert(Key::String(Arc::new(plain.to_string())), value.clone());
+                        }
+                        map.insert(Key::String(Arc::new(name)), value);
                     }
                 }
                 Some(Kind::Map(elem)) => {
