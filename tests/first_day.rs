@@ -62,9 +62,9 @@ fn plan_stat_prints_a_line_per_changing_cluster() {
     Plan::new()
         .plan_test(&["--stat"])
         .stdout(
-            "Cluster default/demo (ClusterClass default/demo-class): 6 to create, 1 to modify, 0 to delete\n\
+            "Cluster default/demo (ClusterClass default/demo-class): 3 to create, 1 to modify, 0 to delete\n\
              \n\
-             Plan: 1 Cluster, 1 changing: 6 to create, 1 to modify, 0 to delete; 0 rollouts in 0 Clusters, 0 deferred.\n",
+             Plan: 1 Cluster, 1 changing: 3 to create, 1 to modify, 0 to delete; 0 rollouts in 0 Clusters, 0 deferred.\n",
         )
         .run();
 }
@@ -73,7 +73,7 @@ fn plan_stat_prints_a_line_per_changing_cluster() {
 fn the_cluster_row_says_why_it_is_modified() {
     Plan::new()
         .plan_test(&[])
-        .stdout_matches(r"Cluster +demo +modified +set by the topology controller: label topology\.cluster\.x-k8s\.io/owned")
+        .stdout_matches(r"Cluster +demo +modified +set by the topology controller: label cluster\.x-k8s\.io/cluster-name, label topology\.cluster\.x-k8s\.io/owned, spec\.controlPlaneRef, spec\.infrastructureRef\n")
         .run();
 }
 

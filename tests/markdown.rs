@@ -36,7 +36,17 @@ fn a_fleet_change_reads_as_one_section_under_the_size_cap() {
         .stdout_contains("+    version: v1.34.1")
         .run();
     assert!(out.stdout.len() < 65_536, "{} characters", out.stdout.len());
-    assert_eq!(out.stdout.matches("<details>").count(), 1, "{}", out.stdout);
+    assert_eq!(
+        out.stdout.matches("<details><summary><code>").count(),
+        1,
+        "{}",
+        out.stdout
+    );
+    // The 999 others are named as far as the budget allows, the rest counted.
+    assert!(
+        out.stdout
+            .contains("<details><summary>The other 999 Clusters</summary>\n\n- `default/c0001`\n")
+    );
     assert_eq!(out.stdout.matches("\n| `default/c").count(), 50);
 }
 

@@ -83,9 +83,11 @@ fn render_man(cmd: clap::Command) -> String {
     for (code, meaning) in exit_status(&typed) {
         page.push_str(&format!(".TP\n{code}\n{}\n", roff_line(meaning)));
     }
-    let mut buf = Vec::new();
-    let _ = man.render_version_section(&mut buf);
-    page.push_str(&String::from_utf8_lossy(&buf));
+    if cmd.get_version().is_some() || cmd.get_long_version().is_some() {
+        let mut buf = Vec::new();
+        let _ = man.render_version_section(&mut buf);
+        page.push_str(&String::from_utf8_lossy(&buf));
+    }
     page
 }
 
