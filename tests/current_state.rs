@@ -1628,8 +1628,9 @@ fn cluster_only_in_current_is_planned_as_stored() {
     let text = String::from_utf8_lossy(&drift.stdout).to_string();
     // (Unchanged objects are not listed, so the columns are as wide as the changed ones.)
     assert!(
-        text.lines().any(|l| l.split_whitespace().collect::<Vec<_>>()
-            == ["team-a", "DockerCluster", "dev-86xbh", "modified"]),
+        text.lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>()
+                == ["team-a", "DockerCluster", "dev-86xbh", "modified"]),
         "{text}"
     );
     assert!(text.contains("+    imageRepository: mirror"), "{text}");
