@@ -10,7 +10,7 @@ const MAX_NAME: usize = 256;
 
 /// The most candidates compared for one name: the work per hint stays bounded whatever the
 /// input holds.
-const MAX_CANDIDATES: usize = 10_000;
+const MAX_CANDIDATES: usize = 256;
 
 /// The candidate nearest to `probe` by edit distance, when it is close enough to be a typo (at
 /// most 2 edits, or a quarter of its length for longer names) and not `probe` itself. Ties go
