@@ -76,6 +76,8 @@ where
     super::add_provider_crds(opts.plan.providers.as_ref(), &mut new).map_err(Diagnostics)?;
     // What the loader skipped (special files) is told first, whether or not the review succeeds.
     let skipped: Vec<Diagnostic> = old.warnings.iter().chain(&new.warnings).cloned().collect();
+    // No old input at all (a folder read at a revision that lacks it): nothing to plan there.
+    let old_empty = old.objects.is_empty();
     let reviewed =
         (|| -> Result<ReviewOutcome, Failed> {
             let plan_opts = &opts.plan;
@@ -96,9 +98,9 @@ where
                 Side::admit(plan_opts, old, Against::Nothing, &extra_crds).map_err(old_failed)?;
             let old_catalog = Catalog::new(&old_side.objects);
             let old_lists = crate::plan::ssa::ListTypes::builtin();
-            // Old inputs without any topology Cluster (a folder the change adds, read at a
-            // revision that lacks it) plan nothing: every new Cluster is added.
-            let old_fleet = if old_side.objects.iter().any(review::is_topology_cluster) {
+            // No old inputs (a folder the change adds, read at a revision that lacks it) plan
+            // nothing: every new Cluster is added.
+            let old_fleet = if !old_empty {
                 Some(
                     Fleet::prepare(
                         &old_side.objects,
