@@ -157,7 +157,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__diff)
-            opts="-n -v -o -q -h -V --base-ref --namespace --substitute --env-file --provider-repo --config --env --env-all --max-input-bytes --feature-gates --crds --extension --allow-extension-url --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --cluster --output --stat --detailed-exitcode --fail-on-warn --no-objects --diagnostics-format --color --quiet --help --version"
+            opts="-n -v -o -q -h -V --base-ref --namespace --substitute --env-file --provider-repo --config --env --env-all --max-input-bytes --max-yaml-nodes --max-cluster-objects --max-cluster-bytes --max-generated-objects --max-generated-bytes --max-cel-cost --feature-gates --crds --extension --allow-extension-url --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --cluster --current --output --stat --detailed-exitcode --fail-on-warn --no-objects --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -192,6 +192,30 @@ _topoplan() {
                     return 0
                     ;;
                 --max-input-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-yaml-nodes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cluster-objects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cluster-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-generated-objects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-generated-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cel-cost)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -236,6 +260,10 @@ _topoplan() {
                     return 0
                     ;;
                 --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --current)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -315,7 +343,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__extension__subcmd__check)
-            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --env --env-all --max-input-bytes --feature-gates --crds --extension --allow-extension-url --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --output --calls --baseline --diagnostics-format --color --quiet --help --version"
+            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --env --env-all --max-input-bytes --max-yaml-nodes --max-cluster-objects --max-cluster-bytes --max-generated-objects --max-generated-bytes --max-cel-cost --feature-gates --crds --extension --allow-extension-url --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --output --calls --baseline --deadline --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -354,6 +382,30 @@ _topoplan() {
                     return 0
                     ;;
                 --max-input-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-yaml-nodes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cluster-objects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cluster-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-generated-objects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-generated-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cel-cost)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -410,6 +462,10 @@ _topoplan() {
                     return 0
                     ;;
                 --baseline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --deadline)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -791,7 +847,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__plan)
-            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --env --env-all --max-input-bytes --feature-gates --crds --extension --allow-extension-url --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --current --detailed-exitcode --fail-on-warn --no-objects --cluster --output-directory --output-dir --output --explain --diagnostics-format --color --quiet --help --version"
+            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --env --env-all --max-input-bytes --max-yaml-nodes --max-cluster-objects --max-cluster-bytes --max-generated-objects --max-generated-bytes --max-cel-cost --feature-gates --crds --extension --allow-extension-url --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --current --all-current --detailed-exitcode --fail-on-warn --no-objects --cluster --output-directory --output-dir --output --explain --show-unchanged --stat --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -830,6 +886,30 @@ _topoplan() {
                     return 0
                     ;;
                 --max-input-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-yaml-nodes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cluster-objects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cluster-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-generated-objects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-generated-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cel-cost)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -935,7 +1015,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__validate)
-            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --env --env-all --max-input-bytes --feature-gates --crds --extension --allow-extension-url --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --current --old --output --fail-on-warn --diagnostics-format --color --quiet --help --version"
+            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --env --env-all --max-input-bytes --max-yaml-nodes --max-cluster-objects --max-cluster-bytes --max-generated-objects --max-generated-bytes --max-cel-cost --feature-gates --crds --extension --allow-extension-url --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --current --old --output --fail-on-warn --exclude --strict --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -974,6 +1054,30 @@ _topoplan() {
                     return 0
                     ;;
                 --max-input-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-yaml-nodes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cluster-objects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cluster-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-generated-objects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-generated-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cel-cost)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1031,6 +1135,10 @@ _topoplan() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "text json yaml junit" -- "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --diagnostics-format)

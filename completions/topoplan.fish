@@ -24,10 +24,10 @@ function __fish_topoplan_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c topoplan -n "__fish_topoplan_needs_command" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+complete -c topoplan -n "__fish_topoplan_needs_command" -l diagnostics-format -d 'How diagnostics are printed on stderr' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
-complete -c topoplan -n "__fish_topoplan_needs_command" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+complete -c topoplan -n "__fish_topoplan_needs_command" -l color -d 'When to colour output' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t'Always (for CI logs that render ANSI colours)'
 never\t'Never'"
 complete -c topoplan -n "__fish_topoplan_needs_command" -s q -l quiet -d 'Print only errors on stderr: no warnings, no progress bar'
@@ -44,93 +44,96 @@ complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "schema" -d 'Print
 complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "version" -d 'Print topoplan\'s version and the Cluster API releases and API versions it emulates'
 complete -c topoplan -n "__fish_topoplan_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s f -l filename -d 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s n -l namespace -d 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl\'s target namespace; otherwise "default"]' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l env-file -d 'KEY=VALUE file of variables for --substitute (and --provider-repo\'s components); the environment variables --env (or --env-all) lets through override it, it overrides the clusterctl config file' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l provider-repo -d 'A clusterctl local repository, DIR/<provider-label>/<version>/ (e.g. DIR/infrastructure-docker/v1.12.0/): the CustomResourceDefinitions of each provider\'s newest release compatible with the input\'s Cluster API version join the input' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l config -d 'clusterctl\'s configuration file, whose variables feed substitution below the environment and --env-file [default: $XDG_CONFIG_HOME/cluster-api/clusterctl.yaml, else ~/.cluster-api/clusterctl.yaml, when one exists]' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s n -l namespace -d 'Namespace for objects that have none' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l env-file -d 'KEY=VALUE file of variables for --substitute (and --provider-repo\'s components)' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l provider-repo -d 'A clusterctl local repository, DIR/<provider-label>/<version>/' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l config -d 'clusterctl\'s configuration file, whose variables feed substitution' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l env -d 'An environment variable substitution may read (--substitute, --provider-repo\'s components, the clusterctl config\'s provider URLs); repeatable. No other is read unless --env-all is given; --env-file and the clusterctl config file are always read' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l max-input-bytes -d 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l max-input-bytes -d 'Most bytes read from all inputs together' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l max-yaml-nodes -d 'Most YAML nodes (scalars, lists, maps) all inputs of the run may hold together' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l max-cluster-objects -d 'Most objects one Cluster\'s plan may generate' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l max-cluster-bytes -d 'Most bytes (as compact JSON) of the objects one Cluster\'s plan may generate; suffixes as for --max-input-bytes' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l max-generated-objects -d 'Most objects the plans of all Clusters of the run may generate together (diff: both sides)' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l max-generated-bytes -d 'Most bytes of objects the plans of all Clusters of the run may generate together' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l max-cel-cost -d 'Most CEL cost (Kubernetes\' cost units) all validation rules of the run may spend together, beyond Kubernetes\' limits per call and per object' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l feature-gates -d 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API\'s default' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l crds -d 'CustomResourceDefinitions of provider kinds (files, directories; other objects there are ignored): templates are pruned and defaulted by them as the API server would, and every generated object is validated against them. CRDs in -f and --current count too; Cluster API\'s own are built in. Only documents that may define a kind the run meets are parsed (others, even malformed, are passed over). Repeatable' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l extension -d 'A Runtime extension serving external patches: NAME is the ExtensionConfig name the ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL; repeatable. Overrides the URL of an ExtensionConfig of that name in the input' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l allow-extension-url -d 'Call an ExtensionConfig of the input whose URL starts with PREFIX (e.g. https://127.0.0.1:8443/); repeatable. Without it, only the extensions --extension names are called: an ExtensionConfig may come from a pull request and name any address' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l ca-file -d 'PEM file of the CA(s) that signed the extensions\' serving certificates (instead of the system roots; an ExtensionConfig\'s caBundle still wins for its extension)' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l max-extension-response-bytes -d 'The largest response body read from an extension, in bytes; a larger one fails the call [default: 67108864 (64 MiB)]' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l record-extensions -d 'Write every call made to the extensions (Discovery, DiscoverVariables, GeneratePatches, ValidateTopology) and its answer into DIR: one file per call, named by a hash of the request, and an index.json. Files of an earlier recording there are replaced; other files are left alone' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l replay-extensions -d 'Answer every call to the extensions from a recording made with --record-extensions, with no network (--extension is not needed). A request the recording does not hold is an error: the recording is stale' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l trace-extensions -d 'Write each call to the extensions as a YAML file in DIR (request, response, HTTP status, duration) and print a one-line summary of each on stderr' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l redact-setting -d 'Replace the value of the extension setting KEY by REDACTED in traces and recordings (a recording replays with the same keys redacted); repeatable' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l current -d 'The management cluster\'s objects (files, directories, - or an earlier --output-dir): -f is then the change. ClusterClasses and templates -f lacks are read from here, and only the Clusters the change affects are planned (those in -f, and the stored ones whose class is in -f or uses a template in -f); existing objects keep their names and are compared as the topology controller compares them (server-side apply). Export with: kubectl get $(kubectl api-resources --verbs=list -o name | grep -E \'cluster\\.x-k8s\\.io$\' | paste -sd, -),customresourcedefinitions,mutatingwebhookconfigurations -A -o yaml --show-managed-fields > state.yaml. Repeatable' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l cluster -d 'Plan only this Cluster: NAMESPACE/NAME, or NAME (in -n\'s namespace when given, else the one Cluster of that name); repeatable' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l output-dir -l output-directory -d 'Write one YAML file per object under DIR, creating it and its parents if missing; an earlier plan there is replaced atomically, and only if nothing was added to it' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l feature-gates -d 'Cluster API feature gates, as its controller takes them' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l crds -d 'CustomResourceDefinitions of provider kinds (files, directories); repeatable' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l extension -d 'A Runtime extension serving external patches; repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l allow-extension-url -d 'Call an ExtensionConfig of the input whose URL starts with PREFIX (e.g. https://127.0.0.1:8443/); repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l ca-file -d 'PEM file of the CA(s) that signed the extensions\' serving certificates' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l max-extension-response-bytes -d 'The largest response body read from an extension, in bytes' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l record-extensions -d 'Record every call to the extensions and its answer into DIR' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l replay-extensions -d 'Answer every call to the extensions from a recording in DIR' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l trace-extensions -d 'Write each call to the extensions as a YAML file in DIR, and summarise it on stderr' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l redact-setting -d 'Redact the extension setting KEY in traces and recordings; repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l current -d 'The management cluster\'s objects (files, directories, - or an earlier --output-dir); -f is then the change; repeatable' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l cluster -d 'Plan only this Cluster; repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l output-dir -l output-directory -d 'Write one YAML file per object under DIR' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s o -l output -d 'What to print on stdout' -r -f -a "table\t'A table per Cluster'
 json\t'The plan document as JSON'
 yaml\t'The plan document as YAML'
 markdown\t'A pull-request comment: the fleet summed up, a table of the Clusters that change, and their diffs (identical changes grouped), within GitHub\'s comment size'
 junit\t'JUnit XML: a test case per Cluster planned; a failing run is one failing case'"
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l diagnostics-format -d 'How diagnostics are printed on stderr' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l color -d 'When to colour output' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t'Always (for CI logs that render ANSI colours)'
 never\t'Never'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l substitute -d 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l env-all -d 'Let substitution read the whole environment, as clusterctl does. For local use: in CI the environment holds secrets that a ${VAR} in a pull request\'s files would print'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s v -l verbose -d 'Print a one-line summary of each call to the extensions on stderr (hook, handler, Cluster, status, duration)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s v -l verbose -d 'Print a one-line summary of each call to the extensions on stderr'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l all-current -d 'With --current: plan every stored Cluster, not only those the change in -f affects (a drift check: what the topology controller would do now)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l detailed-exitcode -d 'Exit with 2 when the plan changes anything (0 when it changes nothing, 1 on error)'
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l fail-on-warn -d 'Exit with 1 when any warning was reported, after printing everything (as conftest\'s flag does): a CI gate that treats warnings as errors'
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l no-objects -d 'Leave each object out of the JSON/YAML document (verdicts, notes and diffs stay): a fleet\'s document shrinks to what a reviewer reads'
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l explain -d 'Also show what each ClusterClass patch did to each template: the operations with their values, or why it was skipped (after the table; in the plan document with -o json/yaml)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l fail-on-warn -d 'Exit with 1 when any warning was reported, after printing everything'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l no-objects -d 'Leave each object out of the JSON/YAML document (verdicts, notes and diffs stay)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l explain -d 'Also show what each ClusterClass patch did to each template'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l show-unchanged -d 'List unchanged objects in the table too (hidden by default, counted in the summary)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l stat -d 'Print only how many objects each Cluster creates, modifies and deletes'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s q -l quiet -d 'Print only errors on stderr: no warnings, no progress bar'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l base-ref -d 'Read the old inputs from this git revision (e.g. origin/main) of the repository holding the PATHs, the new ones from the working tree' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s n -l namespace -d 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set; otherwise "default"]' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l env-file -d 'KEY=VALUE file of variables for --substitute (and --provider-repo\'s components); the environment variables --env (or --env-all) lets through override it, it overrides the clusterctl config file' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l provider-repo -d 'A clusterctl local repository, DIR/<provider-label>/<version>/ (e.g. DIR/infrastructure-docker/v1.12.0/): the CustomResourceDefinitions of each provider\'s newest release compatible with the input\'s Cluster API version join the input' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l config -d 'clusterctl\'s configuration file, whose variables feed substitution below the environment and --env-file [default: $XDG_CONFIG_HOME/cluster-api/clusterctl.yaml, else ~/.cluster-api/clusterctl.yaml, when one exists]' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l provider-repo -d 'A clusterctl local repository, DIR/<provider-label>/<version>/' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l config -d 'clusterctl\'s configuration file, whose variables feed substitution' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l env -d 'An environment variable substitution may read (--substitute, --provider-repo\'s components, the clusterctl config\'s provider URLs); repeatable. No other is read unless --env-all is given; --env-file and the clusterctl config file are always read' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l max-input-bytes -d 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l max-input-bytes -d 'Most bytes read from all inputs together' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l max-yaml-nodes -d 'Most YAML nodes (scalars, lists, maps) all inputs of the run may hold together' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l max-cluster-objects -d 'Most objects one Cluster\'s plan may generate' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l max-cluster-bytes -d 'Most bytes (as compact JSON) of the objects one Cluster\'s plan may generate; suffixes as for --max-input-bytes' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l max-generated-objects -d 'Most objects the plans of all Clusters of the run may generate together (diff: both sides)' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l max-generated-bytes -d 'Most bytes of objects the plans of all Clusters of the run may generate together' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l max-cel-cost -d 'Most CEL cost (Kubernetes\' cost units) all validation rules of the run may spend together, beyond Kubernetes\' limits per call and per object' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l feature-gates -d 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API\'s default' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l crds -d 'CustomResourceDefinitions of provider kinds (files, directories; other objects there are ignored): templates are pruned and defaulted by them as the API server would, and every generated object is validated against them. CRDs in -f and --current count too; Cluster API\'s own are built in. Only documents that may define a kind the run meets are parsed (others, even malformed, are passed over). Repeatable' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l extension -d 'A Runtime extension serving external patches: NAME is the ExtensionConfig name the ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL; repeatable. Overrides the URL of an ExtensionConfig of that name in the input' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l allow-extension-url -d 'Call an ExtensionConfig of the input whose URL starts with PREFIX (e.g. https://127.0.0.1:8443/); repeatable. Without it, only the extensions --extension names are called: an ExtensionConfig may come from a pull request and name any address' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l ca-file -d 'PEM file of the CA(s) that signed the extensions\' serving certificates (instead of the system roots; an ExtensionConfig\'s caBundle still wins for its extension)' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l max-extension-response-bytes -d 'The largest response body read from an extension, in bytes; a larger one fails the call [default: 67108864 (64 MiB)]' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l record-extensions -d 'Write every call made to the extensions (Discovery, DiscoverVariables, GeneratePatches, ValidateTopology) and its answer into DIR: one file per call, named by a hash of the request, and an index.json. Files of an earlier recording there are replaced; other files are left alone' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l replay-extensions -d 'Answer every call to the extensions from a recording made with --record-extensions, with no network (--extension is not needed). A request the recording does not hold is an error: the recording is stale' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l trace-extensions -d 'Write each call to the extensions as a YAML file in DIR (request, response, HTTP status, duration) and print a one-line summary of each on stderr' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l redact-setting -d 'Replace the value of the extension setting KEY by REDACTED in traces and recordings (a recording replays with the same keys redacted); repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l feature-gates -d 'Cluster API feature gates, as its controller takes them' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l crds -d 'CustomResourceDefinitions of provider kinds (files, directories); repeatable' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l extension -d 'A Runtime extension serving external patches; repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l allow-extension-url -d 'Call an ExtensionConfig of the input whose URL starts with PREFIX (e.g. https://127.0.0.1:8443/); repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l ca-file -d 'PEM file of the CA(s) that signed the extensions\' serving certificates' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l max-extension-response-bytes -d 'The largest response body read from an extension, in bytes' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l record-extensions -d 'Record every call to the extensions and its answer into DIR' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l replay-extensions -d 'Answer every call to the extensions from a recording in DIR' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l trace-extensions -d 'Write each call to the extensions as a YAML file in DIR, and summarise it on stderr' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l redact-setting -d 'Redact the extension setting KEY in traces and recordings; repeatable' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l cluster -d 'Review only this Cluster: NAMESPACE/NAME, or NAME (in -n\'s namespace when given, else the one Cluster of that name); repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l current -d 'The management cluster\'s objects (files, directories or -), as `plan --current` reads them: OLD and NEW are then changes, and each side takes the ClusterClasses, templates and affected Clusters it lacks from here; repeatable' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s o -l output -d 'What to print on stdout' -r -f -a "table\t'A table per Cluster'
 json\t'The plan document as JSON'
 yaml\t'The plan document as YAML'
 markdown\t'A pull-request comment: the fleet summed up, a table of the Clusters that change, and their diffs (identical changes grouped), within GitHub\'s comment size'
 junit\t'JUnit XML: a test case per Cluster planned; a failing run is one failing case'"
-complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l diagnostics-format -d 'How diagnostics are printed on stderr' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
-complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l color -d 'When to colour output' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t'Always (for CI logs that render ANSI colours)'
 never\t'Never'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l substitute -d 'Substitute clusterctl-style ${VAR} variables in both inputs before parsing'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l env-all -d 'Let substitution read the whole environment, as clusterctl does. For local use: in CI the environment holds secrets that a ${VAR} in a pull request\'s files would print'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
-complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s v -l verbose -d 'Print a one-line summary of each call to the extensions on stderr (hook, handler, Cluster, status, duration)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s v -l verbose -d 'Print a one-line summary of each call to the extensions on stderr'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l stat -d 'One line per changed Cluster instead of its objects and diffs'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l detailed-exitcode -d 'Exit with 2 when the change does anything (0 when nothing, 1 on error)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l fail-on-warn -d 'Exit with 1 when any warning was reported, after printing everything (as conftest\'s flag does): a CI gate that treats warnings as errors'
@@ -139,54 +142,56 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s q -l quiet -d
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s f -l filename -d 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s n -l namespace -d 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl\'s target namespace; otherwise "default"]' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l env-file -d 'KEY=VALUE file of variables for --substitute (and --provider-repo\'s components); the environment variables --env (or --env-all) lets through override it, it overrides the clusterctl config file' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l provider-repo -d 'A clusterctl local repository, DIR/<provider-label>/<version>/ (e.g. DIR/infrastructure-docker/v1.12.0/): the CustomResourceDefinitions of each provider\'s newest release compatible with the input\'s Cluster API version join the input' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l config -d 'clusterctl\'s configuration file, whose variables feed substitution below the environment and --env-file [default: $XDG_CONFIG_HOME/cluster-api/clusterctl.yaml, else ~/.cluster-api/clusterctl.yaml, when one exists]' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s n -l namespace -d 'Namespace for objects that have none' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l env-file -d 'KEY=VALUE file of variables for --substitute (and --provider-repo\'s components)' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l provider-repo -d 'A clusterctl local repository, DIR/<provider-label>/<version>/' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l config -d 'clusterctl\'s configuration file, whose variables feed substitution' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l env -d 'An environment variable substitution may read (--substitute, --provider-repo\'s components, the clusterctl config\'s provider URLs); repeatable. No other is read unless --env-all is given; --env-file and the clusterctl config file are always read' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l max-input-bytes -d 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l max-input-bytes -d 'Most bytes read from all inputs together' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l max-yaml-nodes -d 'Most YAML nodes (scalars, lists, maps) all inputs of the run may hold together' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l max-cluster-objects -d 'Most objects one Cluster\'s plan may generate' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l max-cluster-bytes -d 'Most bytes (as compact JSON) of the objects one Cluster\'s plan may generate; suffixes as for --max-input-bytes' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l max-generated-objects -d 'Most objects the plans of all Clusters of the run may generate together (diff: both sides)' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l max-generated-bytes -d 'Most bytes of objects the plans of all Clusters of the run may generate together' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l max-cel-cost -d 'Most CEL cost (Kubernetes\' cost units) all validation rules of the run may spend together, beyond Kubernetes\' limits per call and per object' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l feature-gates -d 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API\'s default' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l crds -d 'CustomResourceDefinitions of provider kinds (files, directories; other objects there are ignored): templates are pruned and defaulted by them as the API server would, and every generated object is validated against them. CRDs in -f and --current count too; Cluster API\'s own are built in. Only documents that may define a kind the run meets are parsed (others, even malformed, are passed over). Repeatable' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l extension -d 'A Runtime extension serving external patches: NAME is the ExtensionConfig name the ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL; repeatable. Overrides the URL of an ExtensionConfig of that name in the input' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l allow-extension-url -d 'Call an ExtensionConfig of the input whose URL starts with PREFIX (e.g. https://127.0.0.1:8443/); repeatable. Without it, only the extensions --extension names are called: an ExtensionConfig may come from a pull request and name any address' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l ca-file -d 'PEM file of the CA(s) that signed the extensions\' serving certificates (instead of the system roots; an ExtensionConfig\'s caBundle still wins for its extension)' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l max-extension-response-bytes -d 'The largest response body read from an extension, in bytes; a larger one fails the call [default: 67108864 (64 MiB)]' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l record-extensions -d 'Write every call made to the extensions (Discovery, DiscoverVariables, GeneratePatches, ValidateTopology) and its answer into DIR: one file per call, named by a hash of the request, and an index.json. Files of an earlier recording there are replaced; other files are left alone' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l replay-extensions -d 'Answer every call to the extensions from a recording made with --record-extensions, with no network (--extension is not needed). A request the recording does not hold is an error: the recording is stale' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l trace-extensions -d 'Write each call to the extensions as a YAML file in DIR (request, response, HTTP status, duration) and print a one-line summary of each on stderr' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l redact-setting -d 'Replace the value of the extension setting KEY by REDACTED in traces and recordings (a recording replays with the same keys redacted); repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l feature-gates -d 'Cluster API feature gates, as its controller takes them' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l crds -d 'CustomResourceDefinitions of provider kinds (files, directories); repeatable' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l extension -d 'A Runtime extension serving external patches; repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l allow-extension-url -d 'Call an ExtensionConfig of the input whose URL starts with PREFIX (e.g. https://127.0.0.1:8443/); repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l ca-file -d 'PEM file of the CA(s) that signed the extensions\' serving certificates' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l max-extension-response-bytes -d 'The largest response body read from an extension, in bytes' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l record-extensions -d 'Record every call to the extensions and its answer into DIR' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l replay-extensions -d 'Answer every call to the extensions from a recording in DIR' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l trace-extensions -d 'Write each call to the extensions as a YAML file in DIR, and summarise it on stderr' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l redact-setting -d 'Redact the extension setting KEY in traces and recordings; repeatable' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l current -d 'The objects as they are now (files, directories or -), read as `plan --current` reads them, with the input applied over them as `plan --current` applies it (a Cluster keeps the references and uid only its stored form holds; a template or ClusterClass keeps the fields its file never set): ClusterClasses and Clusters found here are validated as updates, with Cluster API\'s update rules, and a Cluster\'s version change is refused while the stored ControlPlane, MachineDeployments or MachinePools still roll out the previous one; repeatable' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l old -d 'Like --current, but each input object replaces its stored form whole, as `kubectl replace` would: a reference the stored Cluster has and the input lacks is a removal ("cannot be removed"); repeatable' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s o -l output -d 'What to print on stdout: diagnostics only (text), findings as JSON, or the defaulted objects as YAML' -r -f -a "text\t'Diagnostics on stderr, nothing on stdout'
 json\t'A findings document on stdout'
 yaml\t'The input objects with Cluster API\'s defaults applied, as a server-side dry-run apply would store them'
 junit\t'JUnit XML: a test case per ClusterClass and Cluster, a failure per error'"
-complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l exclude -d 'Leave out the files a directory walk finds that match GLOB; repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l diagnostics-format -d 'How diagnostics are printed on stderr' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
-complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l color -d 'When to colour output' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t'Always (for CI logs that render ANSI colours)'
 never\t'Never'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l substitute -d 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l env-all -d 'Let substitution read the whole environment, as clusterctl does. For local use: in CI the environment holds secrets that a ${VAR} in a pull request\'s files would print'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
-complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s v -l verbose -d 'Print a one-line summary of each call to the extensions on stderr (hook, handler, Cluster, status, duration)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s v -l verbose -d 'Print a one-line summary of each call to the extensions on stderr'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l fail-on-warn -d 'Exit with 1 when any warning was reported, after printing everything (as conftest\'s flag does): a CI gate that treats warnings as errors'
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l strict -d 'A field the CustomResourceDefinition does not declare (schema::pruned, often a misindented field) is an error, not a warning, as kubectl\'s strict field validation'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s q -l quiet -d 'Print only errors on stderr: no warnings, no progress bar'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l vars -d 'YAML or JSON file with the variables (a mapping of name to value), e.g. `{builtin: {cluster: {name: c1}}, replicas: 3}`' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l max-input-bytes -d 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l max-input-bytes -d 'Most bytes read from all inputs together' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l diagnostics-format -d 'How diagnostics are printed on stderr' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
-complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l color -d 'When to colour output' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t'Always (for CI logs that render ANSI colours)'
 never\t'Never'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l text -d 'Print the rendered text instead of the JSON value Cluster API would use'
@@ -194,10 +199,10 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -l jsonl -d 'Rea
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -s q -l quiet -d 'Print only errors on stderr: no warnings, no progress bar'
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand eval" -s V -l version -d 'Print version'
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and not __fish_seen_subcommand_from check help" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and not __fish_seen_subcommand_from check help" -l diagnostics-format -d 'How diagnostics are printed on stderr' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and not __fish_seen_subcommand_from check help" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and not __fish_seen_subcommand_from check help" -l color -d 'When to colour output' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t'Always (for CI logs that render ANSI colours)'
 never\t'Never'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and not __fish_seen_subcommand_from check help" -s q -l quiet -d 'Print only errors on stderr: no warnings, no progress bar'
@@ -206,52 +211,52 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and not __f
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and not __fish_seen_subcommand_from check help" -f -a "check" -d 'Check a Runtime extension against the topology-mutation guidelines (deterministic, idempotent, validating its input, stable errors, fast, valid answers and variables), with the requests a plan of the input sends'
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and not __fish_seen_subcommand_from check help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -s f -l filename -d 'Input files or directories (recursive, *.yaml|*.yml|*.json, sorted); - reads stdin' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -s n -l namespace -d 'Namespace for objects that have none [default: with --substitute the NAMESPACE variable if set, as clusterctl\'s target namespace; otherwise "default"]' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l env-file -d 'KEY=VALUE file of variables for --substitute (and --provider-repo\'s components); the environment variables --env (or --env-all) lets through override it, it overrides the clusterctl config file' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l provider-repo -d 'A clusterctl local repository, DIR/<provider-label>/<version>/ (e.g. DIR/infrastructure-docker/v1.12.0/): the CustomResourceDefinitions of each provider\'s newest release compatible with the input\'s Cluster API version join the input' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l config -d 'clusterctl\'s configuration file, whose variables feed substitution below the environment and --env-file [default: $XDG_CONFIG_HOME/cluster-api/clusterctl.yaml, else ~/.cluster-api/clusterctl.yaml, when one exists]' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -s n -l namespace -d 'Namespace for objects that have none' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l env-file -d 'KEY=VALUE file of variables for --substitute (and --provider-repo\'s components)' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l provider-repo -d 'A clusterctl local repository, DIR/<provider-label>/<version>/' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l config -d 'clusterctl\'s configuration file, whose variables feed substitution' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l env -d 'An environment variable substitution may read (--substitute, --provider-repo\'s components, the clusterctl config\'s provider URLs); repeatable. No other is read unless --env-all is given; --env-file and the clusterctl config file are always read' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l max-input-bytes -d 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l max-input-bytes -d 'Most bytes read from all inputs together' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l max-yaml-nodes -d 'Most YAML nodes (scalars, lists, maps) all inputs of the run may hold together' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l max-cluster-objects -d 'Most objects one Cluster\'s plan may generate' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l max-cluster-bytes -d 'Most bytes (as compact JSON) of the objects one Cluster\'s plan may generate; suffixes as for --max-input-bytes' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l max-generated-objects -d 'Most objects the plans of all Clusters of the run may generate together (diff: both sides)' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l max-generated-bytes -d 'Most bytes of objects the plans of all Clusters of the run may generate together' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l max-cel-cost -d 'Most CEL cost (Kubernetes\' cost units) all validation rules of the run may spend together, beyond Kubernetes\' limits per call and per object' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l feature-gates -d 'Cluster API feature gates, as its controller takes them (e.g. MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and every other gate at Cluster API\'s default' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l crds -d 'CustomResourceDefinitions of provider kinds (files, directories; other objects there are ignored): templates are pruned and defaulted by them as the API server would, and every generated object is validated against them. CRDs in -f and --current count too; Cluster API\'s own are built in. Only documents that may define a kind the run meets are parsed (others, even malformed, are passed over). Repeatable' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l extension -d 'A Runtime extension serving external patches: NAME is the ExtensionConfig name the ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL; repeatable. Overrides the URL of an ExtensionConfig of that name in the input' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l allow-extension-url -d 'Call an ExtensionConfig of the input whose URL starts with PREFIX (e.g. https://127.0.0.1:8443/); repeatable. Without it, only the extensions --extension names are called: an ExtensionConfig may come from a pull request and name any address' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l ca-file -d 'PEM file of the CA(s) that signed the extensions\' serving certificates (instead of the system roots; an ExtensionConfig\'s caBundle still wins for its extension)' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l max-extension-response-bytes -d 'The largest response body read from an extension, in bytes; a larger one fails the call [default: 67108864 (64 MiB)]' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l record-extensions -d 'Write every call made to the extensions (Discovery, DiscoverVariables, GeneratePatches, ValidateTopology) and its answer into DIR: one file per call, named by a hash of the request, and an index.json. Files of an earlier recording there are replaced; other files are left alone' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l replay-extensions -d 'Answer every call to the extensions from a recording made with --record-extensions, with no network (--extension is not needed). A request the recording does not hold is an error: the recording is stale' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l trace-extensions -d 'Write each call to the extensions as a YAML file in DIR (request, response, HTTP status, duration) and print a one-line summary of each on stderr' -r -F
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l redact-setting -d 'Replace the value of the extension setting KEY by REDACTED in traces and recordings (a recording replays with the same keys redacted); repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l feature-gates -d 'Cluster API feature gates, as its controller takes them' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l crds -d 'CustomResourceDefinitions of provider kinds (files, directories); repeatable' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l extension -d 'A Runtime extension serving external patches; repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l allow-extension-url -d 'Call an ExtensionConfig of the input whose URL starts with PREFIX (e.g. https://127.0.0.1:8443/); repeatable' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l ca-file -d 'PEM file of the CA(s) that signed the extensions\' serving certificates' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l max-extension-response-bytes -d 'The largest response body read from an extension, in bytes' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l record-extensions -d 'Record every call to the extensions and its answer into DIR' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l replay-extensions -d 'Answer every call to the extensions from a recording in DIR' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l trace-extensions -d 'Write each call to the extensions as a YAML file in DIR, and summarise it on stderr' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l redact-setting -d 'Redact the extension setting KEY in traces and recordings; repeatable' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -s o -l output -d 'What to print on stdout' -r -f -a "table\t'One row per check, then the evidence of each failed check'
 json\t'A document with every check: name, passed, status, message, warnings, evidence'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l calls -d 'Calls per handler for the latency figures (p50, p99)' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l baseline -d 'The previous version\'s DiscoverVariablesResponse (YAML or JSON): report breaking changes of the discovered variables (removed, narrowed, newly required without default)' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l deadline -d 'Stop after this many seconds (planning and checks together): no call starts later, and the report says which checks ran; the run then fails' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l diagnostics-format -d 'How diagnostics are printed on stderr' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l color -d 'When to colour output' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t'Always (for CI logs that render ANSI colours)'
 never\t'Never'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l substitute -d 'Substitute clusterctl-style ${VAR} variables in the input before parsing'
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l env-all -d 'Let substitution read the whole environment, as clusterctl does. For local use: in CI the environment holds secrets that a ${VAR} in a pull request\'s files would print'
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
-complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -s v -l verbose -d 'Print a one-line summary of each call to the extensions on stderr (hook, handler, Cluster, status, duration)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -s v -l verbose -d 'Print a one-line summary of each call to the extensions on stderr'
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -s q -l quiet -d 'Print only errors on stderr: no warnings, no progress bar'
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from help" -f -a "check" -d 'Check a Runtime extension against the topology-mutation guidelines (deterministic, idempotent, validating its input, stable errors, fast, valid answers and variables), with the requests a plan of the input sends'
 complete -c topoplan -n "__fish_topoplan_using_subcommand extension; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and not __fish_seen_subcommand_from cluster help" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and not __fish_seen_subcommand_from cluster help" -l diagnostics-format -d 'How diagnostics are printed on stderr' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
-complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and not __fish_seen_subcommand_from cluster help" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and not __fish_seen_subcommand_from cluster help" -l color -d 'When to colour output' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t'Always (for CI logs that render ANSI colours)'
 never\t'Never'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and not __fish_seen_subcommand_from cluster help" -s q -l quiet -d 'Print only errors on stderr: no warnings, no progress bar'
@@ -269,11 +274,11 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and __fish_s
 complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and __fish_seen_subcommand_from cluster" -l config -d 'clusterctl\'s configuration file: variables (below the environment and --env-file) and providers (file:// URLs name local repositories) [default: $XDG_CONFIG_HOME/cluster-api/clusterctl.yaml, else ~/.cluster-api/clusterctl.yaml, when one exists]' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and __fish_seen_subcommand_from cluster" -l env-file -d 'KEY=VALUE file of variables; the environment variables --env (or --env-all) lets through override it, it overrides the clusterctl config file' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and __fish_seen_subcommand_from cluster" -l env -d 'An environment variable substitution may read (--substitute, --provider-repo\'s components, the clusterctl config\'s provider URLs); repeatable. No other is read unless --env-all is given; --env-file and the clusterctl config file are always read' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and __fish_seen_subcommand_from cluster" -l max-input-bytes -d 'Most bytes read from all inputs together (files, stdin, --current, --env-file, --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G (powers of 1000)' -r
-complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and __fish_seen_subcommand_from cluster" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and __fish_seen_subcommand_from cluster" -l max-input-bytes -d 'Most bytes read from all inputs together' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and __fish_seen_subcommand_from cluster" -l diagnostics-format -d 'How diagnostics are printed on stderr' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
-complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and __fish_seen_subcommand_from cluster" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and __fish_seen_subcommand_from cluster" -l color -d 'When to colour output' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t'Always (for CI logs that render ANSI colours)'
 never\t'Never'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and __fish_seen_subcommand_from cluster" -l list-variables -d 'Print the variables the template uses (required, then optional with defaults) instead of the YAML'
@@ -283,19 +288,19 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and __fish_s
 complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and __fish_seen_subcommand_from cluster" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "cluster" -d 'Generate a workload cluster\'s YAML from an infrastructure provider\'s cluster template in a local repository, as `clusterctl generate cluster` does (pipe it into `topoplan plan -f -`)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -l diagnostics-format -d 'How diagnostics are printed on stderr' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
-complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -l color -d 'When to colour output' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t'Always (for CI logs that render ANSI colours)'
 never\t'Never'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -s q -l quiet -d 'Print only errors on stderr: no warnings, no progress bar'
 complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c topoplan -n "__fish_topoplan_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c topoplan -n "__fish_topoplan_using_subcommand schema" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+complete -c topoplan -n "__fish_topoplan_using_subcommand schema" -l diagnostics-format -d 'How diagnostics are printed on stderr' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
-complete -c topoplan -n "__fish_topoplan_using_subcommand schema" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+complete -c topoplan -n "__fish_topoplan_using_subcommand schema" -l color -d 'When to colour output' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t'Always (for CI logs that render ANSI colours)'
 never\t'Never'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand schema" -s q -l quiet -d 'Print only errors on stderr: no warnings, no progress bar'
@@ -303,10 +308,10 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand schema" -s h -l help -
 complete -c topoplan -n "__fish_topoplan_using_subcommand schema" -s V -l version -d 'Print version'
 complete -c topoplan -n "__fish_topoplan_using_subcommand version" -s o -l output -d 'What to print: text, or a JSON document for scripts' -r -f -a "text\t'Lines for people'
 json\t'One JSON document'"
-complete -c topoplan -n "__fish_topoplan_using_subcommand version" -l diagnostics-format -d 'How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow commands, so they appear on the pull request\'s lines) or json (one object per line). Default: text, plus github when GITHUB_ACTIONS=true' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
+complete -c topoplan -n "__fish_topoplan_using_subcommand version" -l diagnostics-format -d 'How diagnostics are printed on stderr' -r -f -a "text\t'miette\'s rendering: file:line:col, a snippet, help'
 github\t'GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`)'
 json\t'One JSON object per diagnostic and line'"
-complete -c topoplan -n "__fish_topoplan_using_subcommand version" -l color -d 'When to colour output: auto (a terminal, and no NO_COLOR), always or never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+complete -c topoplan -n "__fish_topoplan_using_subcommand version" -l color -d 'When to colour output' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t'Always (for CI logs that render ANSI colours)'
 never\t'Never'"
 complete -c topoplan -n "__fish_topoplan_using_subcommand version" -s q -l quiet -d 'Print only errors on stderr: no warnings, no progress bar'

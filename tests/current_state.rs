@@ -1074,6 +1074,22 @@ fn template_spec_change_table() {
     insta::assert_snapshot!("current_template_spec_table", out.ok());
 }
 
+/// Unchanged objects are counted, not listed, unless asked for (as terraform's plan).
+#[test]
+fn unchanged_objects_are_listed_only_when_asked() {
+    let hidden = setup(&TEMPLATE_SPEC)
+        .args(["plan", "-f", "in", "--current", "cur"])
+        .stdout_contains("13 unchanged")
+        .stdout_lacks("unchanged\n")
+        .run();
+    let shown = setup(&TEMPLATE_SPEC)
+        .args(["plan", "-f", "in", "--current", "cur", "--show-unchanged"])
+        .stdout_contains("team-a     Secret                 dev-shim            unchanged\n")
+        .run();
+    let rows = |o: &str| o.lines().filter(|l| l.starts_with("team-a ")).count();
+    assert_eq!(rows(shown.ok()), rows(hidden.ok()) + 13);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Current state the controller would refuse, or that contradicts the input: exit 1.
 
@@ -1610,8 +1626,11 @@ fn cluster_only_in_current_is_planned_as_stored() {
     let drift = run(&[]);
     assert_eq!(drift.status.code(), Some(2));
     let text = String::from_utf8_lossy(&drift.stdout).to_string();
+    // (Unchanged objects are not listed, so the columns are as wide as the changed ones.)
     assert!(
-        text.contains("team-a     DockerCluster          dev-86xbh           modified"),
+        text.lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>()
+                == ["team-a", "DockerCluster", "dev-86xbh", "modified"]),
         "{text}"
     );
     assert!(text.contains("+    imageRepository: mirror"), "{text}");

@@ -156,6 +156,14 @@ fn unset_variables_are_named_as_clusterctl_names_them() {
         .stderr_contains("cluster-template.yaml:16:14")
         .stdout("")
         .run();
+    // Reported once.
+    let out = generate(&[]).env_remove_all().status(1).run();
+    assert_eq!(
+        out.stderr.matches("is not set. Please set").count(),
+        1,
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]

@@ -36,7 +36,17 @@ fn a_fleet_change_reads_as_one_section_under_the_size_cap() {
         .stdout_contains("+    version: v1.34.1")
         .run();
     assert!(out.stdout.len() < 65_536, "{} characters", out.stdout.len());
-    assert_eq!(out.stdout.matches("<details>").count(), 1, "{}", out.stdout);
+    assert_eq!(
+        out.stdout.matches("<details><summary><code>").count(),
+        1,
+        "{}",
+        out.stdout
+    );
+    // The 999 others are named as far as the budget allows, the rest counted.
+    assert!(
+        out.stdout
+            .contains("<details><summary>The other 999 Clusters</summary>\n\n- `default/c0001`\n")
+    );
     assert_eq!(out.stdout.matches("\n| `default/c").count(), 50);
 }
 
@@ -106,4 +116,48 @@ fn upgrade_free() -> Test {
         .file("old/cluster.yaml", &p.cluster_yaml())
         .file("new/class.yaml", &p.class_yaml())
         .file("new/cluster.yaml", &labelled)
+}
+
+#[test]
+fn a_failing_run_still_comments_what_failed() {
+    // A Cluster of a class the input does not hold: an error at the Cluster's file and line.
+    Plan::new()
+        .test()
+        .args(["plan", "-f", "cluster.yaml", "-o", "markdown"])
+        .status(1)
+        .stdout_contains("### topoplan plan\n\n**Failed: 1 error; nothing was planned.**\n\n```text\ncluster.yaml:")
+        .stdout_contains(": error[topoplan::")
+        .run();
+    upgrade(1)
+        .file(
+            "new/broken.yaml",
+            "apiVersion: cluster.x-k8s.io/v1beta2\nkind: Cluster\nmetadata:\n  name: Bad_Name\n",
+        )
+        .args(["diff", "old", "new", "-o", "markdown"])
+        .status(1)
+        .stdout_contains("### topoplan diff\n\n**Failed: ")
+        .stdout_contains("broken.yaml:")
+        .run();
+}
+
+#[test]
+fn warnings_come_collapsed_after_the_plan() {
+    let plan = Plan::new();
+    let again = plan.cluster_yaml();
+    plan.file("flavor-b/cluster.yaml", &again)
+        .plan_test(&["-o", "markdown"])
+        .stdout_contains("<details><summary>1 warning</summary>\n\n```text\n")
+        .stdout_contains("is defined in 2 files")
+        .run();
+}
+
+#[test]
+fn the_clusters_sharing_a_change_are_named() {
+    upgrade(3)
+        .args(["diff", "old", "new", "-o", "markdown"])
+        .stdout_contains("— and the same change in 2 more Clusters</summary>")
+        .stdout_contains(
+            "<details><summary>The other 2 Clusters</summary>\n\n- `default/c0001`\n- `default/c0002`\n\n</details>",
+        )
+        .run();
 }

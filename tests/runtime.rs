@@ -194,9 +194,13 @@ fn discovery_failures_are_reported() {
     );
     server.set_discovery_mode(Mode::Status(503, "busy".into()));
     let err = Registry::connect(&opts("ext", &server.url)).expect_err("503");
+    // Cluster API's words, then the URL that answered.
     assert_eq!(
         err[0].to_string(),
-        "failed to discover extension \"ext\": http call failed: got response with status code 503 != 200: response : \"busy\""
+        format!(
+            "failed to discover extension \"ext\": http call failed: got response with status code 503 != 200: response : \"busy\" (POST {}/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery?timeout=10s: 503 Service Unavailable)",
+            server.url
+        )
     );
 }
 
@@ -434,8 +438,12 @@ fn non_200_is_an_error_with_the_body_excerpt() {
     assert_eq!(
         err.to_string(),
         format!(
-            "failed to call extension handler \"generate-patches.test-ext\": http call failed: got response with status code 500 != 200: response : \"{}...\"",
-            "x".repeat(512)
+            "failed to call extension handler \"generate-patches.test-ext\": http call failed: got response with status code 500 != 200: response : \"{}...\" (POST {}: 500 Internal Server Error)",
+            "x".repeat(512),
+            format!(
+                "{}/hooks.runtime.cluster.x-k8s.io/v1alpha1/generatepatches/generate-patches?timeout=10s",
+                server.url
+            )
         )
     );
     // Redirects are not followed: a 3xx is a non-200.

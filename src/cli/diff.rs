@@ -318,6 +318,9 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
                 (None, Format::Junit) => {
                     Some(output::junit::failed("topoplan diff", &f.diagnostics))
                 }
+                (None, Format::Markdown) => {
+                    Some(output::markdown::failed("topoplan diff", &f.diagnostics))
+                }
                 _ => None,
             };
             // (Once output flows, it can only stop short: `abandon_for` writes nothing then.)
@@ -345,7 +348,11 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
             }
             None if args.format == Format::Markdown => {
                 let summary = output::review::closing(&r.counts);
-                held.write(comment.finish("topoplan diff", &summary).as_bytes())?;
+                held.write(
+                    comment
+                        .finish("topoplan diff", &summary, &r.warnings)
+                        .as_bytes(),
+                )?;
             }
             None => held.write(output::review::closing(&r.counts).as_bytes())?,
         }

@@ -18,9 +18,10 @@ use crate::topology::budget::GenerateLimits;
 /// The byte budget of one run (`--max-input-bytes`), for every command that reads inputs.
 #[derive(Debug, Clone, Args)]
 pub struct InputLimitArgs {
-    /// Most bytes read from all inputs together (files, stdin, --current, --env-file,
-    /// --ca-file, ...): plain bytes, or with a suffix Ki, Mi, Gi (powers of 1024) or k, M, G
-    /// (powers of 1000).
+    /// Most bytes read from all inputs together.
+    ///
+    /// Files, stdin, --current, --env-file, --ca-file, ...: plain bytes, or with a suffix Ki,
+    /// Mi, Gi (powers of 1024) or k, M, G (powers of 1000).
     #[arg(long = "max-input-bytes", value_name = "BYTES", default_value = "256Mi", value_parser = parse_size)]
     pub max_input_bytes: u64,
 
@@ -90,8 +91,10 @@ pub struct InputArgs {
     #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
     pub files: Vec<PathBuf>,
 
-    /// Namespace for objects that have none [default: with --substitute the NAMESPACE
-    /// variable if set, as clusterctl's target namespace; otherwise "default"].
+    /// Namespace for objects that have none.
+    ///
+    /// [default: with --substitute the NAMESPACE variable if set, as clusterctl's target
+    /// namespace; otherwise "default"]
     #[arg(short = 'n', long, value_name = "NAMESPACE")]
     pub namespace: Option<String>,
 
@@ -99,9 +102,10 @@ pub struct InputArgs {
     #[arg(long)]
     pub substitute: bool,
 
-    /// KEY=VALUE file of variables for --substitute (and --provider-repo's components); the
-    /// environment variables --env (or --env-all) lets through override it, it overrides the
-    /// clusterctl config file.
+    /// KEY=VALUE file of variables for --substitute (and --provider-repo's components).
+    ///
+    /// The environment variables --env (or --env-all) lets through override it, it overrides
+    /// the clusterctl config file.
     #[arg(long, value_name = "FILE")]
     pub env_file: Option<PathBuf>,
 
@@ -110,7 +114,7 @@ pub struct InputArgs {
     pub providers: ProviderArgs,
 
     /// Input size limit.
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Limits")]
     pub limits: InputLimitArgs,
     /// Run bounds.
     #[command(flatten)]
@@ -120,15 +124,19 @@ pub struct InputArgs {
 /// A clusterctl local repository and configuration file (`plan`, `diff`, `validate`).
 #[derive(Debug, Clone, Default, Args)]
 pub struct ProviderArgs {
-    /// A clusterctl local repository, DIR/<provider-label>/<version>/ (e.g.
-    /// DIR/infrastructure-docker/v1.12.0/): the CustomResourceDefinitions of each provider's
-    /// newest release compatible with the input's Cluster API version join the input.
+    /// A clusterctl local repository, DIR/<provider-label>/<version>/.
+    ///
+    /// E.g. DIR/infrastructure-docker/v1.12.0/: the CustomResourceDefinitions of each
+    /// provider's newest release compatible with the input's Cluster API version join the
+    /// input.
     #[arg(long = "provider-repo", value_name = "DIR")]
     pub provider_repo: Option<PathBuf>,
 
-    /// clusterctl's configuration file, whose variables feed substitution below the environment
-    /// and --env-file [default: $XDG_CONFIG_HOME/cluster-api/clusterctl.yaml, else
-    /// ~/.cluster-api/clusterctl.yaml, when one exists].
+    /// clusterctl's configuration file, whose variables feed substitution.
+    ///
+    /// Below the environment and --env-file [default:
+    /// $XDG_CONFIG_HOME/cluster-api/clusterctl.yaml, else ~/.cluster-api/clusterctl.yaml, when
+    /// one exists].
     #[arg(long = "config", value_name = "FILE")]
     pub config: Option<PathBuf>,
 
@@ -371,14 +379,17 @@ pub fn read_text(
 /// Flags that shape admission (shared by `plan` and `validate`).
 #[derive(Debug, Args)]
 pub struct AdmissionArgs {
-    /// Cluster API feature gates, as its controller takes them (e.g.
-    /// MachineTaintPropagation=true). topoplan assumes ClusterTopology and RuntimeSDK on and
-    /// every other gate at Cluster API's default.
+    /// Cluster API feature gates, as its controller takes them.
+    ///
+    /// E.g. MachineTaintPropagation=true. topoplan assumes ClusterTopology and RuntimeSDK on
+    /// and every other gate at Cluster API's default.
     #[arg(long = "feature-gates", value_name = "NAME=BOOL,...")]
     pub feature_gates: Option<String>,
 
-    /// CustomResourceDefinitions of provider kinds (files, directories; other objects there
-    /// are ignored): templates are pruned and defaulted by them as the API server would, and
+    /// CustomResourceDefinitions of provider kinds (files, directories); repeatable.
+    ///
+    /// Other objects there are ignored. Templates are pruned and defaulted by them as the API
+    /// server would, and
     /// every generated object is validated against them. CRDs in -f and --current count too;
     /// Cluster API's own are built in. Only documents that may define a kind the run meets are
     /// parsed (others, even malformed, are passed over). Repeatable.
@@ -416,19 +427,25 @@ impl AdmissionArgs {
 /// Runtime extensions (`plan`).
 #[derive(Debug, Args, Default)]
 pub struct ExtensionArgs {
-    /// A Runtime extension serving external patches: NAME is the ExtensionConfig name the
+    /// A Runtime extension serving external patches; repeatable.
+    ///
+    /// NAME is the ExtensionConfig name the
     /// ClusterClass refers to (generate-patches.NAME), URL its http:// or https:// base URL;
     /// repeatable. Overrides the URL of an ExtensionConfig of that name in the input.
     #[arg(long = "extension", value_name = "NAME=URL")]
     pub extensions: Vec<String>,
 
     /// Call an ExtensionConfig of the input whose URL starts with PREFIX (e.g.
-    /// https://127.0.0.1:8443/); repeatable. Without it, only the extensions --extension names
-    /// are called: an ExtensionConfig may come from a pull request and name any address.
+    /// https://127.0.0.1:8443/); repeatable.
+    ///
+    /// Without it, only the extensions --extension names are called: an ExtensionConfig may
+    /// come from a pull request and name any address.
     #[arg(long = "allow-extension-url", value_name = "PREFIX")]
     pub allow_extension_urls: Vec<String>,
 
-    /// PEM file of the CA(s) that signed the extensions' serving certificates (instead of the
+    /// PEM file of the CA(s) that signed the extensions' serving certificates.
+    ///
+    /// (Instead of the
     /// system roots; an ExtensionConfig's caBundle still wins for its extension).
     #[arg(long = "ca-file", value_name = "PATH")]
     pub ca_file: Option<std::path::PathBuf>,
@@ -437,11 +454,18 @@ pub struct ExtensionArgs {
     #[arg(long = "insecure-skip-tls-verify")]
     pub insecure_skip_tls_verify: bool,
 
-    /// The largest response body read from an extension, in bytes; a larger one fails the
-    /// call [default: 67108864 (64 MiB)].
-    #[arg(long = "max-extension-response-bytes", value_name = "N")]
+    /// The largest response body read from an extension, in bytes.
+    ///
+    /// A larger one fails the call [default: 67108864 (64 MiB)].
+    #[arg(
+        long = "max-extension-response-bytes",
+        value_name = "N",
+        help_heading = "Limits"
+    )]
     pub max_extension_response_bytes: Option<u64>,
 
+    /// Record every call to the extensions and its answer into DIR.
+    ///
     /// Write every call made to the extensions (Discovery, DiscoverVariables,
     /// GeneratePatches, ValidateTopology) and its answer into DIR: one file per call, named by
     /// a hash of the request, and an index.json. Files of an earlier recording there are
@@ -453,22 +477,30 @@ pub struct ExtensionArgs {
     )]
     pub record_extensions: Option<std::path::PathBuf>,
 
+    /// Answer every call to the extensions from a recording in DIR.
+    ///
     /// Answer every call to the extensions from a recording made with --record-extensions,
     /// with no network (--extension is not needed). A request the recording does not hold is
     /// an error: the recording is stale.
     #[arg(long = "replay-extensions", value_name = "DIR")]
     pub replay_extensions: Option<std::path::PathBuf>,
 
+    /// Write each call to the extensions as a YAML file in DIR, and summarise it on stderr.
+    ///
     /// Write each call to the extensions as a YAML file in DIR (request, response, HTTP
     /// status, duration) and print a one-line summary of each on stderr.
     #[arg(long = "trace-extensions", value_name = "DIR")]
     pub trace_extensions: Option<std::path::PathBuf>,
 
+    /// Redact the extension setting KEY in traces and recordings; repeatable.
+    ///
     /// Replace the value of the extension setting KEY by REDACTED in traces and recordings
     /// (a recording replays with the same keys redacted); repeatable.
     #[arg(long = "redact-setting", value_name = "KEY")]
     pub redact_settings: Vec<String>,
 
+    /// Print a one-line summary of each call to the extensions on stderr.
+    ///
     /// Print a one-line summary of each call to the extensions on stderr (hook, handler,
     /// Cluster, status, duration).
     #[arg(short = 'v', long = "verbose")]

@@ -39,13 +39,17 @@ controller would create for Clusters that use a ClusterClass, and shows it as a 
     propagate_version = true
 )]
 pub struct Cli {
-    /// How diagnostics are printed on stderr: text (miette), github (GitHub Actions workflow
-    /// commands, so they appear on the pull request's lines) or json (one object per line).
-    /// Default: text, plus github when GITHUB_ACTIONS=true.
+    /// How diagnostics are printed on stderr.
+    ///
+    /// text (miette), github (GitHub Actions workflow commands, so they appear on the pull
+    /// request's lines) or json (one object per line). Default: text, plus github when
+    /// GITHUB_ACTIONS=true.
     #[arg(long = "diagnostics-format", value_enum, global = true)]
     pub diagnostics_format: Option<DiagnosticsFormat>,
 
-    /// When to colour output: auto (a terminal, and no NO_COLOR), always or never.
+    /// When to colour output.
+    ///
+    /// auto (a terminal, and no NO_COLOR), always or never.
     #[arg(long = "color", value_enum, global = true, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 
@@ -131,6 +135,7 @@ pub fn actions() -> bool {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Plan every topology Cluster in the input: what would be created, modified or deleted.
+    #[command(after_help = plan::EXAMPLES)]
     Plan(plan::PlanArgs),
     /// Review a change: plan every Cluster with the OLD inputs, then with the NEW ones against
     /// the state the old ones produce; report per Cluster what changes and what rolls out.
@@ -357,13 +362,24 @@ pub fn stdout_color() -> bool {
 
 /// Print diagnostics on stderr in this run's formats (miette's text by default).
 pub fn report(diags: &[Diagnostic]) {
-    let quieted: Vec<Diagnostic>;
-    let diags = if quiet() {
-        quieted = diags.iter().filter(|d| d.is_error()).cloned().collect();
-        &quieted[..]
-    } else {
-        diags
-    };
+    // The same finding reached by two paths (both sides of a diff reading one file, a check
+    // run before and inside a stage) is reported once.
+    let mut seen = std::collections::HashSet::new();
+    let quieted: Vec<Diagnostic> = diags
+        .iter()
+        .filter(|d| !quiet() || d.is_error())
+        .filter(|d| {
+            seen.insert((
+                d.is_error(),
+                d.code,
+                d.message.clone(),
+                d.position(),
+                d.help.clone(),
+            ))
+        })
+        .cloned()
+        .collect();
+    let diags = &quieted[..];
     if diags.is_empty() {
         return;
     }

@@ -16,71 +16,109 @@ use crate::plan::{self, PlanOptions};
 #[derive(Debug, Args)]
 pub struct PlanArgs {
     /// What to read.
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Input")]
     pub input: InputArgs,
 
     /// Admission.
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Input")]
     pub admission: AdmissionArgs,
 
     /// Runtime extensions.
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Extensions")]
     pub extensions: ExtensionArgs,
 
-    /// The management cluster's objects (files, directories, - or an earlier --output-dir):
-    /// -f is then the change. ClusterClasses and templates -f lacks are read from here, and
-    /// only the Clusters the change affects are planned (those in -f, and the stored ones whose
-    /// class is in -f or uses a template in -f); existing objects keep their names and are
-    /// compared as the topology controller compares them (server-side apply). Export with:
-    /// kubectl get $(kubectl api-resources --verbs=list -o name | grep -E 'cluster\.x-k8s\.io$' |
-    /// paste -sd, -),customresourcedefinitions,mutatingwebhookconfigurations -A -o yaml
-    /// --show-managed-fields > state.yaml. Repeatable.
-    #[arg(long = "current", value_name = "PATH")]
+    /// The management cluster's objects (files, directories, - or an earlier --output-dir);
+    /// -f is then the change; repeatable.
+    ///
+    /// ClusterClasses and templates -f lacks are read from here, and only the Clusters the
+    /// change affects are planned (those in -f, and the stored ones whose class is in -f or
+    /// uses a template in -f); existing objects keep their names and are compared as the
+    /// topology controller compares them (server-side apply). Export with: kubectl get
+    /// $(kubectl api-resources --verbs=list -o name | grep -E 'cluster\.x-k8s\.io$' | paste
+    /// -sd, -),customresourcedefinitions,mutatingwebhookconfigurations -A -o yaml
+    /// --show-managed-fields > state.yaml
+    #[arg(long = "current", value_name = "PATH", help_heading = "Current state")]
     pub current: Vec<PathBuf>,
 
     /// With --current: plan every stored Cluster, not only those the change in -f affects (a
     /// drift check: what the topology controller would do now).
-    #[arg(long = "all-current", requires = "current")]
+    #[arg(
+        long = "all-current",
+        requires = "current",
+        help_heading = "Current state"
+    )]
     pub all_current: bool,
 
     /// Exit with 2 when the plan changes anything (0 when it changes nothing, 1 on error).
-    #[arg(long = "detailed-exitcode")]
+    #[arg(long = "detailed-exitcode", help_heading = "Output")]
     pub detailed_exitcode: bool,
 
-    /// Exit with 1 when any warning was reported, after printing everything (as conftest's
-    /// flag does): a CI gate that treats warnings as errors.
-    #[arg(long = "fail-on-warn")]
+    /// Exit with 1 when any warning was reported, after printing everything.
+    ///
+    /// As conftest's flag does: a CI gate that treats warnings as errors.
+    #[arg(long = "fail-on-warn", help_heading = "Output")]
     pub fail_on_warn: bool,
 
-    /// Leave each object out of the JSON/YAML document (verdicts, notes and diffs stay): a
-    /// fleet's document shrinks to what a reviewer reads.
-    #[arg(long = "no-objects")]
+    /// Leave each object out of the JSON/YAML document (verdicts, notes and diffs stay).
+    ///
+    /// A fleet's document shrinks to what a reviewer reads.
+    #[arg(long = "no-objects", help_heading = "Output")]
     pub no_objects: bool,
 
-    /// Plan only this Cluster: NAMESPACE/NAME, or NAME (in -n's namespace when given, else
-    /// the one Cluster of that name); repeatable.
-    #[arg(long = "cluster", value_name = "[NAMESPACE/]NAME")]
+    /// Plan only this Cluster; repeatable.
+    ///
+    /// NAMESPACE/NAME, or NAME (in -n's namespace when given, else the one Cluster of that
+    /// name).
+    #[arg(
+        long = "cluster",
+        value_name = "[NAMESPACE/]NAME",
+        help_heading = "Input"
+    )]
     pub clusters: Vec<String>,
 
-    /// Write one YAML file per object under DIR, creating it and its parents if missing; an
-    /// earlier plan there is replaced atomically, and only if nothing was added to it.
+    /// Write one YAML file per object under DIR.
+    ///
+    /// DIR and its parents are created if missing; an earlier plan there is replaced
+    /// atomically, and only if nothing was added to it.
     #[arg(
         long = "output-dir",
         visible_alias = "output-directory",
-        value_name = "DIR"
+        value_name = "DIR",
+        help_heading = "Output"
     )]
     pub output_dir: Option<PathBuf>,
 
     /// What to print on stdout.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = Format::Table)]
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = Format::Table, help_heading = "Output")]
     pub format: Format,
 
-    /// Also show what each ClusterClass patch did to each template: the operations with their
-    /// values, or why it was skipped (after the table; in the plan document with -o
-    /// json/yaml).
-    #[arg(long = "explain")]
+    /// Also show what each ClusterClass patch did to each template.
+    ///
+    /// The operations with their values, or why it was skipped (after the table; in the plan
+    /// document with -o json/yaml).
+    #[arg(long = "explain", help_heading = "Output")]
     pub explain: bool,
+
+    /// List unchanged objects in the table too (hidden by default, counted in the summary).
+    #[arg(long = "show-unchanged", help_heading = "Output")]
+    pub show_unchanged: bool,
+
+    /// Print only how many objects each Cluster creates, modifies and deletes.
+    ///
+    /// One line per Cluster that changes, then the totals, like `diff --stat`; with the table
+    /// format only.
+    #[arg(long = "stat", help_heading = "Output", conflicts_with_all = ["format", "explain"])]
+    pub stat: bool,
 }
+
+/// `plan -h`'s examples (also the man page's EXAMPLES).
+pub const EXAMPLES: &str = "\
+Examples:
+  topoplan plan -f class/ -f clusters/                 what every Cluster would get
+  topoplan plan -f . --cluster team-a/dev --explain    one Cluster, with each patch's work
+  topoplan plan -f . --current live.yaml               against what is in the cluster now
+  topoplan plan -f . --extension my-ext=http://127.0.0.1:8443 -o json
+  topoplan plan -f . -o markdown --detailed-exitcode > comment.md";
 
 /// Output formats of `plan`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -113,6 +151,10 @@ pub struct OutputOptions {
     pub external_diff: Option<output::external_diff::Command>,
     /// Show the patch trace.
     pub explain: bool,
+    /// List unchanged objects in the table.
+    pub show_unchanged: bool,
+    /// One line per changing Cluster instead of its table.
+    pub stat: bool,
     /// Exit 2 on changes.
     pub detailed_exitcode: bool,
     /// Exit 1 when any warning was reported.
@@ -211,8 +253,10 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
             dir: args.output_dir,
             inputs,
             color: stdout_color(),
-            external_diff: super::external_diff(args.format == Format::Table),
+            external_diff: super::external_diff(args.format == Format::Table && !args.stat),
             explain: args.explain,
+            show_unchanged: args.show_unchanged,
+            stat: args.stat,
             detailed_exitcode: args.detailed_exitcode,
             fail_on_warn: args.fail_on_warn,
             show: output::document::Show {
@@ -282,9 +326,18 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     let head = syntax.map(|s| output::document::frame(s, &[], None).head);
     let render = |i: usize, c: &plan::ClusterPlan| Chunk {
         text: match out.format {
-            Format::Table => {
-                output::table::cluster(i, c, out.color, out.external_diff.is_none()).into_bytes()
+            Format::Table if out.stat => {
+                output::review::cluster(c, &Default::default(), false, output::review::Detail::Stat)
+                    .into_bytes()
             }
+            Format::Table => output::table::cluster(
+                i,
+                c,
+                out.color,
+                out.external_diff.is_none(),
+                out.show_unchanged,
+            )
+            .into_bytes(),
             Format::Json => output::document::json_cluster(i, c, out.show),
             Format::Yaml => output::document::yaml_cluster(c, out.show),
             Format::Markdown | Format::Junit => Vec::new(),
@@ -383,6 +436,9 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
                 (None, Format::Junit) => {
                     Some(output::junit::failed("topoplan plan", &f.diagnostics))
                 }
+                (None, Format::Markdown) => {
+                    Some(output::markdown::failed("topoplan plan", &f.diagnostics))
+                }
                 _ => None,
             };
             // (Once output flows, it can only stop short: `abandon_for` writes nothing then.)
@@ -439,7 +495,11 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
                 comment.affected(a);
             }
             let summary = output::table::totals(&outcome.summary);
-            held.write(comment.finish("topoplan plan", &summary).as_bytes())?;
+            held.write(
+                comment
+                    .finish("topoplan plan", &summary, &outcome.warnings)
+                    .as_bytes(),
+            )?;
         }
         if out.format == Format::Junit {
             let properties = outcome
@@ -459,8 +519,8 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
             let sep = if emitted == 0 { "" } else { "\n" };
             held.write(format!("{sep}{}", output::affected::text(a)).as_bytes())?;
         }
-        // Several Clusters: the fleet summed up, as `diff` ends.
-        if out.format == Format::Table && outcome.summary.clusters > 1 {
+        // Several Clusters (or --stat): the fleet summed up, as `diff` ends.
+        if out.format == Format::Table && (outcome.summary.clusters > 1 || out.stat) {
             held.write(format!("\n{}", output::table::totals(&outcome.summary)).as_bytes())?;
         }
         // With a plan document, the explanation is part of it.

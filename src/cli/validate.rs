@@ -49,6 +49,21 @@ pub struct ValidateArgs {
     /// flag does): a CI gate that treats warnings as errors.
     #[arg(long = "fail-on-warn")]
     pub fail_on_warn: bool,
+
+    /// Leave out the files a directory walk finds that match GLOB; repeatable.
+    ///
+    /// Without a `/` the pattern matches a file or directory name anywhere
+    /// (kustomization.yaml, *.json, docs); with one, the path below the directory given
+    /// (docs/**, overlays/*/patch.yaml). `*` and `?` stay within a name, `**` spans
+    /// directories. Documents with neither apiVersion nor kind are passed over anyway (one
+    /// warning counts them).
+    #[arg(long = "exclude", value_name = "GLOB")]
+    pub exclude: Vec<String>,
+
+    /// A field the CustomResourceDefinition does not declare (schema::pruned, often a
+    /// misindented field) is an error, not a warning, as kubectl's strict field validation.
+    #[arg(long = "strict")]
+    pub strict: bool,
 }
 
 /// Output formats of `validate`.
@@ -69,6 +84,18 @@ pub enum Format {
 pub fn resolve(args: ValidateArgs) -> Result<(ValidateOptions, Format), Failure> {
     let (mut load, providers) = args.input.resolve()?;
     load.exclude.extend(args.extensions.dirs());
+    // A repository read whole holds other YAML (kustomization.yaml, mkdocs.yml, CI files).
+    load.skip_foreign = true;
+    let globs: Vec<_> = args
+        .exclude
+        .iter()
+        .map(|g| crate::load::glob::Glob::new(g))
+        .collect();
+    let bad: Vec<crate::diag::Diagnostic> = globs.iter().filter_map(|g| g.clone().err()).collect();
+    if !bad.is_empty() {
+        return Err(Failure::Diagnostics(bad));
+    }
+    load.exclude_globs = globs.into_iter().filter_map(Result::ok).collect();
     let replace = args.current.is_empty() && !args.old.is_empty();
     let stored = if replace { &args.old } else { &args.current };
     let current = super::input::current_load(&load, stored)?;
@@ -92,9 +119,13 @@ pub fn resolve(args: ValidateArgs) -> Result<(ValidateOptions, Format), Failure>
 /// Run `validate`.
 pub fn run(args: ValidateArgs) -> Result<ExitCode, Failure> {
     let fail_on_warn = args.fail_on_warn;
+    let strict = args.strict;
     let (opts, format) = resolve(args)?;
-    let validated =
+    let mut validated =
         crate::pipeline::validate::validate(&opts).map_err(|d| Failure::Diagnostics(d.0))?;
+    if strict {
+        validated.validation.strict();
+    }
     report(&validated.skipped);
     report(&validated.ignored);
     let v = &validated.validation;

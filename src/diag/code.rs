@@ -62,7 +62,7 @@ codes! {
         "A symbolic link leads to a hidden entry (`.env`, `.git/config`, …); hidden entries are never inputs, through a link or otherwise.";
     /// A directory entry that is not a regular file.
     InputSkipped = "input::skipped",
-        "A directory entry is not a regular file (a socket, device or FIFO) and was skipped.";
+        "A directory entry is not a regular file (a socket, device or FIFO) and was skipped, or (`validate`) documents without `apiVersion` and `kind` were passed over.";
     /// YAML or JSON syntax.
     InputSyntax = "input::syntax",
         "A file is not valid YAML or JSON, or uses YAML that Kubernetes does not read (anchors over the bound, duplicate keys, tags).";

@@ -23,6 +23,7 @@ use crate::escape::{escape, escape_line, escaped_width, push_escaped};
 use crate::source::{Origin, SourceFile, Span};
 
 mod code;
+pub mod suggest;
 
 pub use code::{Code, markdown_table};
 

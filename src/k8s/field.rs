@@ -399,6 +399,8 @@ pub struct FieldError {
     pub bad_value: BadValue,
     /// What was expected.
     pub detail: String,
+    /// topoplan's hint beside Cluster API's message (a "did you mean"); not part of the text.
+    pub help: Option<String>,
 }
 
 impl FieldError {
@@ -488,7 +490,14 @@ impl FieldError {
             path: path.clone(),
             bad_value,
             detail: detail.into(),
+            help: None,
         }
+    }
+
+    /// The same error with a hint for the user, shown beside Cluster API's message.
+    pub fn with_help(mut self, help: Option<String>) -> Self {
+        self.help = help;
+        self
     }
 
     /// The same error with another bad value (Cluster API replaces a variable error's value

@@ -247,21 +247,15 @@ fn collect_path(
         }
     }
     if blobs.is_empty() {
-        let any = !listing.is_empty();
-        return Err(if any {
-            Diagnostic::error(
-                Code::InputGit,
-                format!("directory {rev}:{user_path} holds no .yaml, .yml or .json file"),
-            )
-        } else {
-            Diagnostic::error(
-                Code::InputGit,
-                format!("--base-ref {rev}: {user_path} does not exist at revision {rev}"),
-            )
-            .with_help(
-                "paths are read relative to the current directory, as they were at that revision",
-            )
-        });
+        // A path the revision does not have (a folder the pull request adds) held nothing
+        // then: the base side of it is empty, and what it holds now is all new.
+        if listing.is_empty() {
+            return Ok(Vec::new());
+        }
+        return Err(Diagnostic::error(
+            Code::InputGit,
+            format!("directory {rev}:{user_path} holds no .yaml, .yml or .json file"),
+        ));
     }
     // The order of a directory walk (path components compared one by one), not git's byte order.
     blobs.sort_by(|a, b| a.0.cmp(&b.0));
@@ -654,10 +648,16 @@ mod tests {
                 dir.path().canonicalize().expect("canonical").display()
             )
         );
-        assert_eq!(
-            msg("v1", "fleet/c.json"),
-            "--base-ref v1: fleet/c.json does not exist at revision v1"
+        // A path the revision does not have reads as empty there (a folder a pull request adds).
+        let mut errors = Vec::new();
+        let files = collect_in(
+            dir.path(),
+            "v1",
+            &[PathBuf::from("fleet/c.json")],
+            &InputLimit::default(),
+            &mut errors,
         );
+        assert!(files.is_empty() && errors.is_empty(), "{errors:?}");
         assert_eq!(
             msg("v1", "-"),
             "--base-ref v1: standard input (-) has no revision to read"

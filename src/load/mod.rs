@@ -11,6 +11,7 @@ defaulting; and duplicate detection. It knows nothing about Cluster API semantic
 pub mod envfile;
 pub mod envsubst;
 pub mod git;
+pub mod glob;
 pub mod limit;
 pub mod object;
 pub mod unsubstituted;
@@ -71,6 +72,12 @@ pub struct LoadOptions {
     /// `default_namespace` came from `-n`: an object whose own namespace differs is refused
     /// (kubectl's rule), except for kinds without a namespace.
     pub namespace_from_flag: bool,
+    /// Files a directory walk leaves out (`--exclude GLOB`), matched below the directory given.
+    pub exclude_globs: Vec<glob::Glob>,
+    /// Pass over documents that have neither `apiVersion` nor `kind` (`kustomization.yaml`,
+    /// `mkdocs.yml` in a repository read whole), with one warning counting them, instead of
+    /// failing on them.
+    pub skip_foreign: bool,
 }
 
 /// A test on a document's text: parse it, or pass over it ([`LoadOptions::keep_document`]).
@@ -333,12 +340,16 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
                 .into_par_iter()
                 .map(|w| {
                     let scan = opts.warn_unsubstituted && opts.substitute.is_none();
-                    file_objects(w, &opts.default_namespace, scan)
+                    file_objects(w, &opts.default_namespace, scan, opts.skip_foreign)
                 })
                 .collect();
             let mut objects = Vec::with_capacity(files.iter().map(|f| f.objects.len()).sum());
             let mut runtime_messages = Vec::new();
+            let mut foreign: Vec<(String, usize)> = Vec::new();
             for mut f in files {
+                if let Some(name) = f.foreign.0.take() {
+                    foreign.push((name, f.foreign.1));
+                }
                 objects.append(&mut f.objects);
                 runtime_messages.append(&mut f.runtime_messages);
                 errors.append(&mut f.errors);
@@ -348,6 +359,7 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
             if opts.namespace_from_flag {
                 check_namespaces(&objects, &opts.default_namespace, &mut errors);
             }
+            warnings.extend(foreign_note(&foreign));
             if errors.is_empty() {
                 Ok(Inputs {
                     objects,
@@ -387,11 +399,61 @@ struct FileOut {
     runtime_messages: Vec<(serde_json::Value, Origin)>,
     errors: Vec<Diagnostic>,
     warnings: Vec<Diagnostic>,
+    /// With [`LoadOptions::skip_foreign`]: the file's name when it held documents that are not
+    /// Kubernetes objects, and how many.
+    foreign: (Option<String>, usize),
+}
+
+/// Whether `value` is no Kubernetes object at all: a mapping with neither `apiVersion` nor
+/// `kind` (a half-written object, with one of them, is still reported).
+fn is_foreign(value: &serde_json::Value) -> bool {
+    value
+        .as_object()
+        .is_some_and(|m| !m.contains_key("apiVersion") && !m.contains_key("kind"))
+}
+
+/// The one warning for every document [`LoadOptions::skip_foreign`] passed over: how many,
+/// and the first files holding them.
+fn foreign_note(foreign: &[(String, usize)]) -> Option<Diagnostic> {
+    const NAMED: usize = 5;
+    let total: usize = foreign.iter().map(|(_, n)| n).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut files: Vec<&str> = foreign
+        .iter()
+        .take(NAMED)
+        .map(|(f, _)| f.as_str())
+        .collect();
+    let more = foreign.len().saturating_sub(NAMED);
+    let more = if more > 0 {
+        files.push("…");
+        format!(" and {more} more files")
+    } else {
+        String::new()
+    };
+    let documents = if total == 1 { "document" } else { "documents" };
+    Some(
+        Diagnostic::warning(
+            Code::InputSkipped,
+            format!(
+                "skipped {total} {documents} without apiVersion and kind (not Kubernetes objects) in {}{more}",
+                files.join(", ")
+            ),
+        )
+        .with_help("leave such files out with --exclude GLOB (e.g. --exclude kustomization.yaml)"),
+    )
 }
 
 /// The objects and Runtime SDK messages of one file.
-/// With `scan`, values holding clusterctl variables are reported (a warning per file).
-fn file_objects(work: FileWork, default_namespace: &str, scan: bool) -> FileOut {
+/// With `scan`, values holding clusterctl variables are reported (a warning per file); with
+/// `skip_foreign`, documents that are not Kubernetes objects are counted and passed over.
+fn file_objects(
+    work: FileWork,
+    default_namespace: &str,
+    scan: bool,
+    skip_foreign: bool,
+) -> FileOut {
     let mut out = FileOut::default();
     let (file, docs) = match work {
         FileWork::Failed(e) => {
@@ -409,6 +471,11 @@ fn file_objects(work: FileWork, default_namespace: &str, scan: bool) -> FileOut 
             file: Arc::clone(&file),
             spans: doc.spans,
         };
+        if skip_foreign && is_foreign(&doc.value) {
+            out.foreign.0 = Some(file.name.clone());
+            out.foreign.1 += 1;
+            continue;
+        }
         if scan {
             variables.document(&doc.value, &origin);
         }
@@ -570,6 +637,17 @@ fn collect_files(path: &Path, opts: &LoadOptions, out: &mut Collected) -> Result
             ));
         }
         for f in walked.files {
+            if !opts.exclude_globs.is_empty() {
+                let relative = f.strip_prefix(path).unwrap_or(&f);
+                let relative = relative
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                if opts.exclude_globs.iter().any(|g| g.matches(&relative)) {
+                    continue;
+                }
+            }
             // `-f .` lists `./a.yaml`; the short form reads better in diagnostics and paths.
             let shown = f.strip_prefix(".").unwrap_or(&f).display().to_string();
             let text = read_text(&f, &shown, limit)?;

@@ -6,8 +6,10 @@ Layout: a title, the fleet summed up in one line, a table of the Clusters that c
 class, objects to create / modify / delete, what rolls out), then per change a collapsible
 `<details>` with a fenced `diff` block per changed object. Clusters whose changes are the same
 (the same objects change the same way; only names differ) share one section: "and the same
-change in 998 more Clusters". The comment stays under [`BUDGET`] characters (GitHub refuses
-comments over 65,536): rows and sections that do not fit are counted in a closing note.
+change in 998 more Clusters", those Clusters named in a collapsed list. The run's warnings
+follow, collapsed. The comment stays under [`BUDGET`] characters (GitHub refuses comments over
+65,536): rows, sections and names that do not fit are counted in a closing note. A run that
+fails prints a comment too ([`failed`]): what failed, with each error's file:line:col.
 
 Owns the layout, the grouping and the budget. Each Cluster is reduced to a [`Piece`] on a worker
 thread; [`Comment`] gathers them in plan order (only the small pieces of changed Clusters are
@@ -16,6 +18,7 @@ kept, and sections only until the budget is spent).
 
 use std::fmt::Write as _;
 
+use crate::diag::Diagnostic;
 use crate::escape::{escape, escape_line};
 use crate::plan::review::Membership;
 use crate::plan::{Action, ClusterPlan};
@@ -26,6 +29,20 @@ pub const BUDGET: usize = 60_000;
 
 /// The most table rows before the rest are counted.
 const MAX_ROWS: usize = 50;
+
+/// The most errors, and warnings, listed in a comment before the rest are counted.
+const MAX_FINDINGS: usize = 20;
+
+/// Characters the names of Clusters sharing a section may take, together (taken from the
+/// sections' share of [`BUDGET`]).
+const NAMES_BUDGET: usize = BUDGET / 12;
+
+/// The most characters of one error or warning shown (a long message is cut), so the
+/// warnings' block stays within [`FINDINGS_BUDGET`].
+const MAX_FINDING: usize = 300;
+
+/// Characters kept for the warnings' block (taken from the sections' share of [`BUDGET`]).
+const FINDINGS_BUDGET: usize = MAX_FINDINGS * (MAX_FINDING + 8) + 200;
 
 /// What the comment needs of one Cluster.
 #[derive(Debug, Clone)]
@@ -225,6 +242,8 @@ struct Section {
     label: String,
     body: String,
     more: usize,
+    /// The first of the `more` Clusters' labels, as many as [`NAMES_BUDGET`] allows.
+    others: Vec<String>,
 }
 
 /// The comment, gathered Cluster by Cluster in plan order.
@@ -241,6 +260,8 @@ pub struct Comment {
     sections_left_out: usize,
     /// What the change affects (against the management cluster), told under the summary.
     affected: Option<String>,
+    /// Characters of the other Clusters' names kept, over every section.
+    names_used: usize,
 }
 
 impl Comment {
@@ -264,12 +285,16 @@ impl Comment {
             .find(|s| s.signature == p.signature)
         {
             s.more += 1;
+            if self.names_used + p.label.len() + 16 <= NAMES_BUDGET {
+                self.names_used += p.label.len() + 16;
+                s.others.push(p.label);
+            }
             return;
         }
         // A section's own size, plus its summary line; the signature is kept to group later
         // Clusters, so it counts too.
         let cost = p.body.len() + p.label.len() + p.signature.len() + 100;
-        if self.used + cost > BUDGET - BUDGET / 4 {
+        if self.used + cost > BUDGET - BUDGET / 4 - NAMES_BUDGET - FINDINGS_BUDGET {
             self.sections_left_out += 1;
             return;
         }
@@ -279,6 +304,7 @@ impl Comment {
             label: p.label,
             body: p.body,
             more: 0,
+            others: Vec::new(),
         });
     }
 
@@ -287,9 +313,9 @@ impl Comment {
         self.affected = Some(crate::output::affected::markdown(a));
     }
 
-    /// The comment: `title`, the `summary` line, what the change affects, the table and the
-    /// sections.
-    pub fn finish(self, title: &str, summary: &str) -> String {
+    /// The comment: `title`, the `summary` line, what the change affects, the table, the
+    /// sections and the run's `warnings` (collapsed).
+    pub fn finish(self, title: &str, summary: &str, warnings: &[Diagnostic]) -> String {
         let mut out = format!("### {title}\n\n**{}**\n\n", summary.trim_end());
         if let Some(a) = &self.affected {
             out.push_str(a);
@@ -297,6 +323,7 @@ impl Comment {
         }
         if self.rows.is_empty() && self.rows_left_out == 0 {
             out.push_str("No Cluster changes.\n");
+            out.push_str(&warnings_section(warnings));
             return out;
         }
         out.push_str("| Cluster | ClusterClass | Create | Modify | Delete | Rolls out |\n");
@@ -320,9 +347,32 @@ impl Comment {
             };
             let _ = write!(
                 out,
-                "<details><summary><code>{}</code>{same}</summary>\n\n{}</details>\n\n",
+                "<details><summary><code>{}</code>{same}</summary>\n\n{}",
                 s.label, s.body
             );
+            if s.more > 0 {
+                let _ = write!(
+                    out,
+                    "<details><summary>The other {}</summary>\n\n",
+                    if s.more == 1 {
+                        "Cluster".to_string()
+                    } else {
+                        format!("{} Clusters", s.more)
+                    }
+                );
+                for o in &s.others {
+                    let _ = writeln!(out, "- `{o}`");
+                }
+                if s.others.len() < s.more {
+                    let _ = writeln!(
+                        out,
+                        "- … and {} more (`-o json` names every one)",
+                        s.more - s.others.len()
+                    );
+                }
+                out.push_str("\n</details>\n\n");
+            }
+            out.push_str("</details>\n\n");
         }
         if self.sections_left_out > 0 {
             let _ = writeln!(
@@ -331,8 +381,78 @@ impl Comment {
                 self.sections_left_out
             );
         }
+        out.push_str(&warnings_section(warnings));
         out
     }
+}
+
+/// One finding as a line of text: `file:line:col: error[code]: message`, then its help.
+fn finding(d: &Diagnostic) -> String {
+    let kind = if d.is_error() { "error" } else { "warning" };
+    let mut s = match d.position() {
+        Some((file, line, col)) => format!("{file}:{line}:{col}: "),
+        None => String::new(),
+    };
+    let _ = write!(s, "{kind}[{}]: {}", d.code.name(), d.message);
+    if let Some(h) = &d.help {
+        let _ = write!(s, "\n  help: {h}");
+    }
+    let mut s = escape(&s).into_owned();
+    if s.len() > MAX_FINDING {
+        let mut cut = MAX_FINDING;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        s.truncate(cut);
+        s.push('…');
+    }
+    s
+}
+
+/// The first [`MAX_FINDINGS`] of `list` in a fenced block, the rest counted.
+fn findings_block(list: &[&Diagnostic], what: &str) -> String {
+    let lines: Vec<String> = list.iter().take(MAX_FINDINGS).map(|d| finding(d)).collect();
+    let text = lines.join("\n");
+    let fence = fence_for(&text);
+    let mut out = format!("{fence}text\n{text}\n{fence}\n");
+    if list.len() > MAX_FINDINGS {
+        let _ = writeln!(
+            out,
+            "\n… and {} more {what}; the job's log has every one.",
+            list.len() - MAX_FINDINGS
+        );
+    }
+    out
+}
+
+/// The warnings, collapsed; nothing when there are none.
+fn warnings_section(warnings: &[Diagnostic]) -> String {
+    let list: Vec<&Diagnostic> = warnings.iter().filter(|d| !d.is_error()).collect();
+    if list.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\n<details><summary>{} warning{}</summary>\n\n{}\n</details>\n",
+        list.len(),
+        if list.len() == 1 { "" } else { "s" },
+        findings_block(&list, "warnings")
+    )
+}
+
+/// The comment of a run that failed: `title`, how many errors, the first of them with their
+/// file:line:col, and the warnings (collapsed), so a failing pull request is told why.
+pub fn failed(title: &str, diagnostics: &[Diagnostic]) -> String {
+    let (errors, warnings): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
+        diagnostics.iter().partition(|d| d.is_error());
+    let mut out = format!(
+        "### {title}\n\n**Failed: {} error{}; nothing was planned.**\n\n",
+        errors.len(),
+        if errors.len() == 1 { "" } else { "s" }
+    );
+    out.push_str(&findings_block(&errors, "errors"));
+    let warnings: Vec<Diagnostic> = warnings.into_iter().cloned().collect();
+    out.push_str(&warnings_section(&warnings));
+    out
 }
 
 #[cfg(test)]
@@ -374,9 +494,43 @@ mod tests {
         c.add(p("a", "s1", "one"));
         c.add(p("b", "s1", "one"));
         c.add(p("c", "s2", &"x".repeat(BUDGET)));
-        let text = c.finish("t", "sum");
+        let text = c.finish("t", "sum", &[]);
         assert!(text.contains("<code>a</code> — and the same change in 1 more Cluster</summary>"));
+        assert!(text.contains("<details><summary>The other Cluster</summary>\n\n- `b`\n"));
         assert!(text.contains("the changes of 1 more Cluster(s) are not shown"));
         assert!(text.len() < BUDGET + 2_000);
+    }
+
+    #[test]
+    fn the_names_of_grouped_clusters_stay_within_their_budget() {
+        let mut c = Comment::default();
+        for i in 0..10_000 {
+            c.add(Piece {
+                row: Some(String::new()),
+                signature: "s".into(),
+                body: "b".into(),
+                label: format!("default/cluster-{i:05}"),
+            });
+        }
+        let text = c.finish("t", "sum", &[]);
+        assert!(text.contains("The other 9999 Clusters"));
+        assert!(text.contains("- `default/cluster-00001`\n"));
+        assert!(text.contains("more (`-o json` names every one)"));
+        assert!(text.len() < BUDGET, "{}", text.len());
+    }
+
+    #[test]
+    fn a_failure_lists_its_first_errors_and_collapses_warnings() {
+        use crate::diag::Code;
+        let mut d: Vec<Diagnostic> = (0..25)
+            .map(|i| Diagnostic::error(Code::Usage, format!("bad {i}")))
+            .collect();
+        d.push(Diagnostic::warning(Code::Usage, "careful ```"));
+        let text = failed("topoplan plan", &d);
+        assert!(text.starts_with("### topoplan plan\n\n**Failed: 25 errors;"));
+        assert!(text.contains("error[topoplan::usage]: bad 19\n"));
+        assert!(!text.contains("bad 20"));
+        assert!(text.contains("… and 5 more errors"));
+        assert!(text.contains("<details><summary>1 warning</summary>\n\n````text\n"));
     }
 }

@@ -1,6 +1,7 @@
-//! The human table: per Cluster, one row per object (NAMESPACE KIND NAME ACTION, and NOTE when
-//! some verdict needs explaining), then what rolls out, what is deferred, and the diff of every
-//! modified object.
+//! The human table: per Cluster, one row per object that changes (NAMESPACE KIND NAME ACTION,
+//! and NOTE when some verdict needs explaining; unchanged objects only when asked, as terraform
+//! hides them), then what rolls out, what is deferred, and the diff of every modified object.
+//! (`plan --stat` prints `diff --stat`'s line instead: `output::review`.)
 
 use std::fmt::Write as _;
 
@@ -11,18 +12,20 @@ use serde_json::Value;
 
 use crate::plan::{Action, ClusterPlan, Plan};
 
-/// Render the plan as text. `color` adds ANSI colours to the ACTION column.
+/// Render the plan as text (unchanged objects counted, not listed). `color` adds ANSI colours
+/// to the ACTION column.
 pub fn render(plan: &Plan, color: bool) -> String {
     plan.clusters
         .iter()
         .enumerate()
-        .map(|(i, c)| cluster(i, c, color, true))
+        .map(|(i, c)| cluster(i, c, color, true, false))
         .collect()
 }
 
 /// The `i`-th Cluster's part of the table (from the second on, after an empty line); `diffs`
-/// adds the unified diff of every changed object (not when an external program shows them).
-pub fn cluster(i: usize, c: &ClusterPlan, color: bool, diffs: bool) -> String {
+/// adds the unified diff of every changed object (not when an external program shows them);
+/// `unchanged` lists unchanged objects too (they are always counted).
+pub fn cluster(i: usize, c: &ClusterPlan, color: bool, diffs: bool, unchanged: bool) -> String {
     let mut out = String::new();
     {
         if i > 0 {
@@ -41,11 +44,15 @@ pub fn cluster(i: usize, c: &ClusterPlan, color: bool, diffs: bool) -> String {
             esc(&c.class.0),
             esc(&c.class.1)
         );
-        let notes = c.objects.iter().any(|o| o.note.is_some());
+        let listed: Vec<&crate::plan::PlannedObject> = c
+            .objects
+            .iter()
+            .filter(|o| unchanged || o.action != Action::Unchanged)
+            .collect();
+        let notes = listed.iter().any(|o| o.note.is_some());
         let header = ["NAMESPACE", "KIND", "NAME", "ACTION", "NOTE"];
         // Every cell comes from input: escaped, so a name cannot act on the terminal.
-        let cells: Vec<[std::borrow::Cow<'_, str>; 5]> = c
-            .objects
+        let cells: Vec<[std::borrow::Cow<'_, str>; 5]> = listed
             .iter()
             .map(|o| {
                 [
@@ -81,8 +88,10 @@ pub fn cluster(i: usize, c: &ClusterPlan, color: bool, diffs: bool) -> String {
             }
             out.push('\n');
         };
-        line(&mut out, header, None);
-        for (r, o) in rows.iter().zip(&c.objects) {
+        if !listed.is_empty() {
+            line(&mut out, header, None);
+        }
+        for (r, o) in rows.iter().zip(&listed) {
             line(&mut out, *r, Some(o.action));
         }
         let count = |a: Action| c.objects.iter().filter(|o| o.action == a).count();

@@ -99,6 +99,8 @@ where
     // What the loader skipped (special files) is told first, whether or not the review succeeds.
     let mut skipped: Vec<Diagnostic> = old.warnings.iter().chain(&new.warnings).cloned().collect();
     skipped.append(&mut lent_warnings);
+    // No old input at all (a folder read at a revision that lacks it): nothing to plan there.
+    let old_empty = old.objects.is_empty();
     let reviewed =
         (|| -> Result<ReviewOutcome, Failed> {
             let plan_opts = &opts.plan;
@@ -119,26 +121,40 @@ where
                 Side::admit(plan_opts, old, Against::Nothing, &extra_crds).map_err(old_failed)?;
             let old_catalog = Catalog::new(&old_side.objects);
             let old_lists = crate::plan::ssa::ListTypes::builtin();
-            let old_fleet = Fleet::prepare(
-                &old_side.objects,
-                &old_side.classes,
-                &old_catalog,
-                &plan_opts.clusters,
-                old_side.extensions(),
-                State {
-                    index: None,
-                    lists: &old_lists,
-                    sole_owner: false,
-                },
-            )
-            .map_err(|d| old_failed(d.0))?;
-            let mut settled_clusters: Vec<Option<Object>> = Vec::with_capacity(old_fleet.len());
+            // No old inputs (a folder the change adds, read at a revision that lacks it) plan
+            // nothing: every new Cluster is added.
+            let old_fleet = if !old_empty {
+                Some(
+                    Fleet::prepare(
+                        &old_side.objects,
+                        &old_side.classes,
+                        &old_catalog,
+                        &plan_opts.clusters,
+                        old_side.extensions(),
+                        State {
+                            index: None,
+                            lists: &old_lists,
+                            sole_owner: false,
+                        },
+                    )
+                    .map_err(|d| old_failed(d.0))?,
+                )
+            } else {
+                None
+            };
+            let old_len = old_fleet.as_ref().map_or(0, Fleet::len);
+            let old_plan = |i: usize| match &old_fleet {
+                Some(f) => f.plan(i),
+                None => Err(Vec::new()),
+            };
+            let old_entry = |i: usize| old_fleet.as_ref().and_then(|f| f.entry(i));
+            let mut settled_clusters: Vec<Option<Object>> = Vec::with_capacity(old_len);
             let first = stream(
-                old_fleet.len(),
+                old_len,
                 old_side.threads(),
                 progress,
                 |i| {
-                    old_fleet.plan(i).map(|(p, _)| {
+                    old_plan(i).map(|(p, _)| {
                         let cluster = review::converged(&p)
                             .into_iter()
                             .find(|o| o.kind == "Cluster");
@@ -156,8 +172,8 @@ where
                 return Err(old_failed(d));
             }
             let mut old_by_key: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
-            for i in 0..old_fleet.len() {
-                if let Some((ns, name, _)) = old_fleet.entry(i) {
+            for i in 0..old_len {
+                if let Some((ns, name, _)) = old_entry(i) {
                     old_by_key
                         .entry((ns.to_string(), name.to_string()))
                         .or_default()
@@ -181,7 +197,7 @@ where
                 .cloned()
                 .collect();
             for (i, c) in settled_clusters.into_iter().enumerate() {
-                let removed = old_fleet.entry(i).is_some_and(|(ns, n, _)| {
+                let removed = old_entry(i).is_some_and(|(ns, n, _)| {
                     membership
                         .removed
                         .contains(&(ns.to_string(), n.to_string()))
@@ -225,8 +241,8 @@ where
                     items.push((ns, name, file, Item::New(i)));
                 }
             }
-            for i in 0..old_fleet.len() {
-                if let Some((ns, name, file)) = old_fleet.entry(i)
+            for i in 0..old_len {
+                if let Some((ns, name, file)) = old_entry(i)
                     && membership
                         .removed
                         .contains(&(ns.to_string(), name.to_string()))
@@ -244,7 +260,7 @@ where
                     .map(Vec::as_slice)
                     .unwrap_or(&[])
                 {
-                    let (p, _) = old_fleet.plan(i)?;
+                    let (p, _) = old_plan(i)?;
                     objects.extend(review::converged(&p));
                 }
                 Ok(objects)
@@ -252,7 +268,7 @@ where
             let work = |k: usize| -> Result<(C, Totals, Vec<Diagnostic>), Vec<Diagnostic>> {
                 let (ns, name, _, item) = items[k];
                 let (p, warnings) = match item {
-                    Item::Removed(i) => (review::removed_cluster(old_fleet.plan(i)?.0), Vec::new()),
+                    Item::Removed(i) => (review::removed_cluster(old_plan(i)?.0), Vec::new()),
                     Item::New(i) => {
                         let settled = settle(ns, name)?;
                         let index = current::Index::new(&settled);

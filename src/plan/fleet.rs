@@ -555,11 +555,19 @@ fn selected(
             if present.contains(&(ns.as_str(), name.as_str())) {
                 wanted.insert((ns.clone(), name.clone()));
             } else {
+                let keys: Vec<String> = present.iter().map(|(n, c)| format!("{n}/{c}")).collect();
+                let typo = crate::diag::suggest::nearest(
+                    &format!("{ns}/{name}"),
+                    keys.iter().map(String::as_str),
+                );
                 errors.push(
                     Diagnostic::error(Code::PlanNoCluster, format!(
                         "--cluster {ns}/{name}: no Cluster with a topology of that name in the input"
                     ))
-                    .with_help("--cluster takes NAMESPACE/NAME of a Cluster that has spec.topology"),
+                    .with_help(match typo {
+                        Some(k) => format!("did you mean --cluster {k}?"),
+                        None => "--cluster takes NAMESPACE/NAME of a Cluster that has spec.topology".to_string(),
+                    }),
                 );
             }
             continue;
@@ -578,7 +586,10 @@ fn selected(
                     ),
                 )
                 .with_help(
-                    "--cluster takes NAME (or NAMESPACE/NAME) of a Cluster that has spec.topology",
+                    match crate::diag::suggest::nearest(name, present.iter().map(|(_, n)| *n)) {
+                        Some(n) => format!("did you mean --cluster {n}?"),
+                        None => "--cluster takes NAME (or NAMESPACE/NAME) of a Cluster that has spec.topology".to_string(),
+                    },
                 ),
             ),
             [one] => {
@@ -645,6 +656,10 @@ fn unknown_class(c: &Cluster, classes: &Classes) -> Diagnostic {
     .with_help(if known.is_empty() {
         "the input holds no ClusterClass; add the class with -f".to_string()
     } else {
-        format!("the input holds: {}", known.join(", "))
+        let wanted = format!("{}/{}", key.0, key.1);
+        match crate::diag::suggest::nearest(&wanted, known.iter().map(String::as_str)) {
+            Some(k) => format!("did you mean {k}? the input holds: {}", known.join(", ")),
+            None => format!("the input holds: {}", known.join(", ")),
+        }
     })
 }

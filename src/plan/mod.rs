@@ -30,6 +30,7 @@ pub mod totals;
 pub mod upgrade;
 mod upgrade_extension;
 pub mod verdict;
+pub mod why;
 
 /// Resolved options for `topoplan plan`.
 #[derive(Debug, Clone, Default)]
@@ -221,12 +222,16 @@ fn classify(cluster: &Cluster, desired: topology::DesiredState) -> ClusterPlan {
             } else {
                 Action::Created
             };
+            // The Cluster's change, when the controller's own fields are all of it, explained.
+            let note = (action == Action::Modified)
+                .then(|| why::cluster_note(&cluster.object.value, &d.value))
+                .flatten();
             PlannedObject {
                 action,
                 role: d.role,
                 object: d.value,
                 current: None,
-                note: None,
+                note,
                 rotated_from: None,
                 pending: None,
             }

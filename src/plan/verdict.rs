@@ -488,7 +488,10 @@ pub fn judge(
                 } else {
                     Action::Modified
                 };
-                let mut p = planned(action, d, Some(cur.cluster), None);
+                let note = (action == Action::Modified)
+                    .then(|| super::why::cluster_note(&cur.cluster.value, &after))
+                    .flatten();
+                let mut p = planned(action, d, Some(cur.cluster), note);
                 p.object = after;
                 results[i] = Some(p);
                 continue;

@@ -138,7 +138,11 @@ impl HttpClient {
                     ),
                 });
             }
-            return Err(CallError::Status { code, body });
+            return Err(CallError::Status {
+                url: url.into(),
+                code,
+                body,
+            });
         }
         let too_large = || CallError::TooLarge {
             hook: hook.into(),

@@ -24,6 +24,20 @@ fn body_excerpt(body: &[u8]) -> String {
     }
 }
 
+/// ` (POST URL: 404 Not Found)`: the request that got a non-200 answer; nothing when the URL
+/// is unknown (a recording made before it was kept).
+fn answered(url: &str, code: u16) -> String {
+    if url.is_empty() {
+        return String::new();
+    }
+    let reason = reqwest::StatusCode::from_u16(code)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+        .map(|r| format!(" {r}"))
+        .unwrap_or_default();
+    format!(" (POST {url}: {code}{reason})")
+}
+
 /// One failed HTTP exchange with an extension (`errCallingExtensionHandler`).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CallError {
@@ -33,9 +47,14 @@ pub enum CallError {
     /// Connecting, TLS or I/O failed.
     #[error("http call failed: Post {}: {message}", q(.url))]
     Transport { url: String, message: String },
-    /// The answer was not 200 OK.
-    #[error("http call failed: got response with status code {code} != 200: response : {}", body_excerpt(.body))]
-    Status { code: u16, body: Vec<u8> },
+    /// The answer was not 200 OK. Cluster API's words, then which URL answered: a 404 is
+    /// usually a wrong base URL or path, which its message alone does not show.
+    #[error("http call failed: got response with status code {code} != 200: response : {}{}", body_excerpt(.body), answered(.url, *.code))]
+    Status {
+        url: String,
+        code: u16,
+        body: Vec<u8>,
+    },
     /// The 200 answer's body is larger than `--max-extension-response-bytes`.
     #[error(
         "http call failed: the {hook} response body exceeds the limit of {limit} bytes (--max-extension-response-bytes)"

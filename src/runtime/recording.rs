@@ -163,11 +163,27 @@ fn write_canonical(v: &Value, out: &mut String) {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "reason", deny_unknown_fields)]
 enum RecordedError {
-    Timeout { url: String },
-    Transport { url: String, message: String },
-    Status { code: u16, body: String },
-    TooLarge { hook: String, limit: u64 },
-    Decode { message: String },
+    Timeout {
+        url: String,
+    },
+    Transport {
+        url: String,
+        message: String,
+    },
+    Status {
+        code: u16,
+        body: String,
+        /// Which URL answered (absent from recordings made before it was kept).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        url: String,
+    },
+    TooLarge {
+        hook: String,
+        limit: u64,
+    },
+    Decode {
+        message: String,
+    },
 }
 
 impl RecordedError {
@@ -175,9 +191,10 @@ impl RecordedError {
         match e.clone() {
             CallError::Timeout { url } => RecordedError::Timeout { url },
             CallError::Transport { url, message } => RecordedError::Transport { url, message },
-            CallError::Status { code, body } => RecordedError::Status {
+            CallError::Status { url, code, body } => RecordedError::Status {
                 code,
                 body: String::from_utf8_lossy(&body).into_owned(),
+                url,
             },
             CallError::TooLarge { hook, limit } => RecordedError::TooLarge { hook, limit },
             CallError::Decode { message } => RecordedError::Decode { message },
@@ -188,7 +205,8 @@ impl RecordedError {
         match self {
             RecordedError::Timeout { url } => CallError::Timeout { url },
             RecordedError::Transport { url, message } => CallError::Transport { url, message },
-            RecordedError::Status { code, body } => CallError::Status {
+            RecordedError::Status { code, body, url } => CallError::Status {
+                url,
                 code,
                 body: body.into_bytes(),
             },
@@ -728,6 +746,7 @@ mod tests {
             .expect("record");
         let failing = CallKey::new("ValidateTopology", "ext", Some("v"), json!({}));
         let status = CallError::Status {
+            url: "http://127.0.0.1:1/x".into(),
             code: 500,
             body: b"boom".to_vec(),
         };

@@ -99,6 +99,16 @@ pub struct Validation {
 }
 
 impl Validation {
+    /// `validate --strict`: a field the schema prunes is an error, as the API server's strict
+    /// field validation (`kubectl --validate=strict`) refuses an unknown field.
+    pub fn strict(&mut self) {
+        for f in &mut self.findings {
+            if f.diagnostic.code == Code::SchemaPruned {
+                f.diagnostic.severity = Severity::Error;
+            }
+        }
+    }
+
     /// Whether any finding is an error.
     pub fn has_errors(&self) -> bool {
         self.findings
@@ -586,6 +596,10 @@ fn located(object: &Object, e: &FieldError, source: String) -> Finding {
         d.at_key(&object.origin, &source, label(e))
     } else {
         d.at(&object.origin, &source, label(e))
+    };
+    let d = match &e.help {
+        Some(h) => d.with_help(h.clone()),
+        None => d,
     };
     Finding {
         kind: object.kind.clone(),

@@ -228,11 +228,11 @@ fn default_variables(
             None => path.key(&var.name),
         };
         let Some(def) = def_index.get(var.name.as_str()) else {
-            errs.push(FieldError::invalid(
-                &vpath,
-                var.raw(),
-                "variable is not defined",
-            ));
+            errs.push(
+                FieldError::invalid(&vpath, var.raw(), "variable is not defined").with_help(
+                    crate::diag::suggest::did_you_mean(&var.name, def_index.keys().copied()),
+                ),
+            );
             continue;
         };
         let Some(first) = def.definitions.first() else {
@@ -325,11 +325,11 @@ fn validate_variables(
             .get(v.name.as_str())
             .and_then(|d| d.definitions.first())
         else {
-            errs.push(FieldError::invalid(
-                &vpath,
-                v.raw(),
-                "variable is not defined",
-            ));
+            errs.push(
+                FieldError::invalid(&vpath, v.raw(), "variable is not defined").with_help(
+                    crate::diag::suggest::did_you_mean(&v.name, def_index.keys().copied()),
+                ),
+            );
             continue;
         };
         let old_value = old_index
