@@ -435,15 +435,15 @@ fn non_200_is_an_error_with_the_body_excerpt() {
     let err = reg
         .generate_patches("generate-patches.test-ext", patches_request())
         .expect_err("500");
+    let url = format!(
+        "{}/hooks.runtime.cluster.x-k8s.io/v1alpha1/generatepatches/generate-patches?timeout=10s",
+        server.url
+    );
     assert_eq!(
         err.to_string(),
         format!(
-            "failed to call extension handler \"generate-patches.test-ext\": http call failed: got response with status code 500 != 200: response : \"{}...\" (POST {}: 500 Internal Server Error)",
+            "failed to call extension handler \"generate-patches.test-ext\": http call failed: got response with status code 500 != 200: response : \"{}...\" (POST {url}: 500 Internal Server Error)",
             "x".repeat(512),
-            format!(
-                "{}/hooks.runtime.cluster.x-k8s.io/v1alpha1/generatepatches/generate-patches?timeout=10s",
-                server.url
-            )
         )
     );
     // Redirects are not followed: a 3xx is a non-200.
