@@ -242,6 +242,9 @@ pub fn current_load(
         substitute: None,
         input_limit: load.input_limit.clone(),
         per_file: load.per_file.clone(),
+        // The management cluster's objects are read for reference, and a run reports few of
+        // them: their span tables are built only when a diagnostic asks for a location.
+        spans_on_demand: true,
         ..Default::default()
     }))
 }
