@@ -79,9 +79,11 @@ where
     // change does to the Clusters it affects.
     let mut lent_warnings = Vec::new();
     if let Some(stored) = &stored {
-        let both: Vec<Object> = old.objects.iter().chain(&new.objects).cloned().collect();
-        let affected = crate::plan::affected::find(&both, &stored.objects, false);
-        drop(both);
+        let affected = crate::plan::affected::find(
+            old.objects.iter().chain(&new.objects),
+            &stored.objects,
+            false,
+        );
         for side in [&mut old, &mut new] {
             let (objects, warnings) = crate::plan::stored::lend_for_review(
                 std::mem::take(&mut side.objects),

@@ -472,7 +472,8 @@ impl Side {
         // or planned.
         let (mut objects, lent, affected, mut stored_warnings) = match against {
             Against::Stored(c) => {
-                let affected = crate::plan::affected::find(&inputs.objects, c, opts.all_current);
+                let affected =
+                    crate::plan::affected::find(inputs.objects.iter(), c, opts.all_current);
                 let change = crate::plan::stored::for_change(inputs.objects, c, &affected)
                     .map_err(|d| told(d.0, &stored_warnings, None))?;
                 let mut w = stored_warnings;

@@ -77,7 +77,7 @@ pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
         // As `plan --current`: ClusterClasses and templates the input lacks come from the
         // store, with the stored Clusters a changed class or template affects; none of them
         // is printed, and what today's rules find wrong with them alone is a warning.
-        let affected = crate::plan::affected::find(&inputs.objects, &old, false);
+        let affected = crate::plan::affected::find(inputs.objects.iter(), &old, false);
         let change =
             crate::plan::stored::for_change(std::mem::take(&mut inputs.objects), &old, &affected)
                 .map_err(|Diagnostics(mut d)| {

@@ -64,8 +64,12 @@ impl Affected {
 /// class's own (Cluster API refuses a reference to another namespace).
 type TemplateRef = (String, String, String);
 
-/// Find what `change` (the `-f` objects) affects among `stored` (the `--current` objects).
-pub fn find(change: &[Object], stored: &[Object], all_current: bool) -> Affected {
+/// Find what `change` (the `-f` objects; `diff` gives both sides') affects among `stored` (the
+/// `--current` objects).
+pub fn find<'a, I>(change: I, stored: &[Object], all_current: bool) -> Affected
+where
+    I: Iterator<Item = &'a Object> + Clone,
+{
     let is_core = |o: &Object, kind: &str| o.kind == kind && o.group() == api::GROUP;
     let mut affected = Affected {
         all_current,
@@ -75,7 +79,7 @@ pub fn find(change: &[Object], stored: &[Object], all_current: bool) -> Affected
     // class uses (clusterctl took kinds ending in `Template`; a class referencing another kind
     // uses that object all the same).
     let changed: HashSet<(&str, &str, &str, &str)> = change
-        .iter()
+        .clone()
         .filter(|o| !is_core(o, "Cluster") && !is_core(o, "ClusterClass"))
         .map(|o| {
             (
@@ -86,7 +90,7 @@ pub fn find(change: &[Object], stored: &[Object], all_current: bool) -> Affected
             )
         })
         .collect();
-    for o in change.iter().filter(|o| is_core(o, "ClusterClass")) {
+    for o in change.clone().filter(|o| is_core(o, "ClusterClass")) {
         affected
             .classes
             .insert((o.namespace.clone(), o.name.clone()));
@@ -103,33 +107,28 @@ pub fn find(change: &[Object], stored: &[Object], all_current: bool) -> Affected
             }
         }
     }
-    for o in change.iter().filter(|o| is_core(o, "Cluster")) {
+    for o in change.filter(|o| is_core(o, "Cluster")) {
         if has_topology(&o.value) {
             affected
                 .clusters
                 .insert((o.namespace.clone(), o.name.clone()));
         }
     }
-    let mut stored_clusters = 0usize;
+    // One pass over the stored topology Clusters: each is affected (planned) or left alone.
     for o in stored.iter().filter(|o| is_core(o, "Cluster")) {
         if !has_topology(&o.value) {
             continue;
         }
-        stored_clusters += 1;
         let key = (o.namespace.clone(), o.name.clone());
-        if affected.clusters.contains(&key) {
-            continue;
-        }
-        if all_current || affected.classes.contains(&class_of(o)) {
+        if affected.clusters.contains(&key)
+            || all_current
+            || affected.classes.contains(&class_of(o))
+        {
             affected.clusters.insert(key);
+        } else {
+            affected.left_alone += 1;
         }
     }
-    let planned_stored = stored
-        .iter()
-        .filter(|o| is_core(o, "Cluster") && has_topology(&o.value))
-        .filter(|o| affected.has_cluster(&o.namespace, &o.name))
-        .count();
-    affected.left_alone = stored_clusters - planned_stored;
     affected
 }
 
@@ -319,7 +318,7 @@ spec:
         ];
         // Matched by group, kind and name whatever the version.
         let a = find(
-            &[template("DockerMachineTemplate", "md-infra")],
+            [template("DockerMachineTemplate", "md-infra")].iter(),
             &stored,
             false,
         );
@@ -328,7 +327,7 @@ spec:
         assert_eq!(a.left_alone, 1);
         // The remediation template clusterctl forgot.
         let a = find(
-            &[template("Metal3RemediationTemplate", "rem1")],
+            [template("Metal3RemediationTemplate", "rem1")].iter(),
             &stored,
             false,
         );
@@ -337,11 +336,11 @@ spec:
         // Another namespace's template of the same name is another object.
         let mut elsewhere = template("DockerMachineTemplate", "md-infra");
         elsewhere.namespace = "other".into();
-        let a = find(&[elsewhere], &stored, false);
+        let a = find([elsewhere].iter(), &stored, false);
         assert!(a.classes.is_empty() && a.clusters.is_empty());
         assert_eq!(a.left_alone, 2);
         // --all-current: every stored topology Cluster.
-        let a = find(&[], &stored, true);
+        let a = find(std::iter::empty(), &stored, true);
         assert_eq!(a.clusters.len(), 2);
         assert_eq!(a.left_alone, 0);
     }
@@ -354,14 +353,14 @@ spec:
             cluster("b", "{topology: {classRef: {name: other}}}"),
         ];
         let a = find(
-            &[cluster("b", "{topology: {classRef: {name: other}}}")],
+            [cluster("b", "{topology: {classRef: {name: other}}}")].iter(),
             &stored,
             false,
         );
         assert!(a.classes.is_empty());
         assert_eq!(a.clusters, BTreeSet::from([("ns".into(), "b".into())]));
         assert_eq!(a.left_alone, 1);
-        let a = find(&[obj(CLASS_V1BETA2)], &stored, false);
+        let a = find([obj(CLASS_V1BETA2)].iter(), &stored, false);
         assert_eq!(a.classes, BTreeSet::from([("ns".into(), "c".into())]));
         assert_eq!(a.clusters, BTreeSet::from([("ns".into(), "a".into())]));
         assert!(a.has_cluster("", "a") && !a.has_cluster("x", "a"));

@@ -159,7 +159,8 @@ impl<'a> Fleet<'a> {
             errors.append(&mut unknown);
             clusters.retain(|c| wanted.contains(&(c.namespace.clone(), c.name.clone())));
         }
-        // Against the management cluster a change may affect no Cluster: an empty plan.
+        // Against stored state (`--current`, or the state `diff`'s old side settles in) a
+        // change may plan no Cluster: an empty plan, which says what it affected.
         if clusters.is_empty() && errors.is_empty() && state.index.is_none() {
             errors.push(
                 Diagnostic::error(Code::PlanNoCluster, "no Cluster with spec.topology found in the input").with_help(

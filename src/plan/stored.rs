@@ -131,22 +131,21 @@ pub(crate) fn for_change(
 /// [`for_change`] past applying the input Clusters over their stored forms.
 fn lend(inputs: Vec<Object>, current: &[Object], affected: &Affected) -> ForChange {
     let given: HashSet<Id<'_>> = inputs.iter().map(id).collect();
-    let stored: HashMap<Id<'_>, &Object> = current.iter().map(|o| (id(o), o)).collect();
+    // Each stored object by identity, as its index in the store.
+    let stored: HashMap<Id<'_>, usize> = current
+        .iter()
+        .enumerate()
+        .map(|(i, o)| (id(o), i))
+        .collect();
     let core = |o: &Object, kind: &str| o.kind == kind && o.group() == api::GROUP;
 
     // The classes of the affected Clusters, and the affected classes themselves.
-    let mut users: BTreeMap<Key, Vec<Key>> = BTreeMap::new();
+    let mut users: BTreeMap<Key, BTreeSet<Key>> = BTreeMap::new();
     for o in inputs.iter().chain(current) {
-        if core(o, "Cluster")
-            && affected::has_topology(&o.value)
-            && affected
-                .clusters
-                .contains(&(o.namespace.clone(), o.name.clone()))
-        {
-            let users_of = users.entry(affected::class_of(o)).or_default();
+        if core(o, "Cluster") && affected::has_topology(&o.value) {
             let key = (o.namespace.clone(), o.name.clone());
-            if !users_of.contains(&key) {
-                users_of.push(key);
+            if affected.clusters.contains(&key) {
+                users.entry(affected::class_of(o)).or_default().insert(key);
             }
         }
     }
@@ -161,8 +160,9 @@ fn lend(inputs: Vec<Object>, current: &[Object], affected: &Affected) -> ForChan
     let in_change = |k: &Key| change_clusters.contains(&(k.0.as_str(), k.1.as_str()));
 
     let mut warnings = Vec::new();
-    let mut lent: Vec<&Object> = Vec::new();
-    let mut lent_ids: HashSet<Id<'_>> = HashSet::new();
+    // What the store lends, by index: lent in the store's order (admission reports in input
+    // order), each once.
+    let mut lent: BTreeSet<usize> = BTreeSet::new();
     let mut left_out: BTreeSet<Key> = BTreeSet::new();
     let mut crd_kinds: BTreeSet<(String, String)> = BTreeSet::new();
     for (class_key, using) in &users {
@@ -173,9 +173,9 @@ fn lend(inputs: Vec<Object>, current: &[Object], affected: &Affected) -> ForChan
             class_key.1.as_str(),
         );
         let from_store = !given.contains(&class_id);
-        let stored_class: Option<&Object> = stored.get(&class_id).copied().filter(|_| from_store);
+        let stored_class: Option<usize> = stored.get(&class_id).copied().filter(|_| from_store);
         let class_value = match stored_class {
-            Some(s) => Some(&s.value),
+            Some(i) => Some(&current[i].value),
             None => inputs.iter().find(|o| id(o) == class_id).map(|o| &o.value),
         };
         let Some(class_value) = class_value else {
@@ -229,21 +229,13 @@ fn lend(inputs: Vec<Object>, current: &[Object], affected: &Affected) -> ForChan
                 continue;
             }
         }
-        if let Some(class) = stored_class
-            && lent_ids.insert(class_id)
-        {
-            lent.push(class);
-        }
-        for t in templates {
-            if lent_ids.insert(id(t)) {
-                lent.push(t);
-            }
-        }
+        lent.extend(stored_class);
+        lent.extend(templates);
     }
     for o in &inputs {
         crd_kinds.insert((o.group().to_string(), o.kind.clone()));
     }
-    for o in current {
+    for (i, o) in current.iter().enumerate() {
         let lend = if core(o, "Cluster") {
             let k = (o.namespace.clone(), o.name.clone());
             affected.clusters.contains(&k)
@@ -259,26 +251,13 @@ fn lend(inputs: Vec<Object>, current: &[Object], affected: &Affected) -> ForChan
         } else {
             always_lent(o) && !given.contains(&id(o))
         };
-        if lend && lent_ids.insert(id(o)) {
-            lent.push(o);
+        if lend {
+            lent.insert(i);
         }
     }
-    // The store's order, whatever the order they were found in: admission reports in input
-    // order.
-    let position: HashMap<*const Object, usize> = current
-        .iter()
-        .enumerate()
-        .map(|(i, o)| (o as *const Object, i))
-        .collect();
-    lent.sort_by_key(|o| {
-        position
-            .get(&(*o as *const Object))
-            .copied()
-            .unwrap_or(usize::MAX)
-    });
     let start = inputs.len();
     let mut objects = inputs;
-    objects.extend(lent.into_iter().cloned());
+    objects.extend(lent.into_iter().filter_map(|i| current.get(i).cloned()));
     ForChange {
         objects,
         lent: start,
@@ -349,6 +328,7 @@ pub(crate) fn forgive_lent(
     // and whether any was an error.
     type Forgiven = ((String, String, String), Vec<Diagnostic>, bool);
     let mut forgiven: Vec<Forgiven> = Vec::new();
+    let mut at: HashMap<(String, String, String), usize> = HashMap::new();
     validation.findings.retain(|f| {
         let key = (f.kind.clone(), f.namespace.clone(), f.name.clone());
         if !lent_keys.contains(&key) {
@@ -357,12 +337,15 @@ pub(crate) fn forgive_lent(
         let error = f.severity() == Severity::Error;
         let mut d = f.diagnostic.clone();
         d.severity = Severity::Warning;
-        match forgiven.iter_mut().find(|(k, _, _)| *k == key) {
+        match at.get(&key).and_then(|&i| forgiven.get_mut(i)) {
             Some((_, ds, e)) => {
                 ds.push(d);
                 *e |= error;
             }
-            None => forgiven.push((key, vec![d], error)),
+            None => {
+                at.insert(key.clone(), forgiven.len());
+                forgiven.push((key, vec![d], error));
+            }
         }
         false
     });
@@ -379,16 +362,14 @@ pub(crate) fn forgive_lent(
     let mut warnings: Vec<Diagnostic> = forgiven
         .into_iter()
         .map(|((kind, ns, name), related, error)| {
-            let what = if error && (kind == "Cluster" || kind == "ClusterClass") {
-                "; it is not planned"
-            } else {
-                ""
+            let what = match (error, kind == "Cluster" || kind == "ClusterClass") {
+                (true, true) => "does not pass today's admission rules; it is not planned",
+                (true, false) => "does not pass today's admission rules",
+                (false, _) => "draws warnings from today's admission rules",
             };
             let mut w = Diagnostic::warning(
                 Code::CurrentStoredInvalid,
-                format!(
-                    "stored {kind} {ns}/{name}, affected by the change, does not pass today's admission rules{what}"
-                ),
+                format!("stored {kind} {ns}/{name}, affected by the change, {what}"),
             )
             .with_help(
                 "the object is not in -f: it was admitted when it was written, so this does not fail the plan",
