@@ -775,3 +775,79 @@ fn diff_reads_what_both_sides_lack_from_the_management_cluster() {
          2 Clusters: 2 changed, 0 unchanged (0 added, 0 removed); 2 rollouts in 2 Clusters, 0 deferred.\n"
     );
 }
+
+/// Against the management cluster, only what the change can concern is parsed: a document of
+/// another Cluster's or of no Cluster's (here one that does not even parse) is passed over, and
+/// `--all-current`, which reads everything, reports it.
+#[test]
+fn documents_the_change_cannot_concern_are_not_read() {
+    let broken = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unrelated\n  namespace: default\ndata:\n  a: [unclosed\n";
+    let t = change(management_cluster(Test::new()), "modified-my-cluster.yaml")
+        .file("state/unrelated.yaml", broken);
+    let doc = plan(t, &[]);
+    assert_affected(&doc, &[], &["default/my-cluster"], 1);
+    assert!(changes(&doc).contains(&"default/my-cluster modified Cluster my-cluster".to_string()));
+
+    let t = change(management_cluster(Test::new()), "modified-my-cluster.yaml")
+        .file("state/unrelated.yaml", broken);
+    t.args([
+        "plan",
+        "-f",
+        "change",
+        "--current",
+        "state",
+        "--all-current",
+    ])
+    .status(1)
+    .stderr_contains("state/unrelated.yaml:7:6")
+    .run();
+}
+
+/// An object the Cluster references by a name that spells neither the Cluster's name nor
+/// carries its label (a naming template without the Cluster's name, a hand-made state) is still
+/// read: the rounds follow references, as the controller does.
+#[test]
+fn objects_reached_only_by_reference_are_read() {
+    let existing = common::repo().join("testdata/topology-plan/existing");
+    let mut t = Test::new().fixture("testdata/crds", "state/crds").file(
+        "state/class.yaml",
+        &std::fs::read_to_string(common::repo().join("testdata/topology-plan/class/class.yaml"))
+            .expect("class fixture"),
+    );
+    for entry in std::fs::read_dir(&existing).expect("existing state") {
+        let path = entry.expect("entry").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string();
+        let mut text = std::fs::read_to_string(&path).expect("state file");
+        if name == "DockerCluster_default_my-cluster-2dn49.yaml" {
+            // Named by no rule that spells the Cluster, and without its label.
+            text = text
+                .replace("name: my-cluster-2dn49", "name: infra-7k2xq")
+                .replace("    cluster.x-k8s.io/cluster-name: my-cluster\n", "")
+                .replace(
+                    "cloned-from-name: my-cluster",
+                    "cloned-from-name: the-template",
+                )
+                .replace("name: my-cluster-shim", "name: shim-7k2xq");
+        }
+        if name == "Cluster_default_my-cluster.yaml" {
+            text = text.replace("name: my-cluster-2dn49", "name: infra-7k2xq");
+        }
+        t = t.file(&format!("state/objects/{name}"), &text);
+    }
+    let doc = plan(change(t, "modified-my-cluster.yaml"), &[]);
+    let objects = doc["clusters"][0]["objects"].as_array().expect("objects");
+    let infra: Vec<(String, String)> = objects
+        .iter()
+        .filter(|o| s(&o["kind"]) == "DockerCluster")
+        .map(|o| (s(&o["action"]).to_string(), s(&o["name"]).to_string()))
+        .collect();
+    // The stored DockerCluster is the one planned (its missing label is what changes), not a
+    // new one created beside it.
+    assert_eq!(infra.len(), 1, "{infra:?}");
+    assert_eq!(infra[0].1, "infra-7k2xq", "{infra:?}");
+    assert_ne!(infra[0].0, "created", "{infra:?}");
+}

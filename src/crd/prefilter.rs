@@ -21,7 +21,7 @@ unusual on the way falls back to the whole-text test.
 
 /// Whether the YAML document `text` may define one of `kinds` (see the module docs).
 pub fn may_define(text: &str, kinds: &[String]) -> bool {
-    if let Some(kind) = header_kind(text) {
+    if let Some(kind) = header_kind(text, true) {
         return kinds.iter().any(|k| k == kind);
     }
     if kinds.iter().any(|k| spelled(text, k)) {
@@ -39,8 +39,9 @@ const HEADER_SCAN: usize = 64 * 1024;
 /// any other object. `None` (and the whole-text test decides) when the lines up to
 /// [`HEADER_SCAN`] are not all simple block mappings, plain keys and plain one-word values on
 /// the way to those two keys: flow collections, quotes, tags, anchors, aliases, tabs or
-/// block scalars there.
-fn header_kind(text: &str) -> Option<&str> {
+/// block scalars there. Without `crd_names`, a CustomResourceDefinition's own kind is given
+/// ([`top_kind`]).
+fn header_kind(text: &str, crd_names: bool) -> Option<&str> {
     let head = &text[..floor_char_boundary(text, HEADER_SCAN)];
     // The enclosing keys of the current line: (indentation, key); a sequence item is `-`.
     let mut stack: Vec<(usize, &str)> = Vec::new();
@@ -128,7 +129,7 @@ fn header_kind(text: &str) -> Option<&str> {
                 if value.ends_with("List") {
                     return None;
                 }
-                if value != "CustomResourceDefinition" {
+                if value != "CustomResourceDefinition" || !crd_names {
                     return Some(value);
                 }
                 top_kind = Some(value);
@@ -150,6 +151,19 @@ fn header_kind(text: &str) -> Option<&str> {
     None
 }
 
+/// The top-level `kind` of the YAML document `text`, read from its first lines when they are
+/// written plainly (see [`header_kind`]); `None` when they are not, or for a `List`.
+pub fn top_kind(text: &str) -> Option<&str> {
+    header_kind(text, false)
+}
+
+/// Whether `text` may spell `word` as a scalar: it does as a whole word, or it holds what could
+/// spell it otherwise (an escape in double quotes, a `!!binary` scalar). The module's rule, for
+/// any word, not only kinds.
+pub fn may_spell(text: &str, word: &str) -> bool {
+    spelled(text, word) || text.contains("binary") || escaped_in_quotes(text)
+}
+
 /// The largest char boundary of `s` at or below `at`.
 fn floor_char_boundary(s: &str, at: usize) -> usize {
     if at >= s.len() {
@@ -164,7 +178,7 @@ fn floor_char_boundary(s: &str, at: usize) -> usize {
 
 /// Whether a line holds both a `\` and a `"`, found from the backslashes (most CRD lines have
 /// neither; scanning every line cost more than the parse it saved on small documents).
-fn escaped_in_quotes(text: &str) -> bool {
+pub fn escaped_in_quotes(text: &str) -> bool {
     let bytes = text.as_bytes();
     memchr::memchr_iter(b'\\', bytes).any(|at| {
         let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
@@ -245,12 +259,15 @@ mod tests {
             "AWSCluster",
             "  - name: v1\n    description: \"see DockerCluster\\n\"\n",
         );
-        assert_eq!(header_kind(&doc), Some("AWSCluster"));
+        assert_eq!(header_kind(&doc, true), Some("AWSCluster"));
         assert!(!may_define(&doc, &kinds(&["DockerCluster"])));
         assert!(may_define(&doc, &kinds(&["AWSCluster"])));
         // Another object: its own kind.
         let hooks = "---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nwebhooks:\n- name: x\n";
-        assert_eq!(header_kind(hooks), Some("MutatingWebhookConfiguration"));
+        assert_eq!(
+            header_kind(hooks, true),
+            Some("MutatingWebhookConfiguration")
+        );
         // Unusual spellings on the way fall back to the whole-text test.
         for odd in [
             "kind: CustomResourceDefinition\nspec:\n  names: {kind: DockerCluster}\n",
@@ -261,16 +278,22 @@ mod tests {
             "{kind: CustomResourceDefinition}\n",
             "\"kind\": CustomResourceDefinition\n",
         ] {
-            assert_eq!(header_kind(odd), None, "{odd:?}");
+            assert_eq!(header_kind(odd, true), None, "{odd:?}");
         }
         // A block scalar elsewhere is passed over, even when it holds `kind:` lines.
         let doc = "kind: CustomResourceDefinition\nmetadata:\n  annotations:\n    note: |\n      spec:\n        names:\n          kind: DockerCluster\nspec:\n  names:\n    kind: AWSCluster\n";
-        assert_eq!(header_kind(doc), Some("AWSCluster"));
+        assert_eq!(header_kind(doc, true), Some("AWSCluster"));
         // A List's items are objects of their own.
-        assert_eq!(header_kind("apiVersion: v1\nkind: List\nitems: []\n"), None);
+        assert_eq!(
+            header_kind("apiVersion: v1\nkind: List\nitems: []\n", true),
+            None
+        );
         // Names before the top-level kind: not decided here.
         assert_eq!(
-            header_kind("spec:\n  names:\n    kind: AWSCluster\nkind: CustomResourceDefinition\n"),
+            header_kind(
+                "spec:\n  names:\n    kind: AWSCluster\nkind: CustomResourceDefinition\n",
+                true
+            ),
             None
         );
     }

@@ -80,7 +80,13 @@ impl InputLimit {
 
     /// The error for `name` not fitting in what is left.
     pub fn too_large(&self, name: &str) -> Diagnostic {
-        let used = self.used();
+        self.too_large_after(name, self.used())
+    }
+
+    /// [`InputLimit::too_large`] for `name` read after `used` bytes of other inputs (files read
+    /// in parallel are charged in whatever order threads finish; the message gives what came
+    /// before `name` in input order).
+    pub fn too_large_after(&self, name: &str, used: u64) -> Diagnostic {
         let help = if used == 0 {
             format!(
                 "inputs are read up to {} bytes in all; raise the limit with --max-input-bytes (e.g. 1Gi)",

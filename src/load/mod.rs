@@ -14,6 +14,7 @@ pub mod git;
 pub mod glob;
 pub mod limit;
 pub mod object;
+pub mod scoped;
 pub mod unsubstituted;
 pub mod variable_values;
 pub mod walk;
@@ -51,6 +52,9 @@ pub struct LoadOptions {
     /// Directories a walk never enters (e.g. the output directory of the run), whatever path
     /// spells them; a directory that does not exist excludes nothing.
     pub exclude: Vec<PathBuf>,
+    /// Directories written by `plan --output-dir` among `paths`: their `deleted` directories
+    /// are never entered (what goes away is not part of the state after the plan).
+    pub plan_outputs: Vec<PathBuf>,
     /// The byte budget every input of the run draws on (`--max-input-bytes`); clones share it.
     pub input_limit: InputLimit,
     /// (group, kind) of objects that may be defined once per file rather than once per input:
@@ -114,14 +118,15 @@ pub fn load(opts: &LoadOptions) -> Result<Inputs, Diagnostics> {
         })
 }
 
-/// Load several input sets at once (`diff`: the old and the new inputs), one result per set
-/// in the same order, each exactly what [`load`] returns for it.
-///
-/// Sets usually share most files. A text that occurs in several sets (after substitution) is
-/// parsed once: each set gets its own copy of the values (objects own their JSON, which later
-/// stages default in place), shares the span tables, and keeps its own file names, so every
-/// diagnostic names the file of its own set.
-pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
+/// The files of every set with their text, substituted (steps 1 and 2 of [`load_many`]), and
+/// each set's errors and warnings so far.
+struct Read {
+    files: Vec<(usize, Result<Arc<SourceFile>, Diagnostic>)>,
+    errors: Vec<Vec<Diagnostic>>,
+    warnings: Vec<Vec<Diagnostic>>,
+}
+
+fn read_sets(sets: &[LoadOptions]) -> Read {
     // 1. Which files, with their text: a directory walk or a git tree per set.
     let mut errors: Vec<Vec<Diagnostic>> = Vec::with_capacity(sets.len());
     let mut warnings: Vec<Vec<Diagnostic>> = Vec::with_capacity(sets.len());
@@ -232,6 +237,26 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
             (set, file)
         })
         .collect();
+    Read {
+        files: substituted,
+        errors,
+        warnings,
+    }
+}
+
+/// Load several input sets at once (`diff`: the old and the new inputs), one result per set
+/// in the same order, each exactly what [`load`] returns for it.
+///
+/// Sets usually share most files. A text that occurs in several sets (after substitution) is
+/// parsed once: each set gets its own copy of the values (objects own their JSON, which later
+/// stages default in place), shares the span tables, and keeps its own file names, so every
+/// diagnostic names the file of its own set.
+pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
+    let Read {
+        files: substituted,
+        errors,
+        warnings,
+    } = read_sets(sets);
 
     // 3. Each distinct text once, in parallel (large streams are split further by the parser).
     let mut unique: Vec<Arc<SourceFile>> = Vec::new();
@@ -509,19 +534,6 @@ pub fn is_plan_output(dir: &Path) -> bool {
     dir.join(PLAN_MARKER).is_file()
 }
 
-/// The `deleted` directories of a `plan --output-dir` directory (what goes away is not part of
-/// the state after the plan), found under the walk's rules; none when `dir` cannot be walked.
-pub fn deleted_dirs(dir: &Path) -> Vec<PathBuf> {
-    let Ok(root) = std::fs::canonicalize(dir) else {
-        return Vec::new();
-    };
-    let walk = Walk {
-        skip_dir_names: vec!["deleted".into()],
-        ..Walk::within(root)
-    };
-    walk.run(dir).map(|w| w.skipped_dirs).unwrap_or_default()
-}
-
 /// Refuse `path` when it is not hidden as written but leads, through a link, to a hidden entry
 /// below `base` (`fleet/a.yaml` → `../.env`, `fleet` → `.git`): that is a pull request's doing,
 /// and the file's first lines would appear in an error's snippet. A path the user writes hidden
@@ -619,8 +631,14 @@ fn collect_files(path: &Path, opts: &LoadOptions, out: &mut Collected) -> Result
                 )
             })?),
         };
+        let skip_dir_names = if opts.plan_outputs.iter().any(|p| p == path) {
+            vec!["deleted".into()]
+        } else {
+            Vec::new()
+        };
         let walk = Walk {
             exclude: opts.exclude.clone(),
+            skip_dir_names,
             ..Walk::new(bound)
         };
         let walked = walk.run(path)?;
@@ -636,6 +654,7 @@ fn collect_files(path: &Path, opts: &LoadOptions, out: &mut Collected) -> Result
                 ),
             ));
         }
+        let mut listed: Vec<(PathBuf, String)> = Vec::with_capacity(walked.files.len());
         for f in walked.files {
             if !opts.exclude_globs.is_empty() {
                 let relative = f.strip_prefix(path).unwrap_or(&f);
@@ -650,13 +669,56 @@ fn collect_files(path: &Path, opts: &LoadOptions, out: &mut Collected) -> Result
             }
             // `-f .` lists `./a.yaml`; the short form reads better in diagnostics and paths.
             let shown = f.strip_prefix(".").unwrap_or(&f).display().to_string();
-            let text = read_text(&f, &shown, limit)?;
-            out.files.push((shown, text));
+            listed.push((f, shown));
         }
+        read_listed(listed, limit, &mut out.files)?;
     } else {
         let shown = path.display().to_string();
         let text = read_text(path, &shown, limit)?;
         out.files.push((shown, text));
+    }
+    Ok(())
+}
+
+/// Read the files a walk listed, in parallel (opening and reading tens of thousands of small
+/// files is most of what reading an export costs, and it is the kernel's work, which spreads
+/// over cores), appending them to `out` in walk order. The error is the one a sequential read
+/// gives: the first failure in walk order, and the byte budget spent at the first file whose
+/// size, added to those before it, passes it, whichever thread read first. (A file the budget
+/// refused in the race implies the files together pass it: a read is refused only for what
+/// other files of the set already used.)
+fn read_listed(
+    listed: Vec<(PathBuf, String)>,
+    limit: &InputLimit,
+    out: &mut Vec<(String, String)>,
+) -> Result<(), Diagnostic> {
+    let mut total = limit.used();
+    let read: Vec<(PathBuf, String, Result<Vec<u8>, ReadError>)> = listed
+        .into_par_iter()
+        .map(|(f, shown)| {
+            let bytes = limit.read_path(&f, &shown);
+            (f, shown, bytes)
+        })
+        .collect();
+    out.reserve(read.len());
+    for (f, shown, bytes) in read {
+        let size = match &bytes {
+            Ok(b) => b.len() as u64,
+            Err(ReadError::TooLarge(_)) => std::fs::metadata(&f).map_or(u64::MAX, |m| m.len()),
+            Err(ReadError::Io(_)) => 0,
+        };
+        if total.saturating_add(size) > limit.max() {
+            return Err(limit.too_large_after(&shown, total));
+        }
+        total = total.saturating_add(size);
+        let bytes = bytes.map_err(|e| match e {
+            ReadError::Io(e) => {
+                Diagnostic::error(Code::InputRead, format!("cannot read {shown}: {e}"))
+            }
+            ReadError::TooLarge(d) => d,
+        })?;
+        let text = utf8(bytes, &shown)?;
+        out.push((shown, text));
     }
     Ok(())
 }

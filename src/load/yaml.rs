@@ -82,6 +82,76 @@ pub fn parse_stream_kept(
     parse_stream_in_pieces(file, 1, Spans::OnDemand, Some(keep))
 }
 
+/// A stream cut at every document marker it can be cut at (see [`split_points`] for why each
+/// piece reads as in one pass), for readers that parse only the pieces some test on their text
+/// asks for, in rounds ([`crate::load::scoped`]). Documents come with span tables built on
+/// demand. A stream that cannot be cut (directives) is one piece.
+#[derive(Debug)]
+pub struct Pieces {
+    file: Arc<SourceFile>,
+    ranges: Vec<(usize, usize)>,
+}
+
+impl Pieces {
+    /// The pieces of `file`.
+    pub fn new(file: &Arc<SourceFile>) -> Pieces {
+        Pieces {
+            file: Arc::clone(file),
+            ranges: split_points(&file.text, 1),
+        }
+    }
+
+    /// How many pieces.
+    pub fn len(&self) -> usize {
+        self.ranges.len()
+    }
+
+    /// Whether the stream is empty (it never is: an empty text is one empty piece).
+    pub fn is_empty(&self) -> bool {
+        self.ranges.is_empty()
+    }
+
+    /// The text of piece `i` (empty past the end).
+    pub fn text(&self, i: usize) -> &str {
+        self.ranges
+            .get(i)
+            .and_then(|&(start, end)| self.file.text.get(start..end))
+            .unwrap_or("")
+    }
+
+    /// The documents of piece `i`. `Err(None)` when the piece fails to parse on its own: the
+    /// caller parses the whole stream in one pass, as [`parse_stream`] does, so that an error
+    /// is the one (and at the place) a single pass reports; `Err(Some(_))` when the run's
+    /// node budget is spent (a second pass would only spend more).
+    pub fn parse(&self, i: usize) -> Result<Vec<Document>, Option<Diagnostic>> {
+        let Some(&(start, end)) = self.ranges.get(i) else {
+            return Ok(Vec::new());
+        };
+        let Some(text) = self.file.text.get(start..end) else {
+            return Err(None);
+        };
+        documents(text, start, &self.file, Spans::OnDemand).map_err(|e| {
+            if e.0.limit {
+                Some(e.into_diagnostic(&self.file))
+            } else {
+                None
+            }
+        })
+    }
+
+    /// The piece holding byte `offset` of the file.
+    pub fn piece_at(&self, offset: usize) -> usize {
+        self.ranges
+            .partition_point(|&(_, end)| end <= offset)
+            .min(self.ranges.len().saturating_sub(1))
+    }
+
+    /// Every document of the stream in one pass (what a failed piece falls back to).
+    pub fn parse_whole(&self) -> Result<Vec<Document>, Diagnostic> {
+        parse_stream_serial_with(&self.file, Spans::OnDemand)
+    }
+}
+
 /// When a document's span table is built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Spans {

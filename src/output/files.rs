@@ -17,7 +17,7 @@ The flavor level appears only when several input files define a Cluster of the s
 `created/`, `modified/` and `unchanged/` hold the state after the plan (the `.orig` and `.diff`
 files are not YAML, so `kubectl apply -f` and `-f` skip them); `deleted/` holds what goes away.
 Passed back as `--current DIR`, a directory written here is read as that state: its `deleted/`
-directories are skipped ([`crate::load::deleted_dirs`]), so re-planning a plan's result reports no changes.
+directories are skipped ([`crate::load::LoadOptions::plan_outputs`]), so re-planning a plan's result reports no changes.
 
 Every path component is reduced to `[A-Za-z0-9._-]` (other characters become `_`), may not be
 `.`/`..` or start with a dot, and is cut to 100 bytes; a component that had to be changed gets an

@@ -24,6 +24,7 @@ pub mod fleet;
 pub mod generated;
 pub mod review;
 pub mod rollout;
+pub mod scope;
 pub mod ssa;
 pub mod stored;
 pub mod totals;
