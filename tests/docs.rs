@@ -28,10 +28,7 @@ const EXCLUDED: &[(&str, &str)] = &[
         "it serves in the foreground until killed; this test starts the same extension \
          (tests/extension_server) on 127.0.0.1 and puts its port in place of PORT",
     ),
-    (
-        "cargo test",
-        "it is the command that runs this test",
-    ),
+    ("cargo test", "it is the command that runs this test"),
 ];
 
 /// The longest a documented command may take: generous, it only stops a hung run.
@@ -96,7 +93,9 @@ fn console_commands(path: &Path) -> Vec<DocCommand> {
         }
         let line = line.trim_end();
         if continued {
-            let last = commands.last_mut().expect("a command before its continuation");
+            let last = commands
+                .last_mut()
+                .expect("a command before its continuation");
             last.text.push(' ');
             last.text.push_str(line.trim());
         } else if let Some(cmd) = line.strip_prefix("$ ") {
@@ -155,7 +154,14 @@ fn sandbox() -> tempfile::TempDir {
     git(&["init", "-q"]);
     git(&["symbolic-ref", "HEAD", "refs/heads/main"]);
     git(&["add", "-A"]);
-    git(&["-c", "commit.gpgsign=false", "commit", "-q", "-m", "bundled examples"]);
+    git(&[
+        "-c",
+        "commit.gpgsign=false",
+        "commit",
+        "-q",
+        "-m",
+        "bundled examples",
+    ]);
     git(&["update-ref", "refs/remotes/origin/main", "HEAD"]);
     dir
 }
@@ -316,7 +322,11 @@ fn anchors(text: &str) -> Vec<String> {
             .iter()
             .filter(|s| **s == base || s.starts_with(&format!("{base}-")))
             .count();
-        seen.push(if n == 0 { base.clone() } else { format!("{base}-{n}") });
+        seen.push(if n == 0 {
+            base.clone()
+        } else {
+            format!("{base}-{n}")
+        });
     }
     seen
 }
@@ -361,5 +371,8 @@ fn every_relative_link_of_the_docs_resolves() {
 fn the_readme_fits_on_a_few_screens() {
     let readme = std::fs::read_to_string(common::repo().join("README.md")).expect("README.md");
     let lines = readme.lines().count();
-    assert!(lines <= 300, "README.md has {lines} lines; move details to docs/");
+    assert!(
+        lines <= 300,
+        "README.md has {lines} lines; move details to docs/"
+    );
 }

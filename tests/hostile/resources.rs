@@ -604,10 +604,11 @@ fn env_file_many_malformed_lines() {
 
 /// The documented figure for YAML nesting as written (docs/reference/limits.md).
 fn documented_nesting_limit() -> usize {
-    let readme =
-        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reference/limits.md"))
-            .expect("docs/reference/limits.md");
-    let row = readme
+    let limits = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reference/limits.md"),
+    )
+    .expect("docs/reference/limits.md");
+    let row = limits
         .lines()
         .find(|l| l.starts_with("| YAML: nodes per document;"))
         .expect("the YAML row of the Limits table");
