@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Release artefacts: for each target, a stripped release binary in a tarball
-# `topoplan-vVERSION-TARGET.tar.gz` (the binary, LICENSE, README.md, man/ and completions/
-# inside a folder of the same name), then one SHA256SUMS over every tarball in dist/.
+# `topoplan-vVERSION-TARGET.tar.gz` (the binary, LICENSE, README.md, docs/, man/ and
+# completions/ inside a folder of the same name), then one SHA256SUMS over every tarball in dist/.
 #
 #   scripts/release.sh [TARGET...]     default: x86_64-unknown-linux-musl
 #
@@ -51,7 +51,7 @@ for target in "${targets[@]}"; do
   stage=$(mktemp -d)
   mkdir "$stage/$name"
   cp "$bin" LICENSE README.md "$stage/$name/"
-  cp -R man completions "$stage/$name/"
+  cp -R docs man completions "$stage/$name/"
   # Reproducible archives: sorted names, fixed owner and time where tar allows.
   if tar --version 2>/dev/null | grep -q GNU; then
     tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner \
