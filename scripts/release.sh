@@ -10,10 +10,12 @@
 # loads its name-service modules (getaddrinfo, used to reach `--extension` URLs by host name) as
 # shared libraries of its own exact version at run time, so the binary would not be
 # self-contained; musl's resolver is built in. musl's allocator is slow, but topoplan brings
-# its own (mimalloc). Rust's musl targets link statically by default. Needs: `rustup target add x86_64-unknown-linux-musl` and a musl C
-# compiler for the C parts of dependencies (`apt-get install musl-tools`). Other targets
-# (aarch64 Linux, macOS, Windows) are built on their own runners by
-# .github/workflows/release.yaml with this same script.
+# its own (mimalloc). Rust's musl targets link statically by default. Needs:
+# `rustup target add x86_64-unknown-linux-musl` and a musl C compiler for the C parts of
+# dependencies (`apt-get install musl-tools`). A Linux binary is refused unless it is static (no
+# program interpreter, no needed shared library) and, when it is the host's architecture, runs
+# with an empty environment. Other targets (aarch64 Linux, macOS, Windows) are built on their
+# own runners by .github/workflows/release.yaml with this same script.
 #
 # Writes dist/; VERSION is Cargo.toml's.
 set -euo pipefail
@@ -46,6 +48,22 @@ for target in "${targets[@]}"; do
     *-windows-*) ;;
     *-apple-*) strip -x "$bin" 2>/dev/null || true ;;
     *) strip "$bin" 2>/dev/null || true ;;
+  esac
+  case "$target" in
+    *-linux-*)
+      # "Runs on any Linux runner" checked, not assumed: nothing for a dynamic loader to find.
+      if command -v readelf >/dev/null; then
+        if readelf -lW "$bin" | grep -q 'program interpreter' || readelf -dW "$bin" | grep -q NEEDED; then
+          echo "$bin is not a static binary:" >&2
+          readelf -lW "$bin" | grep 'program interpreter' >&2 || true
+          readelf -dW "$bin" | grep NEEDED >&2 || true
+          exit 1
+        fi
+      fi
+      if [ "${target%%-*}" = "$(uname -m)" ]; then
+        env -i "$bin" version >/dev/null || { echo "$bin does not run with an empty environment" >&2; exit 1; }
+      fi
+      ;;
   esac
   name="topoplan-v$version-$target"
   stage=$(mktemp -d)
