@@ -376,3 +376,36 @@ fn the_readme_fits_on_a_few_screens() {
         "README.md has {lines} lines; move details to docs/"
     );
 }
+
+/// A jq program in the docs reads only lists the documents have (`.warnings[]`, not a
+/// `.diagnostics[]` no document holds): every `.NAME[]` at the start of a path is a top-level
+/// property of one of the documents' JSON Schemas.
+#[test]
+fn jq_examples_read_fields_the_documents_have() {
+    let schemas = std::fs::read_dir(common::repo().join("src/output/schemas"))
+        .expect("src/output/schemas")
+        .map(|e| {
+            let text = std::fs::read_to_string(e.expect("entry").path()).expect("schema");
+            serde_json::from_str::<serde_json::Value>(&text).expect("schema JSON")
+        })
+        .collect::<Vec<_>>();
+    let top_level = |name: &str| schemas.iter().any(|s| s["properties"].get(name).is_some());
+    let program = regex::Regex::new(r"jq (?:-\w+ )*'([^']*)'").expect("regex");
+    let list = regex::Regex::new(r"(?:^|[\[|(\s])\.([A-Za-z]+)\[\]").expect("regex");
+    let mut seen = 0;
+    for file in doc_files() {
+        let text = std::fs::read_to_string(&file).expect("read doc");
+        for p in program.captures_iter(&text) {
+            for l in list.captures_iter(&p[1]) {
+                seen += 1;
+                assert!(
+                    top_level(&l[1]),
+                    "{}: jq reads .{}[], which no document has",
+                    relative(&file),
+                    &l[1]
+                );
+            }
+        }
+    }
+    assert!(seen > 0, "no jq example found");
+}
