@@ -1,6 +1,7 @@
 //! The documentation is executable: every command of a ```` ```console ```` block in README.md
-//! and docs/ runs against the built binary with the exit status and output the block shows, and
-//! every relative link of README.md and docs/ leads to a file (and heading) that exists.
+//! and docs/ runs against the built binary with the exit status and output the block shows,
+//! every relative link of README.md, ARCHITECTURE.md and docs/ leads to a file (and heading)
+//! that exists, a jq example reads only what the documents have, and the README stays short.
 //!
 //! A console block is read as a terminal session: a line `$ COMMAND` (continued on the next line
 //! after a trailing `\`) is a command, the lines after it are what it prints on stdout (checked
