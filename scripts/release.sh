@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Release artefacts: for each target, a stripped release binary in a tarball
-# `topoplan-vVERSION-TARGET.tar.gz` (the binary, LICENSE, README.md, man/ and completions/
-# inside a folder of the same name), then one SHA256SUMS over every tarball in dist/.
+# `topoplan-vVERSION-TARGET.tar.gz` (the binary, LICENSE, README.md, docs/, man/ and
+# completions/ inside a folder of the same name), then one SHA256SUMS over every tarball in dist/.
 #
 #   scripts/release.sh [TARGET...]     default: x86_64-unknown-linux-musl
 #
@@ -10,10 +10,12 @@
 # loads its name-service modules (getaddrinfo, used to reach `--extension` URLs by host name) as
 # shared libraries of its own exact version at run time, so the binary would not be
 # self-contained; musl's resolver is built in. musl's allocator is slow, but topoplan brings
-# its own (mimalloc). Rust's musl targets link statically by default. Needs: `rustup target add x86_64-unknown-linux-musl` and a musl C
-# compiler for the C parts of dependencies (`apt-get install musl-tools`). Other targets
-# (aarch64 Linux, macOS, Windows) are built on their own runners by
-# .github/workflows/release.yaml with this same script.
+# its own (mimalloc). Rust's musl targets link statically by default. Needs:
+# `rustup target add x86_64-unknown-linux-musl` and a musl C compiler for the C parts of
+# dependencies (`apt-get install musl-tools`). A Linux binary is refused unless it is static (no
+# program interpreter, no needed shared library) and, when it is the host's architecture, runs
+# with an empty environment. Other targets (aarch64 Linux, macOS, Windows) are built on their
+# own runners by .github/workflows/release.yaml with this same script.
 #
 # Writes dist/; VERSION is Cargo.toml's.
 set -euo pipefail
@@ -47,11 +49,27 @@ for target in "${targets[@]}"; do
     *-apple-*) strip -x "$bin" 2>/dev/null || true ;;
     *) strip "$bin" 2>/dev/null || true ;;
   esac
+  case "$target" in
+    *-linux-*)
+      # "Runs on any Linux runner" checked, not assumed: nothing for a dynamic loader to find.
+      if command -v readelf >/dev/null; then
+        if readelf -lW "$bin" | grep -q 'program interpreter' || readelf -dW "$bin" | grep -q NEEDED; then
+          echo "$bin is not a static binary:" >&2
+          readelf -lW "$bin" | grep 'program interpreter' >&2 || true
+          readelf -dW "$bin" | grep NEEDED >&2 || true
+          exit 1
+        fi
+      fi
+      if [ "${target%%-*}" = "$(uname -m)" ]; then
+        env -i "$bin" version >/dev/null || { echo "$bin does not run with an empty environment" >&2; exit 1; }
+      fi
+      ;;
+  esac
   name="topoplan-v$version-$target"
   stage=$(mktemp -d)
   mkdir "$stage/$name"
   cp "$bin" LICENSE README.md "$stage/$name/"
-  cp -R man completions "$stage/$name/"
+  cp -R docs man completions "$stage/$name/"
   # Reproducible archives: sorted names, fixed owner and time where tar allows.
   if tar --version 2>/dev/null | grep -q GNU; then
     tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner \

@@ -2,7 +2,7 @@
 //! exit code.
 
 // Planning a fleet allocates and frees millions of small JSON nodes from several threads;
-// mimalloc does that markedly faster than the system allocator (see README, Benchmarks).
+// mimalloc does that markedly faster than the system allocator (see docs/reference/benchmarks.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -43,26 +43,26 @@ fn completions_and_man_pages_are_current() {
     );
 }
 
-/// The README's table of diagnostic codes is generated from `Code::ALL`.
+/// The table of diagnostic codes (docs/reference/codes.md) is generated from `Code::ALL`.
 #[test]
-fn readme_lists_every_diagnostic_code() {
+fn the_codes_page_lists_every_diagnostic_code() {
     const BEGIN: &str = "<!-- codes:begin -->\n";
     const END: &str = "<!-- codes:end -->";
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md");
-    let readme = std::fs::read_to_string(&path).expect("README.md");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/reference/codes.md");
+    let readme = std::fs::read_to_string(&path).expect("docs/reference/codes.md");
     let (Some(b), Some(e)) = (readme.find(BEGIN), readme.find(END)) else {
-        panic!("README.md has no {BEGIN:?} … {END:?} markers");
+        panic!("docs/reference/codes.md has no {BEGIN:?} … {END:?} markers");
     };
     let table = topoplan::diag::markdown_table();
     let current = &readme[b + BEGIN.len()..e];
     if std::env::var_os("TOPOPLAN_BLESS").is_some() {
         let updated = format!("{}{table}{}", &readme[..b + BEGIN.len()], &readme[e..]);
-        std::fs::write(&path, updated).expect("write README.md");
+        std::fs::write(&path, updated).expect("write docs/reference/codes.md");
         return;
     }
     assert_eq!(
         current, table,
-        "README.md's table of diagnostic codes is stale\nrun: TOPOPLAN_BLESS=1 cargo test --test generated"
+        "docs/reference/codes.md's table of diagnostic codes is stale\nrun: TOPOPLAN_BLESS=1 cargo test --test generated"
     );
     for code in topoplan::diag::Code::ALL {
         assert!(readme.contains(code.name()), "{code} missing");

@@ -17,7 +17,7 @@ exist (as encoding a Go struct does), nothing under `x-kubernetes-preserve-unkno
 A zero value Go writes as `null` (a nil slice, map or pointer, `metav1.Time`) is dropped by the
 API server's decoding anyway, so those are left absent: lists, maps, `nullable` fields,
 `date-time` strings, int-or-string and free-form values. The defaulters' own logic is not run:
-that is an approximation, listed in the README.
+that is an approximation, listed in docs/reference/differences.md.
 */
 
 use std::collections::{BTreeMap, BTreeSet};

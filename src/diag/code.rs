@@ -5,13 +5,13 @@ A code (`topoplan::patch::missing-path`) names what went wrong independently of 
 which quotes the input and follows Cluster API's wording. CI allow-lists and suppresses by code,
 so a code, once released, keeps its name and meaning; a new kind of problem gets a new code.
 Every format carries it: the text report's header, the JSON documents' `code` field, the
-annotation's title, the JUnit failure's `type`. The README's table is generated from
-[`Code::ALL`] (a test keeps them equal).
+annotation's title, the JUnit failure's `type`. The table in docs/reference/codes.md is generated
+from [`Code::ALL`] (a test keeps them equal).
 */
 
 use std::fmt;
 
-/// Declares [`Code`] with, per variant, its name and a one-line meaning for the README.
+/// Declares [`Code`] with, per variant, its name and a one-line meaning for the codes page.
 macro_rules! codes {
     ($($(#[$doc:meta])* $variant:ident = $name:literal, $summary:literal;)*) => {
         /// What kind of problem a diagnostic reports.
@@ -21,7 +21,7 @@ macro_rules! codes {
         }
 
         impl Code {
-            /// Every code, in the README's order.
+            /// Every code, in the order of the codes page.
             pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
 
             /// The stable name, `topoplan::<area>::<problem>`.
@@ -284,7 +284,7 @@ impl fmt::Display for Code {
     }
 }
 
-/// The README's table of codes (Markdown), generated so it cannot fall behind the code.
+/// The table of codes of docs/reference/codes.md (Markdown), generated so it cannot fall behind the code.
 pub fn markdown_table() -> String {
     let mut out = String::from("| Code | Meaning |\n|---|---|\n");
     for c in Code::ALL {

@@ -1,7 +1,7 @@
 /*!
 The plan document printed by `--output json|yaml`.
 
-Format `topoplan.dev/v1alpha1`, kind `Plan` (documented in the README, "Plan document"):
+Format `topoplan.dev/v1alpha1`, kind `Plan` (documented in docs/reference/formats.md, "Plan document"):
 
 ```yaml
 apiVersion: topoplan.dev/v1alpha1

@@ -452,7 +452,7 @@ impl<'a> Fleet<'a> {
 
 /// One warning naming the template kinds (and the kinds generated from them) no CRD describes,
 /// when some provider CRD was given: their objects are planned unchecked. With no provider CRD
-/// at all nothing is said, as before CRDs were read (the README says how to give them).
+/// at all nothing is said, as before CRDs were read (docs/reference/crd-schemas.md says how to give them).
 fn unchecked_kinds<'b>(
     blueprints: impl Iterator<Item = &'b Blueprint<'b>>,
     crds: &crate::crd::Crds,

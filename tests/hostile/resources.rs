@@ -602,12 +602,13 @@ fn env_file_many_malformed_lines() {
     assert!(!err.contains("bad.env:22:"), "{}", head(err));
 }
 
-/// The README's figure for YAML nesting as written (its Limits table).
-fn readme_nesting_limit() -> usize {
-    let readme =
-        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-            .expect("README.md");
-    let row = readme
+/// The documented figure for YAML nesting as written (docs/reference/limits.md).
+fn documented_nesting_limit() -> usize {
+    let limits = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reference/limits.md"),
+    )
+    .expect("docs/reference/limits.md");
+    let row = limits
         .lines()
         .find(|l| l.starts_with("| YAML: nodes per document;"))
         .expect("the YAML row of the Limits table");
@@ -620,9 +621,9 @@ fn readme_nesting_limit() -> usize {
 }
 
 #[test]
-fn yaml_nesting_is_refused_where_the_readme_says() {
-    // The README said 512 while the parser stopped at 255.
-    let limit = readme_nesting_limit();
+fn yaml_nesting_is_refused_where_the_limits_page_says() {
+    // The Limits table once said 512 while the parser stopped at 255.
+    let limit = documented_nesting_limit();
     let flow = |n: usize| {
         format!(
             "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\nx: {}1{}\n",
