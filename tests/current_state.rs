@@ -4,7 +4,7 @@
 //! controller creates for `testdata/examples/quick-start` on its first reconcile (see
 //! `testdata/current/regen.sh`), plus the overlays the scenario names; the input is a copy of
 //! the quick-start example with the scenario's edits. Expectations are what Cluster API's
-//! controller does (desired-state.md §5, §6), not what the code happens to print: each row
+//! controller does (`getCurrentState`, `reconcile_state.go`), not what the code happens to print: each row
 //! lists the objects whose verdict is not `unchanged` (every other base object must be
 //! unchanged), the rollouts, the changes held by the upgrade sequencing, and the exit code under
 //! `--detailed-exitcode`.

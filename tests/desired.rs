@@ -1,4 +1,4 @@
-//! Desired-state rules pinned one by one (desired-state.md §2–4 and the edge cases of §8),
+//! Desired-state rules pinned one by one (the compute functions of Cluster API's `exp/topology/desiredstate/desired_state.go` and their edge cases),
 //! each on a small class written inline and checked through the JSON plan.
 
 mod common;

@@ -2,7 +2,7 @@
 v1beta1 → v1beta2 conversion of ClusterClass and Cluster specs, on JSON.
 
 Cluster API's own conversion (`api/core/v1beta1/conversion.go`) maps field by field; this does the
-same for the fields the planner reads (desired-state.md §7.1–7.2), so every later stage sees one
+same for the fields the planner reads (Cluster API's `api/core/v1beta1/conversion.go`), so every later stage sees one
 shape. Durations become whole seconds, as `ConvertToSeconds` does. It never fails: a field with
 an unexpected type is left for the typed decoding to report.
 */

@@ -1,6 +1,6 @@
 /*!
 Current state: the objects that exist for a Cluster, found the way the topology controller finds
-them (desired-state.md §5.1), and the checks that they fit the topology.
+them (Cluster API's `getCurrentState`, `core/reconcilers/topology/cluster/current_state.go`), and the checks that they fit the topology.
 
 Owns indexing the `--current` objects, following the Cluster's references (InfrastructureCluster,
 ControlPlane, the control plane's machine template through the contract path, health checks by

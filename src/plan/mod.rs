@@ -309,7 +309,7 @@ fn normalized_version(c: &Cluster) -> String {
     }
 }
 
-/// The upgrade sequencing for one existing Cluster (desired-state.md §5.4), from its current
+/// The upgrade sequencing for one existing Cluster (Cluster API's `computeControlPlaneVersion` and `computeMachineDeploymentVersion`, `exp/topology/desiredstate/desired_state.go`), from its current
 /// objects. An upgrade plan Cluster API would refuse is a diagnostic at the Cluster's version;
 /// so is a failed call of the class's GenerateUpgradePlan extension, made only when a plan is
 /// needed.

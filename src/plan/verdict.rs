@@ -1,7 +1,7 @@
 /*!
 Verdicts: what the topology controller does to each object of one Cluster, given what exists.
 
-Owns the reconcile step of desired-state.md §5.3–5.5 and §6.2 as an offline judgement: every
+Owns the reconcile step (Cluster API's `core/reconcilers/topology/cluster/reconcile_state.go`: `reconcileReferencedTemplate`, `calculateMachineDeploymentDiff`, `calculateMachinePoolDiff`) as an offline judgement: every
 desired object is compared with its current counterpart through the server-side-apply
 simulation in [`super::ssa`]; templates whose spec changes are rotated (a new template under a
 new name, the holder re-pointed, the old one deleted); objects the upgrade sequencing holds
@@ -169,7 +169,7 @@ fn aggregate(errs: &[String]) -> String {
 
 /// Cluster API's comparison of `current` with the desired object: the intent without the
 /// ignore paths (the control-plane endpoint, when the topology leaves it to the provider),
-/// applied and compared (desired-state.md §6.1).
+/// applied and compared (Cluster API's `NewServerSidePatchHelper`, `core/reconcilers/topology/cluster/structuredmerge/serversidepatchhelper.go`).
 fn compare(current: &Object, d: &DesiredObject, input: &Input<'_, '_>) -> ssa::Verdict {
     let ignore = match d.role {
         Role::InfrastructureCluster | Role::ControlPlane => ssa::endpoint_ignore_paths(&d.value),
@@ -194,7 +194,7 @@ pub fn judge(
     let mut out = Verdicts::default();
     let mut errors = Vec::new();
 
-    // Which roles this pass does not write (desired-state.md §5.4 "Effect on writing").
+    // Which roles this pass does not write (Cluster API's upgrade tracker, `exp/topology/scope/upgradetracker.go`: a pending upgrade holds the writes).
     let mut held: BTreeMap<Role, String> = BTreeMap::new();
     if up.control_plane_pending_upgrade {
         let why = up.control_plane.reason();
@@ -530,7 +530,7 @@ pub fn judge(
     }
     out.objects.extend(results.into_iter().flatten());
 
-    // Deletions (§5.5): workers gone from the topology, health checks no longer wanted.
+    // Deletions (`calculateMachineDeploymentDiff`, `calculateMachinePoolDiff` in reconcile_state.go): workers gone from the topology, health checks no longer wanted.
     let wanted: BTreeSet<&Role> = desired.iter().map(|d| &d.role).collect();
     let mut delete = |role: Role, o: &Object, note: String| {
         out.objects.push(PlannedObject {
@@ -818,7 +818,7 @@ fn planned(
     }
 }
 
-/// Names of current objects the desired state keeps (desired-state.md §5.2).
+/// Names of current objects the desired state keeps (the compute functions of `exp/topology/desiredstate/desired_state.go` reuse the current objects' names).
 pub fn existing_names(cur: &CurrentState<'_>) -> BTreeMap<Role, String> {
     let mut names = BTreeMap::new();
     if let Some(t) = cur.control_plane_template {

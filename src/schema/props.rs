@@ -16,7 +16,7 @@ server prunes them (the CRD declares only the keywords above), and deeper down t
 (`x-kubernetes-preserve-unknown-fields`) but Go's JSON decoder drops them when Cluster API reads
 the schema into its struct.
 
-Cluster API's conversion to apiextensions (`convertToAPIExtensionsJSONSchemaProps`, §4.6) can
+Cluster API's conversion to apiextensions (`convertToAPIExtensionsJSONSchemaProps`, `internal/topology/variables/schema.go`) can
 report `default is not valid JSON`, `example is not valid JSON` and `enum value is not valid JSON`.
 None of them can happen here: a schema read from JSON or YAML holds JSON values only. What can
 happen is a keyword of the wrong JSON type (`maxLength: "3"`), which Kubernetes rejects while

@@ -2,7 +2,7 @@
 Control-plane contract versions: which field paths a ControlPlane object uses.
 
 Cluster API reads the contract from the provider CRD's `cluster.x-k8s.io/<contract>` labels
-(`GetContractVersionForVersion`, desired-state.md §3): the label whose `_`-separated list holds
+(`GetContractVersionForVersion`, `internal/contract/version.go`): the label whose `_`-separated list holds
 the object's API version names the contract. When the input holds the CRD, topoplan does the
 same. Without it, topoplan takes the API version's name: `v1beta2` → contract v1beta2, anything
 older → v1beta1, which is what providers that follow Cluster API's versioning do.

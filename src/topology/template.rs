@@ -1,7 +1,7 @@
 /*!
 Objects and templates cloned from ClusterClass templates.
 
-Cluster API builds generated objects in two ways (desired-state.md §2.3–2.4):
+Cluster API builds generated objects in two ways (`templateToObject` and `templateToTemplate` in `exp/topology/desiredstate/desired_state.go`):
 `templateToObject` (the template's `spec.template` becomes the object: InfrastructureCluster,
 ControlPlane, MachinePool bootstrap config and infrastructure machine pool) and
 `templateToTemplate` (a copy of the whole template: control-plane and MachineDeployment
@@ -104,7 +104,7 @@ pub fn to_template(input: CloneInput<'_>) -> Value {
         _ => Map::new(),
     };
     // Only what Cluster API would send survives: status and server-set metadata are not part
-    // of the intent (they are filtered at apply time, desired-state.md §6.1).
+    // of the intent (they are filtered at apply time, `FilterIntent` in `internal/util/ssa/filterintent.go`).
     obj.remove("status");
     let mut meta = match obj.remove("metadata") {
         Some(Value::Object(m)) => m,

@@ -3,7 +3,7 @@ Variable values of a Cluster: defaulting (`cluster_variable_defaulting.go`) and 
 (`cluster_variable_validation.go`) against the ClusterClass's `status.variables`, in the order
 Cluster API's Cluster webhook runs them ([`default_and_validate`]).
 
-Owns the value side of §4.4 and §4.5:
+Owns the value side (the variables' schemas are [`crate::variables`]' other modules'):
 - indexing values (a name set twice is an error) and definitions (a variable without definitions
   or with conflicting ones makes one error for the whole list);
 - defaulting: existing values in Cluster order, then every defined variable without a value

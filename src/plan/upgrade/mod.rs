@@ -1,7 +1,7 @@
 /*!
 Upgrade sequencing: which Kubernetes version the topology controller writes into the
 ControlPlane and into each MachineDeployment / MachinePool on one reconcile, and what it holds
-back (desired-state.md §5.4; Cluster API `exp/topology/desiredstate/desired_state.go`
+back (Cluster API `exp/topology/desiredstate/desired_state.go`
 `computeControlPlaneVersion`, `computeMachineDeploymentVersion`, `computeMachinePoolVersion`,
 `upgrade_plan.go`, `scope/upgradetracker.go`).
 

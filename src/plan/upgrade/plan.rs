@@ -375,7 +375,7 @@ mod tests {
         ]);
         // (desired, cp, want cp plan)
         let cases: &[(&str, &str, &[&str])] = &[
-            // §5.4's example.
+            // A class offering several minors: each step is the newest patch of the next minor.
             (
                 "v1.34.1",
                 "v1.30.4",

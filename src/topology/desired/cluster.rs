@@ -1,5 +1,5 @@
-//! The Cluster's own changes (`computeCluster`, desired-state.md §4.5) and the cluster shim
-//! Secret (`reconcileClusterShim`, §6.5).
+//! The Cluster's own changes (`computeCluster`, `exp/topology/desiredstate/desired_state.go`) and the cluster shim
+//! Secret (`reconcileClusterShim`, `core/reconcilers/topology/cluster/reconcile_state.go`).
 
 use serde_json::{Value, json};
 

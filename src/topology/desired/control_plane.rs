@@ -1,5 +1,5 @@
 //! The ControlPlane and its machines' infrastructure template (`computeControlPlane`,
-//! `computeControlPlaneInfrastructureMachineTemplate`, desired-state.md §3, §4.2–4.3).
+//! `computeControlPlaneInfrastructureMachineTemplate`, `exp/topology/desiredstate/desired_state.go`; contract paths in `internal/contract/controlplane.go`).
 
 use std::collections::BTreeMap;
 
@@ -151,7 +151,7 @@ pub fn compute(ctx: &Ctx<'_>, machine_template: Option<&Value>) -> Result<Value,
         p
     };
     // The contract setters delete the path first and write only a non-nil value, so `[]` is
-    // written as `[]` (desired-state.md §3).
+    // written as `[]` (`internal/contract/controlplane.go`).
     if let Some(g) = topo
         .readiness_gates
         .as_ref()

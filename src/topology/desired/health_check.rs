@@ -1,5 +1,5 @@
 //! MachineHealthChecks for the control plane and MachineDeployments
-//! (`computeMachineHealthCheck` and the blueprint's enablement rules, desired-state.md §4.4).
+//! (`computeMachineHealthCheck` and the blueprint's enablement rules, `exp/topology/scope/blueprint.go`).
 
 use serde_json::{Map, Value, json};
 

@@ -1,4 +1,4 @@
-//! The InfrastructureCluster (`computeInfrastructureCluster`, desired-state.md §4.1).
+//! The InfrastructureCluster (`computeInfrastructureCluster`, `exp/topology/desiredstate/desired_state.go`).
 
 use std::collections::BTreeMap;
 

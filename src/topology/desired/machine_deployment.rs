@@ -1,5 +1,5 @@
 //! A MachineDeployment, its two templates and its health check (`computeMachineDeployment`,
-//! desired-state.md §4.6; v1beta1 output as Cluster API v1.10 built it, §7.3).
+//! `exp/topology/desiredstate/desired_state.go`; v1beta1 output as Cluster API v1.10 built it).
 
 use serde_json::{Map, Value, json};
 

@@ -1,5 +1,5 @@
 //! A MachinePool with its bootstrap config and infrastructure machine pool
-//! (`computeMachinePool`, desired-state.md §4.7). MachinePools have no health check, rollout
+//! (`computeMachinePool`, `exp/topology/desiredstate/desired_state.go`). MachinePools have no health check, rollout
 //! strategy or readiness gates, and their two companions are objects, not templates.
 
 use serde_json::{Map, Value, json};

@@ -1,7 +1,7 @@
 /*!
 Desired state of one Cluster: every object the topology controller would create or patch.
 
-Runs Cluster API's `Generate` steps in order (desired-state.md §0): InfrastructureCluster,
+Runs Cluster API's `Generate` steps in order (`exp/topology/desiredstate/desired_state.go` `Generate`): InfrastructureCluster,
 control-plane machine template, ControlPlane, control-plane health check, the Cluster's own
 changes, MachineDeployments, MachinePools; plus the cluster shim Secret that
 `reconcileClusterShim` creates for a new Cluster. Patches are not applied at this stage.
@@ -129,8 +129,9 @@ pub struct DesiredState {
     pub objects: Vec<DesiredObject>,
 }
 
-/// What the current state decides before the desired state is computed (desired-state.md
-/// §5.2, §5.4): the names of objects that exist already, which every desired object keeps, and
+/// What the current state decides before the desired state is computed (in Cluster API's
+/// `exp/topology/desiredstate/desired_state.go`, the compute functions' name reuse and
+/// `computeControlPlaneVersion`/`computeMachineDeploymentVersion`): the names of objects that exist already, which every desired object keeps, and
 /// the versions the upgrade sequencing lets the control plane and each worker have on this
 /// pass. Empty for a Cluster that does not exist yet.
 #[derive(Debug, Clone, Default)]
@@ -166,7 +167,7 @@ impl Ctx<'_> {
     }
 
     /// `names.SimpleNameGenerator(prefix)` for `role`, unless the object exists already: then
-    /// its current name (§5.2).
+    /// its current name (as Cluster API's compute functions reuse it).
     pub fn simple_name(&self, prefix: &str, role: &Role) -> String {
         match self.existing.names.get(role) {
             Some(n) => n.clone(),
