@@ -374,8 +374,8 @@ pub struct Topology {
     pub control_plane: ControlPlaneTopology,
     /// Workers.
     pub workers: WorkersTopology,
-    /// Variable values (typed by the variables stage).
-    pub variables: Vec<Value>,
+    // Variable values are not decoded here: the variables stage reads them from the raw
+    // Cluster, with their locations.
 }
 
 /// `{apiGroup, kind, name}` (v1beta2 `ContractVersionedObjectReference`).

@@ -56,14 +56,12 @@ errors:                        # only when the run failed before any Cluster was
 Fields are only ever added within a version; a change that removes or renames one bumps it.
 */
 
-use std::io::Write;
-
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::stream::{self, Frame, Syntax};
 use crate::diag::Diagnostic;
-use crate::plan::{Action, ClusterPlan, Plan};
+use crate::plan::{Action, ClusterPlan};
 
 /// The document's apiVersion.
 pub const API_VERSION: &str = "topoplan.dev/v1alpha1";
@@ -229,30 +227,6 @@ fn entry(c: &ClusterPlan, show: Show) -> ClusterEntry<'_> {
     }
 }
 
-fn document(plan: &Plan, explain: bool) -> Document<Vec<ClusterEntry<'_>>> {
-    Document {
-        api_version: API_VERSION,
-        kind: "Plan",
-        clusters: plan
-            .clusters
-            .iter()
-            .map(|c| {
-                entry(
-                    c,
-                    Show {
-                        explain,
-                        ..Show::default()
-                    },
-                )
-            })
-            .collect(),
-        summary: None,
-        affected: None,
-        warnings: plan.warnings.iter().map(diagnostic).collect(),
-        errors: Vec::new(),
-    }
-}
-
 /// One Cluster's entry as a JSON value (keys sorted), as [`build`] holds it.
 pub fn entry_value(c: &ClusterPlan, show: Show) -> Value {
     serde_json::to_value(entry(c, show)).unwrap_or(Value::Null)
@@ -348,11 +322,6 @@ pub fn failed(syntax: Syntax, diagnostics: &[Diagnostic]) -> String {
     stream::render(syntax, &doc)
 }
 
-/// The plan document as a JSON value (keys sorted); `explain` adds each Cluster's patches.
-pub fn build(plan: &Plan, explain: bool) -> Value {
-    serde_json::to_value(document(plan, explain)).unwrap_or(Value::Null)
-}
-
 /// A diagnostic as a JSON object (message, severity, help, file, line, column).
 pub fn diagnostic(d: &Diagnostic) -> Value {
     let mut m = Map::new();
@@ -371,20 +340,4 @@ pub fn diagnostic(d: &Diagnostic) -> Value {
         m.insert("column".into(), json!(column));
     }
     Value::Object(m)
-}
-
-/// Write the document as pretty JSON with a trailing newline, streaming.
-pub fn write_json(
-    plan: &Plan,
-    explain: bool,
-    out: &mut (impl Write + ?Sized),
-) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &document(plan, explain))
-        .map_err(std::io::Error::from)?;
-    out.write_all(b"\n")
-}
-
-/// The document as YAML.
-pub fn to_yaml(plan: &Plan, explain: bool) -> String {
-    crate::load::yaml::to_yaml(&build(plan, explain))
 }

@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::plan::{ClusterPlan, Plan};
+use crate::plan::ClusterPlan;
 
 /// Name of the marker file.
 pub use crate::load::PLAN_MARKER as MARKER;
@@ -43,15 +43,6 @@ const MARKER_HEADER: &str =
     "# written by topoplan plan --output-dir; the files it wrote follow, one per line";
 /// Longest path component we write.
 const MAX_COMPONENT: usize = 100;
-
-/// The files a plan produces: paths relative to DIR, and contents.
-pub fn layout(plan: &Plan) -> Vec<(PathBuf, String)> {
-    let mut l = Layout::default();
-    plan.clusters
-        .iter()
-        .flat_map(|c| l.place(c, render(c)))
-        .collect()
-}
 
 /// One object's files, rendered (on a worker thread) before they are placed.
 #[derive(Debug, Clone)]

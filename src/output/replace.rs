@@ -38,9 +38,8 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use super::files::{MARKER, layout, marker_files, marker_text};
+use super::files::{MARKER, marker_files, marker_text};
 use crate::diag::{Code, Diagnostic};
-use crate::plan::Plan;
 
 /// Largest marker read: a listing of every file of a large fleet's plan fits many times over;
 /// anything larger was not written by topoplan.
@@ -322,18 +321,6 @@ fn foreign_entry(
         }
     }
     Ok(None)
-}
-
-/// Write the plan's files under `dir`, replacing an earlier plan there atomically. Returns
-/// warnings (a previous plan that could not be deleted once replaced).
-pub fn write(
-    plan: &Plan,
-    dir: &Path,
-    opts: WriteOptions<'_>,
-) -> Result<Vec<Diagnostic>, WriteError> {
-    let mut s = Staging::begin(dir, opts)?;
-    s.add(layout(plan))?;
-    s.finish()
 }
 
 /// A replacement of DIR under way: files are added to the staging directory as they come (a

@@ -10,17 +10,7 @@ use anstyle::{AnsiColor, Style};
 use crate::escape::escape_line as esc;
 use serde_json::Value;
 
-use crate::plan::{Action, ClusterPlan, Plan};
-
-/// Render the plan as text (unchanged objects counted, not listed). `color` adds ANSI colours
-/// to the ACTION column.
-pub fn render(plan: &Plan, color: bool) -> String {
-    plan.clusters
-        .iter()
-        .enumerate()
-        .map(|(i, c)| cluster(i, c, color, true, false))
-        .collect()
-}
+use crate::plan::{Action, ClusterPlan};
 
 /// The `i`-th Cluster's part of the table (from the second on, after an empty line); `diffs`
 /// adds the unified diff of every changed object (not when an external program shows them);

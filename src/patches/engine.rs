@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 use super::explain::{ItemTrace, Outcome, PatchTrace};
 use super::external::{self, ExternalGenerator, VariableOrder};
 use super::generator::{Answer, Failure, PatchGenerator, PatchType, ResponseItem};
-use super::inline::{InlineGenerator, get_variable_value};
+use super::inline::InlineGenerator;
 use super::jsonpatch;
 use super::request::{self, Request};
 use crate::api::external::{
@@ -895,18 +895,6 @@ fn update_desired_state(req: &Request, api: ApiVersion, desired: &mut DesiredSta
         }
         copy_fields(&mut obj.value, &item.object, fields, &preserve);
     }
-}
-
-/// The topology name of a worker item, read back from its variables as Cluster API does.
-pub fn item_topology_name(vars: &Map<String, Value>, md: bool) -> Option<String> {
-    let path = if md {
-        "builtin.machineDeployment.topologyName"
-    } else {
-        "builtin.machinePool.topologyName"
-    };
-    get_variable_value(vars, path)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
 }
 
 #[cfg(test)]

@@ -53,9 +53,6 @@ pub enum Step {
 /// Where a run reports its [`Step`]s.
 pub type Progress<'a> = &'a (dyn Fn(Step) + Sync);
 
-/// A progress sink that shows nothing.
-pub fn no_progress(_: Step) {}
-
 /// What a plan leaves once its Clusters were emitted.
 #[derive(Debug, Clone, Default)]
 pub struct Outcome {

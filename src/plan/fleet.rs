@@ -270,11 +270,6 @@ impl<'a> Fleet<'a> {
         &self.closing
     }
 
-    /// Whether any Cluster calls Runtime extensions (their calls are worth overlapping).
-    pub fn calls_extensions(&self) -> bool {
-        self.ext.registry.is_some()
-    }
-
     /// (namespace, name, file) of the `i`-th Cluster in plan order.
     pub fn entry(&self, i: usize) -> Option<(&str, &str, &str)> {
         self.clusters

@@ -171,15 +171,6 @@ impl ClusterPlan {
     }
 }
 
-/// The whole plan.
-#[derive(Debug, Clone, Default)]
-pub struct Plan {
-    /// One entry per planned Cluster, ordered by namespace then name.
-    pub clusters: Vec<ClusterPlan>,
-    /// Warnings for the user (e.g. skipped patches).
-    pub warnings: Vec<Diagnostic>,
-}
-
 /// What planning needs from admission and the Runtime extensions.
 #[derive(Debug, Clone, Copy)]
 pub struct Extensions<'a> {
