@@ -45,6 +45,93 @@ const STAGES: &[&str] = &[
     "fuzzing",
 ];
 
+/// Import cycles inside one folder, found once the check also read paths that start at a
+/// module's own children (`rollout::Rollout` in `plan/mod.rs`) and at `self::`: a `mod.rs`
+/// that uses its children while they import its items with `super::`. Each is to be untangled
+/// (the shared items moved into a child of their own, the children importing it, the `mod.rs`
+/// only declaring and re-exporting); until then the check holds each exactly as it is. Files
+/// relative to `src/`, sorted.
+const KNOWN_FOLDER_CYCLES: &[&[&str]] = &[
+    &[
+        "load/yaml.rs",
+        "load/yaml/compose.rs",
+        "load/yaml/decode.rs",
+    ],
+    &["load/git.rs", "load/mod.rs"],
+    &["api/convert.rs", "api/mod.rs"],
+    &[
+        "schema/cel/check.rs",
+        "schema/cel/compiled.rs",
+        "schema/cel/cost.rs",
+        "schema/cel/eval.rs",
+        "schema/cel/mod.rs",
+        "schema/cel/parse.rs",
+        "schema/mod.rs",
+    ],
+    &["crd/builtin.rs", "crd/clean.rs", "crd/mod.rs"],
+    &[
+        "gotemplate/cost.rs",
+        "gotemplate/exec.rs",
+        "gotemplate/mod.rs",
+        "gotemplate/sprig/math.rs",
+    ],
+    &["gotemplate/sprig/crypto.rs", "gotemplate/sprig/mod.rs"],
+    &[
+        "topology/desired/cluster.rs",
+        "topology/desired/control_plane.rs",
+        "topology/desired/health_check.rs",
+        "topology/desired/infrastructure_cluster.rs",
+        "topology/desired/machine_deployment.rs",
+        "topology/desired/machine_pool.rs",
+        "topology/desired/mod.rs",
+        "topology/desired/worker.rs",
+    ],
+    &["runtime/extension.rs", "runtime/mod.rs"],
+    &[
+        "plan/ssa/cluster.rs",
+        "plan/ssa/intent.rs",
+        "plan/ssa/managed_fields.rs",
+        "plan/ssa/merge.rs",
+        "plan/ssa/mod.rs",
+        "plan/ssa/user_apply.rs",
+    ],
+    &["plan/upgrade/mod.rs", "plan/upgrade/plan.rs"],
+    &[
+        "validate/cluster.rs",
+        "validate/clusterclass.rs",
+        "validate/compatibility.rs",
+        "validate/gates.rs",
+        "validate/machines.rs",
+        "validate/mod.rs",
+        "validate/patches.rs",
+    ],
+    &["plan/mod.rs", "plan/rollout.rs", "plan/totals.rs"],
+    &["patches/engine.rs", "patches/mod.rs"],
+    &[
+        "extension_check/determinism.rs",
+        "extension_check/errors.rs",
+        "extension_check/idempotence.rs",
+        "extension_check/mod.rs",
+        "extension_check/timeouts.rs",
+        "extension_check/validity.rs",
+        "extension_check/variables.rs",
+    ],
+    &[
+        "cli/completions.rs",
+        "cli/diff.rs",
+        "cli/eval.rs",
+        "cli/extension.rs",
+        "cli/generate.rs",
+        "cli/generated.rs",
+        "cli/input.rs",
+        "cli/mod.rs",
+        "cli/plan.rs",
+        "cli/schema.rs",
+        "cli/validate.rs",
+        "cli/version.rs",
+    ],
+];
+
 /// Imports allowed to run up the pipeline: (importing file, imported module, why).
 const UPWARD: &[(&str, &str, &str)] = &[];
 
@@ -262,6 +349,7 @@ fn read_sources() -> Vec<(PathBuf, Source)> {
         let module = module_of(&rel);
         let text = std::fs::read_to_string(&f).expect("read source");
         let code: Vec<char> = code_only(&text).chars().collect();
+        let children = child_modules(&code);
         let mut imports = Vec::new();
         let mut line = 1;
         let mut i = 0;
@@ -273,11 +361,22 @@ fn read_sources() -> Vec<(PathBuf, Source)> {
             }
             let at_word = i == 0 || !is_ident(code[i - 1]) && code[i - 1] != ':';
             let word = |w: &str| code[i..].iter().take(w.len()).copied().eq(w.chars());
-            if at_word && (word("crate::") || word("super::")) {
+            // A path may also start at the module itself (`self::x`) or at one of its own
+            // child modules (`rollout::Rollout` in `plan/mod.rs`): those are imports too.
+            let child = at_word
+                .then(|| children.iter().find(|c| word(&format!("{c}::"))))
+                .flatten();
+            if at_word && (word("crate::") || word("super::") || word("self::") || child.is_some())
+            {
                 let mut base: Vec<String> = Vec::new();
                 let mut j = i;
                 if word("crate::") {
                     j += "crate::".len();
+                } else if word("self::") {
+                    base = module.clone();
+                    j += "self::".len();
+                } else if child.is_some() {
+                    base = module.clone();
                 } else {
                     base = module.clone();
                     // In `a/b.rs` (module a::b) and in `a/mod.rs` (module a), `super` is the
@@ -303,6 +402,29 @@ fn read_sources() -> Vec<(PathBuf, Source)> {
             i += 1;
         }
         out.push((rel, Source { module, imports }));
+    }
+    out
+}
+
+/// The child modules a file declares (`mod x;`, `pub mod x;`, `pub(crate) mod x;`).
+fn child_modules(code: &[char]) -> Vec<String> {
+    let text: String = code.iter().collect();
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut words = line.split_whitespace().peekable();
+        while let Some(w) = words.peek() {
+            if w.starts_with("pub") || w.starts_with("#[") {
+                words.next();
+            } else {
+                break;
+            }
+        }
+        if words.next() == Some("mod")
+            && let Some(name) = words.next()
+            && let Some(name) = name.strip_suffix(';')
+        {
+            out.push(name.to_string());
+        }
     }
     out
 }
@@ -490,9 +612,30 @@ fn no_import_cycles() {
             visit(&mut t, v);
         }
     }
+    // Cycles inside one folder that are known and not yet untangled (see KNOWN_FOLDER_CYCLES):
+    // each must stay exactly as listed, so none grows and a fixed one is struck off.
+    let member_names = |scc: &Vec<usize>| -> Vec<String> {
+        let mut m: Vec<String> = scc
+            .iter()
+            .map(|&i| files[i].to_string_lossy().into_owned())
+            .collect();
+        m.sort();
+        m
+    };
+    let known: BTreeSet<Vec<String>> = KNOWN_FOLDER_CYCLES
+        .iter()
+        .map(|c| c.iter().map(|f| f.to_string()).collect())
+        .collect();
+    let found: BTreeSet<Vec<String>> = t.sccs.iter().map(member_names).collect();
+    let fixed: Vec<&Vec<String>> = known.difference(&found).collect();
+    assert!(
+        fixed.is_empty(),
+        "KNOWN_FOLDER_CYCLES lists cycles that no longer exist (strike them off): {fixed:?}"
+    );
     let cycles: Vec<String> = t
         .sccs
         .iter()
+        .filter(|scc| !known.contains(&member_names(scc)))
         .map(|scc| {
             let members: BTreeSet<usize> = scc.iter().copied().collect();
             let ties: Vec<String> = edges
@@ -524,4 +667,14 @@ fn the_reader_sees_through_comments_strings_and_groups() {
     parse_path(&chars, 0, vec![], &mut out);
     let got: Vec<String> = out.iter().map(|p| p.join("::")).collect();
     assert_eq!(got, ["a::b", "a::c::d", "a::c::e"]);
+}
+
+#[test]
+fn the_reader_knows_a_module_s_children() {
+    let code: Vec<char> = code_only(
+        "pub mod a;\nmod b;\n#[cfg(test)]\nmod tests;\npub(crate) mod c;\nmod inline {}\n",
+    )
+    .chars()
+    .collect();
+    assert_eq!(child_modules(&code), ["a", "b", "tests", "c"]);
 }
