@@ -375,6 +375,50 @@ fn recorded_discovered_variables_are_read_once_per_run() {
     );
 }
 
+/// Classes sharing one recorded DiscoverVariablesResponse share its definitions: each class's
+/// `status.variables` held its own copy of every discovered schema (8 classes of 20,000
+/// variables took twice what 2 classes took). Eight classes now cost little more than two.
+#[test]
+fn recorded_discovered_variables_are_shared_between_classes() {
+    let vars: Vec<String> = (0..20_000)
+        .map(|i| {
+            format!(
+                r#"{{"name":"v{i}","required":false,"schema":{{"openAPIV3Schema":{{"type":"object","properties":{{"a":{{"type":"string","maxLength":10}},"b":{{"type":"integer","minimum":1}}}}}}}}}}"#
+            )
+        })
+        .collect();
+    let response = format!(
+        r#"{{"apiVersion":"hooks.runtime.cluster.x-k8s.io/v1alpha1","kind":"DiscoverVariablesResponse","status":"Success","variables":[{}]}}"#,
+        vars.join(",")
+    );
+    let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/examples/runtime-sdk/clusterclass.yaml");
+    let text = std::fs::read_to_string(base).expect("class");
+    let run = |n: usize| {
+        let classes = (0..n)
+            .map(|i| match i {
+                0 => text.clone(),
+                _ => text.replacen("  name: ", &format!("  name: c{i}-"), 1),
+            })
+            .collect::<Vec<_>>()
+            .join("\n---\n");
+        let r = runtime_sdk_example(Hostile::new())
+            .file("ex/clusterclass.yaml", classes)
+            .file("ex/response.json", &response)
+            .args(["validate", "-f", "ex"])
+            .timeout(Duration::from_secs(90))
+            .run();
+        r.refused("variable is not defined");
+        r.peak_rss_kib
+    };
+    let two = run(2);
+    let eight = run(8);
+    assert!(
+        eight * 4 < two * 5,
+        "8 classes peaked at {eight} KiB, 2 classes at {two} KiB: definitions copied per class"
+    );
+}
+
 /// More variables than an answer may hold (in a recorded response of the input): the class's
 /// discovery fails with the bound, as an answer's would.
 #[test]
