@@ -379,8 +379,11 @@ pub fn write_json(
     explain: bool,
     out: &mut (impl Write + ?Sized),
 ) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &document(plan, explain))
-        .map_err(std::io::Error::from)?;
+    serde_json::to_writer_pretty(
+        super::actions::JsonSafe::new(&mut *out),
+        &document(plan, explain),
+    )
+    .map_err(std::io::Error::from)?;
     out.write_all(b"\n")
 }
 
