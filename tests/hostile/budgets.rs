@@ -197,7 +197,11 @@ fn generated_objects_are_bounded_per_run() {
     .args(["plan", "-f", "in", "--max-generated-objects", "100"])
     .run();
     r.within(10.0, 300);
-    r.refused("the run generates more than 100 objects in all (--max-generated-objects)");
+    let err = r.refused("the run generates more than 100 objects in all (--max-generated-objects)");
+    // Named and located at the Cluster whose objects passed the bound.
+    assert!(err.contains("topoplan::plan::limit"), "{}", head(err));
+    assert!(err.contains("× Cluster team-a/dev-"), "{}", head(err));
+    assert!(err.contains("in/cluster.yaml:"), "{}", head(err));
 }
 
 // ---------------------------------------------------------------------------------------------
