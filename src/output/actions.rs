@@ -76,26 +76,10 @@ impl<W: Write> Neutral<W> {
         }
     }
 
-    /// `out` with a `\\` before every `[` that follows `##` in the output stream (the legacy
+    /// `out` with a `\` before every `[` that follows `##` in the output stream (the legacy
     /// command prefix, read anywhere in a line), given how the output so far ended.
     fn unhash(&mut self, out: Vec<u8>) -> Vec<u8> {
-        if !out.contains(&b'[') {
-            self.hashes = trailing_hashes(&out, self.hashes);
-            return out;
-        }
-        let mut safe = Vec::with_capacity(out.len() + 4);
-        for b in out {
-            if b == b'[' && self.hashes >= 2 {
-                safe.push(b'\\');
-            }
-            self.hashes = if b == b'#' {
-                (self.hashes + 1).min(2)
-            } else {
-                0
-            };
-            safe.push(b);
-        }
-        safe
+        unhash(out, &mut self.hashes, b"\\[")
     }
 
     /// The bytes to write for `buf`, given what came before.
@@ -214,8 +198,14 @@ impl<W: Write> JsonSafe<W> {
 
 impl<W: Write> Write for JsonSafe<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let out = unhash(buf.to_vec(), &mut self.hashes, b"\\u005b");
-        self.inner.write_all(&out)?;
+        // Most writes hold no `[`: passed through without a copy.
+        if !buf.contains(&b'[') {
+            self.hashes = trailing_hashes(buf, self.hashes);
+            self.inner.write_all(buf)?;
+        } else {
+            let out = unhash(buf.to_vec(), &mut self.hashes, b"\\u005b");
+            self.inner.write_all(&out)?;
+        }
         Ok(buf.len())
     }
 
