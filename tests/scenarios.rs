@@ -363,3 +363,30 @@ fn cluster_by_name_alone() {
         )
         .run();
 }
+
+/// A patch that removes a template's `spec.template.spec` leaves the generated object the
+/// class template's (Cluster API copies back only paths the patched template still has); the
+/// engine moves that spec out of the object while patches run, so it must put it back.
+#[test]
+fn a_removed_template_spec_leaves_the_class_templates() {
+    let plan = Plan::new()
+        .patch(
+            "image",
+            md_infrastructure(&[WORKER_CLASS]),
+            json!([{"op": "add", "path": "/spec/template/spec/customImage", "value": "kindest/node:x"}]),
+        )
+        .patch(
+            "drop",
+            md_infrastructure(&[WORKER_CLASS]),
+            json!([{"op": "remove", "path": "/spec/template/spec"}]),
+        )
+        .machine_deployment("md-0", WORKER_CLASS, 1)
+        .plan(&[]);
+    assert_eq!(
+        plan.get(
+            "MachineDeployment/md-0/InfrastructureMachineTemplate",
+            "/spec/template/spec"
+        ),
+        Some(&json!({}))
+    );
+}

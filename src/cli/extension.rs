@@ -188,9 +188,11 @@ fn check(args: CheckArgs) -> Result<ExitCode, Failure> {
     let text = match format {
         Format::Table => r.to_table(),
         Format::Json => {
-            let mut t = serde_json::to_string_pretty(&r.to_json()).map_err(|e| {
-                Diagnostic::error(Code::Internal, format!("cannot encode JSON: {e}"))
-            })?;
+            let mut t = serde_json::to_string_pretty(&r.to_json())
+                .map(crate::output::actions::json_safe)
+                .map_err(|e| {
+                    Diagnostic::error(Code::Internal, format!("cannot encode JSON: {e}"))
+                })?;
             t.push('\n');
             t
         }

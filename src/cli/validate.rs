@@ -133,6 +133,7 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode, Failure> {
         Format::Text => report(&v.diagnostics()),
         Format::Json => {
             let mut text = serde_json::to_string_pretty(&crate::output::validation::document(v))
+                .map(crate::output::actions::json_safe)
                 .map_err(|e| {
                     crate::diag::Diagnostic::error(
                         crate::diag::Code::Internal,

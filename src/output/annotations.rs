@@ -46,7 +46,10 @@ pub fn json_line(d: &Diagnostic) -> String {
         .as_deref()
         .map(|h| cut(h, MAX_HELP_BYTES).into_owned());
     let v = crate::output::document::diagnostic(&bounded);
-    format!("{}\n", serde_json::to_string(&v).unwrap_or_default())
+    format!(
+        "{}\n",
+        super::actions::json_safe(serde_json::to_string(&v).unwrap_or_default())
+    )
 }
 
 /// A command's data: `%`, CR and LF are percent-encoded.

@@ -81,7 +81,8 @@ impl Frame {
 pub fn render<D: Serialize>(syntax: Syntax, doc: &D) -> String {
     match syntax {
         Syntax::Json => {
-            let mut s = serde_json::to_string_pretty(doc).unwrap_or_default();
+            let mut s =
+                super::actions::json_safe(serde_json::to_string_pretty(doc).unwrap_or_default());
             s.push('\n');
             s
         }
@@ -95,7 +96,7 @@ pub fn render<D: Serialize>(syntax: Syntax, doc: &D) -> String {
 /// separator, then the entry indented by four spaces.
 pub fn cluster_json<T: Serialize>(i: usize, entry: &T) -> Vec<u8> {
     let mut pretty = Vec::new();
-    if serde_json::to_writer_pretty(&mut pretty, entry).is_err() {
+    if serde_json::to_writer_pretty(super::actions::JsonSafe::new(&mut pretty), entry).is_err() {
         pretty = b"null".to_vec();
     }
     let mut out = Vec::with_capacity(pretty.len() + pretty.len() / 8 + 8);

@@ -158,7 +158,11 @@ pub fn apply(
     if list.is_empty() {
         return Ok(Applied::default());
     }
-    let mut req = request::create(cluster, bp, desired);
+    let request::Created {
+        request: mut req,
+        sources,
+        shed,
+    } = request::create(cluster, bp, desired);
     let global_builtins = builtins::global(cluster, desired).map_err(|e| vec![e])?;
     let mut item_builtins: Vec<Option<Value>> = Vec::with_capacity(req.items.len());
     for item in &req.items {
@@ -336,7 +340,8 @@ pub fn apply(
         ));
     }
     validate_topology(list, &req, &order, ctx, class, cluster)?;
-    update_desired_state(&req, cluster.api, desired);
+    let roles: Vec<Role> = req.items.iter().map(|i| i.role.clone()).collect();
+    update_desired_state(req, &sources, &shed, cluster.api, desired);
     // Name each traced template by the object it generates, as the plan's table does.
     let mut names: std::collections::HashMap<&Role, &str> = std::collections::HashMap::new();
     for o in &desired.objects {
@@ -345,8 +350,8 @@ pub fn apply(
             .or_insert_with(|| crate::json::metadata_str(&o.value, "name"));
     }
     for t in &mut traces {
-        for (i, item) in t.items.iter_mut().zip(&req.items) {
-            if let Some(n) = names.get(&item.role) {
+        for (i, role) in t.items.iter_mut().zip(&roles) {
+            if let Some(n) = names.get(role) {
                 i.name = (*n).to_string();
             }
         }
@@ -836,15 +841,16 @@ const TEMPLATE_FIELDS: Fields = &[
 const TEMPLATE_FIELDS_V1_10: Fields =
     &[(&["spec", "template", "spec"], &["spec", "template", "spec"])];
 
-/// `CopyFields`: copy each present source path, keeping the preserved fields of `dest`.
-fn copy_fields(dest: &mut Value, src: &Value, fields: Fields, preserve: &[&[&str]]) {
+/// `CopyFields`: copy each present source path, keeping the preserved fields of `dest`. The
+/// source is consumed: the paths copied are moved out of it, not cloned.
+fn copy_fields(dest: &mut Value, src: &mut Value, fields: Fields, preserve: &[&[&str]]) {
     let kept: Vec<(&[&str], Value)> = preserve
         .iter()
         .filter_map(|p| get_path(dest, p).map(|v| (*p, v.clone())))
         .collect();
     for (from, to) in fields {
-        if let Some(v) = get_path(src, from) {
-            set_path(dest, to, v.clone());
+        if let Some(v) = take_path(src, from) {
+            set_path(dest, to, v);
         }
     }
     for (p, v) in kept {
@@ -878,22 +884,43 @@ fn fields_for(role: &Role, api: ApiVersion) -> Fields {
     }
 }
 
-/// `updateDesiredState`.
-fn update_desired_state(req: &Request, api: ApiVersion, desired: &mut DesiredState) {
+/// `updateDesiredState`, consuming the request: each patched template's fields move into the
+/// desired object generated from it. `sources` and `shed` are per item, from
+/// [`request::create`]: where a patch removed an item's `spec.template.spec` that was moved
+/// out of its desired object, Cluster API keeps the desired one, which was the class
+/// template's.
+fn update_desired_state(
+    req: Request,
+    sources: &[&crate::load::Object],
+    shed: &[bool],
+    api: ApiVersion,
+    desired: &mut DesiredState,
+) {
     let mut at: std::collections::HashMap<Role, usize> = std::collections::HashMap::new();
     for (i, o) in desired.objects.iter().enumerate() {
         at.entry(o.role.clone()).or_insert(i);
     }
-    for item in &req.items {
+    for (n, mut item) in req.items.into_iter().enumerate() {
         let Some(obj) = at.get(&item.role).and_then(|&i| desired.objects.get_mut(i)) else {
             continue;
         };
+        if shed.get(n).copied().unwrap_or(false)
+            && get_path(&item.object, request::TEMPLATE_SPEC).is_none()
+            && let (Some(dest), Some(v)) = (
+                request::shed_path(&item.role),
+                sources
+                    .get(n)
+                    .and_then(|s| get_path(&s.value, request::TEMPLATE_SPEC)),
+            )
+        {
+            set_path(&mut obj.value, dest, v.clone());
+        }
         let fields = fields_for(&item.role, api);
         let mut preserve: Vec<&[&str]> = ALWAYS_PRESERVE.to_vec();
         if item.role == Role::ControlPlane {
             preserve.extend_from_slice(CONTROL_PLANE_PRESERVE);
         }
-        copy_fields(&mut obj.value, &item.object, fields, &preserve);
+        copy_fields(&mut obj.value, &mut item.object, fields, &preserve);
     }
 }
 
@@ -976,9 +1003,9 @@ mod tests {
     #[test]
     fn copy_fields_keeps_preserved() {
         let mut dest = json!({"metadata": {"labels": {"cluster.x-k8s.io/cluster-name": "c", "a": "1"}}, "spec": {"x": 1}});
-        let src =
+        let mut src =
             json!({"spec": {"template": {"spec": {"y": 2}, "metadata": {"labels": {"b": "2"}}}}});
-        copy_fields(&mut dest, &src, OBJECT_FIELDS, ALWAYS_PRESERVE);
+        copy_fields(&mut dest, &mut src, OBJECT_FIELDS, ALWAYS_PRESERVE);
         assert_eq!(
             dest,
             json!({"metadata": {"labels": {"cluster.x-k8s.io/cluster-name": "c", "b": "2"}}, "spec": {"y": 2}})

@@ -121,23 +121,151 @@ fn meta_str<'v>(v: &'v Value, f: &str) -> &'v str {
     crate::json::metadata_str(v, f)
 }
 
+/// A request as [`create`] builds it, with what the copy back needs.
+#[derive(Debug)]
+pub struct Created<'b> {
+    /// The request.
+    pub request: Request,
+    /// The class template each item was cloned from, in item order.
+    pub sources: Vec<&'b crate::load::Object>,
+    /// Per item: its `spec.template.spec` was moved out of the desired object (see [`create`]).
+    pub shed: Vec<bool>,
+}
+
+/// What every item's template copies back into its desired object (`spec.template.spec`, in
+/// both of Cluster API's field tables).
+pub const TEMPLATE_SPEC: &[&str] = &["spec", "template", "spec"];
+
+/// Where the desired object generated from a template of `role` holds that template's
+/// `spec.template.spec` unchanged, when nothing under it is preserved over the copy back (the
+/// ControlPlane's spec keeps its replicas and version, so it is never shed).
+pub fn shed_path(role: &Role) -> Option<&'static [&'static str]> {
+    match role {
+        Role::ControlPlaneInfrastructureMachineTemplate
+        | Role::MachineDeploymentBootstrapTemplate(_)
+        | Role::MachineDeploymentInfrastructureTemplate(_) => Some(TEMPLATE_SPEC),
+        Role::InfrastructureCluster
+        | Role::MachinePoolBootstrapConfig(_)
+        | Role::MachinePoolInfrastructure(_) => Some(&["spec"]),
+        _ => None,
+    }
+}
+
+/// `v` without the value at `path` (cloned around it, not through it).
+fn clone_without(v: &Value, path: &[&str]) -> Value {
+    match (v, path.split_first()) {
+        (Value::Object(m), Some((first, rest))) => Value::Object(
+            m.iter()
+                .filter_map(|(k, x)| {
+                    if k != first {
+                        Some((k.clone(), x.clone()))
+                    } else if rest.is_empty() {
+                        None
+                    } else {
+                        Some((k.clone(), clone_without(x, rest)))
+                    }
+                })
+                .collect(),
+        ),
+        _ => v.clone(),
+    }
+}
+
+fn get_path<'v>(v: &'v Value, keys: &[&str]) -> Option<&'v Value> {
+    keys.iter().try_fold(v, |cur, k| cur.as_object()?.get(*k))
+}
+
+fn take_path(v: &mut Value, keys: &[&str]) -> Option<Value> {
+    let (last, parents) = keys.split_last()?;
+    let mut cur = v;
+    for k in parents {
+        cur = cur.as_object_mut()?.get_mut(*k)?;
+    }
+    cur.as_object_mut()?.remove(*last)
+}
+
 /// Build the request items for `cluster` (`createRequest`).
-pub fn create(cluster: &Cluster, bp: &Blueprint<'_>, desired: &DesiredState) -> Request {
+///
+/// A template's desired object and its request item hold the same `spec.template.spec` until
+/// the patched one is copied back (`to_template` changes only metadata, and the copy back
+/// replaces it), so it is moved from the desired object into the item rather than cloned from
+/// the class template a second time: a Cluster of thousands of workers holds its templates
+/// once, not twice, while patches run. Where the two differ the item gets the class
+/// template's, as Cluster API builds it. The engine's copy back puts the spec back.
+pub fn create<'b>(
+    cluster: &Cluster,
+    bp: &Blueprint<'b>,
+    desired: &mut DesiredState,
+) -> Created<'b> {
+    let (mut request, sources) = build(cluster, bp, desired);
+    let mut at: std::collections::HashMap<&Role, usize> = std::collections::HashMap::new();
+    for (i, o) in desired.objects.iter().enumerate() {
+        at.entry(&o.role).or_insert(i);
+    }
+    let mut moves: Vec<(usize, usize, &'static [&'static str])> = Vec::new();
+    let mut shed = vec![false; request.items.len()];
+    for (n, (item, source)) in request.items.iter_mut().zip(&sources).enumerate() {
+        let Some(dest) = shed_path(&item.role) else {
+            continue;
+        };
+        let Some(spec) = get_path(&source.value, TEMPLATE_SPEC) else {
+            continue;
+        };
+        let same = at
+            .get(&item.role)
+            .and_then(|&i| desired.objects.get(i).map(|o| (i, o)))
+            .filter(|(_, o)| get_path(&o.value, dest) == Some(spec));
+        match same {
+            Some((i, _)) => {
+                moves.push((n, i, dest));
+                if let Some(flag) = shed.get_mut(n) {
+                    *flag = true;
+                }
+            }
+            None => crate::json::set_path(&mut item.object, TEMPLATE_SPEC, spec.clone()),
+        }
+    }
+    drop(at);
+    for (n, i, dest) in moves {
+        if let (Some(item), Some(o)) = (request.items.get_mut(n), desired.objects.get_mut(i))
+            && let Some(spec) = take_path(&mut o.value, dest)
+        {
+            crate::json::set_path(&mut item.object, TEMPLATE_SPEC, spec);
+        }
+    }
+    Created {
+        request,
+        sources,
+        shed,
+    }
+}
+
+/// The items, each template cloned without the `spec.template.spec` [`create`] fills in.
+fn build<'b>(
+    cluster: &Cluster,
+    bp: &Blueprint<'b>,
+    desired: &DesiredState,
+) -> (Request, Vec<&'b crate::load::Object>) {
     let api = cluster.api;
+    let mut sources: Vec<&'b crate::load::Object> = Vec::new();
     let sync = api == ApiVersion::V1Beta2;
     let index = by_role(desired);
     let find = |_: &DesiredState, role: &Role| index.get(role).copied();
     let mut items = Vec::new();
-    let mut push = |template: &crate::load::Object,
+    let mut push = |template: &'b crate::load::Object,
                     role: Role,
                     holder: Holder,
                     holder_ref: HolderRef,
                     sync_to: Option<&[&str]>| {
-        let mut object = template.value.clone();
+        let mut object = match shed_path(&role) {
+            Some(_) => clone_without(&template.value, TEMPLATE_SPEC),
+            None => template.value.clone(),
+        };
         if let (true, Some(prefix), Some(d)) = (sync, sync_to, find(desired, &role)) {
             sync_metadata(&mut object, d, prefix);
         }
         cleanup(&mut object);
+        sources.push(template);
         items.push(RequestItem {
             uid: format!("{}/{}", role.id(), holder_ref.field_path),
             holder_ref,
@@ -262,10 +390,13 @@ pub fn create(cluster: &Cluster, bp: &Blueprint<'_>, desired: &DesiredState) -> 
             Some(OBJECT_META),
         );
     }
-    Request {
-        variables: Map::new(),
-        items,
-    }
+    (
+        Request {
+            variables: Map::new(),
+            items,
+        },
+        sources,
+    )
 }
 
 #[cfg(test)]

@@ -40,8 +40,9 @@ pub struct Index<'a> {
     /// The uid the current objects' owner references give each Cluster, by (namespace, name);
     /// `None` when they disagree or one has none.
     owner_uids: HashMap<(&'a str, &'a str), Option<&'a str>>,
-    /// Nodes.
-    nodes: Vec<&'a Object>,
+    /// Nodes by name (the first of a name in input order): each MachinePool looks up its
+    /// `status.nodeRefs` here, rather than scanning every Node for each of them.
+    nodes: HashMap<&'a str, &'a Value>,
 }
 
 /// `cluster.x-k8s.io/deployment-name`: the MachineDeployment a Machine belongs to.
@@ -84,7 +85,9 @@ impl<'a> Index<'a> {
                             .push(o);
                     }
                 }
-                "Node" if o.api_version == "v1" => ix.nodes.push(o),
+                "Node" if o.api_version == "v1" => {
+                    ix.nodes.entry(o.name.as_str()).or_insert(&o.value);
+                }
                 "Cluster" if core => {
                     ix.clusters
                         .insert((o.namespace.as_str(), o.name.as_str()), o);
@@ -127,9 +130,9 @@ impl<'a> Index<'a> {
         self.clusters.get(&(namespace, name)).copied()
     }
 
-    /// Every current Node (workload-cluster Nodes, for MachinePool upgrades), in input order.
-    pub fn nodes(&self) -> Vec<&'a Value> {
-        self.nodes.iter().map(|o| &o.value).collect()
+    /// The current Nodes (workload-cluster Nodes, for MachinePool upgrades) by name.
+    pub fn nodes(&self) -> &HashMap<&'a str, &'a Value> {
+        &self.nodes
     }
 
     /// Every current Cluster.

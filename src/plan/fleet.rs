@@ -353,7 +353,7 @@ impl<'a> Fleet<'a> {
                 format!("Cluster {}: no blueprint", c.object.key()),
             )]
         })?;
-        let nodes: Vec<&serde_json::Value> = state.index.map(|ix| ix.nodes()).unwrap_or_default();
+        let nodes = state.index.map(|ix| ix.nodes());
         // What exists: the stored Cluster (or the given one, when it carries the references
         // only an existing Cluster has) and everything found from it.
         let current = match state.index {
@@ -375,7 +375,7 @@ impl<'a> Fleet<'a> {
             None => None,
         };
         let decision = match &current {
-            Some(cur) => Some(upgrade_decision(c, bp, cur, &nodes, ext)?),
+            Some(cur) => Some(upgrade_decision(c, bp, cur, nodes, ext)?),
             None => None,
         };
         let existing = match (&current, &decision) {

@@ -308,7 +308,7 @@ fn upgrade_decision(
     c: &Cluster,
     bp: &Blueprint<'_>,
     cur: &current::CurrentState<'_>,
-    nodes: &[&Value],
+    nodes: Option<&std::collections::HashMap<&str, &Value>>,
     ext: &Extensions<'_>,
 ) -> Result<upgrade::UpgradeDecision, Vec<Diagnostic>> {
     let topo = c.topology();
@@ -365,7 +365,7 @@ fn upgrade_decision(
             .pointer("/metadata/annotations")
             .and_then(Value::as_object),
         control_plane: cur.control_plane.map(|o| &o.value),
-        machine_deployments: upgrade_workers(&md_annotations, &cur.machine_deployments, &[]),
+        machine_deployments: upgrade_workers(&md_annotations, &cur.machine_deployments, None),
         machine_pools: upgrade_workers(&mp_annotations, &cur.machine_pools, nodes),
     };
     upgrade::decide(&input).map_err(|e| {
@@ -390,12 +390,28 @@ fn upgrade_decision(
 }
 
 /// The sequencing's view of MachineDeployments or MachinePools: the topology entries in order,
-/// then current ones whose entry is gone.
+/// then current ones whose entry is gone. Each MachinePool gets the Nodes its `status.nodeRefs`
+/// name, looked up in `nodes` (an index, so a fleet's pools do not each scan every Node).
 fn upgrade_workers<'a>(
     entries: &'a [(String, Map<String, Value>)],
     current: &'a BTreeMap<String, current::Worker<'a>>,
-    nodes: &[&'a Value],
+    nodes: Option<&std::collections::HashMap<&str, &'a Value>>,
 ) -> Vec<upgrade::Worker<'a>> {
+    let nodes_of = |w: Option<&current::Worker<'a>>| -> Vec<&'a Value> {
+        let (Some(nodes), Some(w)) = (nodes, w) else {
+            return Vec::new();
+        };
+        let refs: &'a [Value] = w
+            .object
+            .value
+            .pointer("/status/nodeRefs")
+            .and_then(Value::as_array)
+            .map_or(&[], Vec::as_slice);
+        refs.iter()
+            .filter_map(|r| r.get("name").and_then(Value::as_str))
+            .filter_map(|n| nodes.get(n).copied())
+            .collect()
+    };
     let mut out: Vec<upgrade::Worker<'a>> = entries
         .iter()
         .map(|(name, a)| {
@@ -408,7 +424,7 @@ fn upgrade_workers<'a>(
                 machines: w
                     .map(|w| w.machines.iter().map(|m| &m.value).collect())
                     .unwrap_or_default(),
-                nodes: nodes.to_vec(),
+                nodes: nodes_of(w),
             }
         })
         .collect();
@@ -422,7 +438,7 @@ fn upgrade_workers<'a>(
                 topology_annotations: None,
                 current: Some(&w.object.value),
                 machines: w.machines.iter().map(|m| &m.value).collect(),
-                nodes: nodes.to_vec(),
+                nodes: nodes_of(Some(w)),
             });
         }
     }

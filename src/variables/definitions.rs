@@ -227,8 +227,10 @@ pub struct StatusVariableDefinition {
     pub required: Option<bool>,
     /// `deprecatedV1Beta1Metadata`.
     pub metadata: VariableMetadata,
-    /// `schema.openAPIV3Schema`, raw.
-    pub schema: Value,
+    /// `schema.openAPIV3Schema`, raw; shared, as one recorded DiscoverVariablesResponse
+    /// stands in for every class's discovery (a copy per class was a copy per class of every
+    /// discovered schema).
+    pub schema: std::sync::Arc<Value>,
 }
 
 /// One entry of `status.variables`.
@@ -284,7 +286,7 @@ impl StatusVariables {
                     from: INLINE.to_string(),
                     required: v.required,
                     metadata: v.metadata,
-                    schema: v.schema,
+                    schema: std::sync::Arc::new(v.schema),
                 },
             )
         }));
@@ -371,7 +373,7 @@ impl StatusVariables {
                                 }
                                 o.insert("deprecatedV1Beta1Metadata".into(), Value::Object(md));
                             }
-                            o.insert("schema".into(), json!({"openAPIV3Schema": d.schema}));
+                            o.insert("schema".into(), json!({"openAPIV3Schema": *d.schema}));
                             Value::Object(o)
                         })
                         .collect();
@@ -497,7 +499,7 @@ mod tests {
                 from: "p1".into(),
                 required: None,
                 metadata: VariableMetadata::default(),
-                schema: json!({"type": "array", "items": {"type": "string"}}),
+                schema: std::sync::Arc::new(json!({"type": "array", "items": {"type": "string"}})),
             },
         );
         st.add(
@@ -506,7 +508,7 @@ mod tests {
                 from: "p1".into(),
                 required: Some(true),
                 metadata: VariableMetadata::default(),
-                schema: json!({"type": "string"}),
+                schema: std::sync::Arc::new(json!({"type": "string"})),
             },
         );
         st.add(
@@ -515,7 +517,7 @@ mod tests {
                 from: "p2".into(),
                 required: None,
                 metadata: VariableMetadata::default(),
-                schema: json!({"type": "string"}),
+                schema: std::sync::Arc::new(json!({"type": "string"})),
             },
         );
         st.sort();

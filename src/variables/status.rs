@@ -185,7 +185,7 @@ pub fn status_variables(
         let discovered = match recorded {
             // One recorded response serves every class: validated once per patch name.
             Some(r) => recorded_definitions(r, vars, name),
-            None => std::rc::Rc::new(definitions(vars, name)),
+            None => std::sync::Arc::new(definitions(vars, name)),
         };
         match &*discovered {
             Ok(defs) => status.add_all(defs.iter().cloned()),
@@ -240,7 +240,7 @@ fn definitions(vars: &[Value], name: &str) -> Definitions {
                     from: name.to_string(),
                     required: v.required,
                     metadata: v.metadata,
-                    schema: v.schema,
+                    schema: std::sync::Arc::new(v.schema),
                 },
             )
         })
@@ -248,35 +248,34 @@ fn definitions(vars: &[Value], name: &str) -> Definitions {
 }
 
 /// Cached [`definitions`]: (content hash of the response, patch name) and the result.
-type Cached = Vec<((u64, String), std::rc::Rc<Definitions>)>;
+type Cached = Vec<((u64, String), std::sync::Arc<Definitions>)>;
 
-thread_local! {
-    /// [`definitions`] of recorded responses, by (the response's content hash, patch name):
-    /// a recorded response stands in for every class's discovery, and validating a large one
-    /// took seconds each time. Keyed by content, so a hit is always the same answer.
-    static RECORDED: std::cell::RefCell<Cached> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
+/// [`definitions`] of recorded responses, by (the response's content hash, patch name): a
+/// recorded response stands in for every class's discovery, and validating a large one took
+/// seconds each time. Keyed by content, so a hit is always the same answer; process-wide, as
+/// classes are admitted on several threads and their definitions share the schemas decoded
+/// here.
+static RECORDED: std::sync::Mutex<Cached> = std::sync::Mutex::new(Vec::new());
 
-/// [`definitions`] of the recorded `response`, computed once per patch name.
-fn recorded_definitions(response: &Value, vars: &[Value], name: &str) -> std::rc::Rc<Definitions> {
+/// [`definitions`] of the recorded `response`, computed once per patch name. The lock is held
+/// while computing, so two threads asking for the same answer read it once.
+fn recorded_definitions(
+    response: &Value,
+    vars: &[Value],
+    name: &str,
+) -> std::sync::Arc<Definitions> {
     let key = (crate::json::hash::of(response), name.to_string());
-    if let Some(hit) = RECORDED.with(|c| {
-        c.borrow()
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, d)| std::rc::Rc::clone(d))
-    }) {
-        return hit;
+    let mut c = RECORDED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, d)) = c.iter().find(|(k, _)| *k == key) {
+        return std::sync::Arc::clone(d);
     }
-    let defs = std::rc::Rc::new(definitions(vars, name));
-    RECORDED.with(|c| {
-        let mut c = c.borrow_mut();
-        // A few entries: one run has one recorded response and a few patch names.
-        if c.len() >= 8 {
-            c.remove(0);
-        }
-        c.push((key, std::rc::Rc::clone(&defs)));
-    });
+    let defs = std::sync::Arc::new(definitions(vars, name));
+    // A few entries: one run has one recorded response and a few patch names.
+    if c.len() >= 8 {
+        c.remove(0);
+    }
+    c.push((key, std::sync::Arc::clone(&defs)));
     defs
 }

@@ -1,5 +1,6 @@
 //! Hostile inputs: GitHub Actions workflow commands. The runner takes any line of a step's
-//! output that starts with `::` (after its leading whitespace) as a command; under
+//! output that starts with `::` (after its leading whitespace) as a command, and any line that
+//! holds `##[` anywhere as one in the legacy syntax (`##[error]…`); under
 //! `GITHUB_ACTIONS=true` no line that came from the input may, in any format or stream, while
 //! topoplan's own annotations still reach the runner.
 
@@ -26,7 +27,7 @@ fn quick_start(h: Hostile, dir: &str, value: Option<&str>) -> Hostile {
 }
 
 /// A block scalar whose lines a runner would run, were they printed alone.
-const HOSTILE: &str = "|\n            first\n            ::stop-commands::pwnd\n                ::error file=README.md,line=1::fake\n            \u{a0}::warning::nbsp\n";
+const HOSTILE: &str = "|\n            first\n            ::stop-commands::pwnd\n                ::error file=README.md,line=1::fake\n            \u{a0}::warning::nbsp\n              ##[error]legacy\n            see ##[add-mask]Failed\n";
 
 /// Assert no line of stdout or stderr is a workflow command, but topoplan's own annotations.
 fn no_commands(r: &Bounded, what: &str) {
@@ -35,7 +36,7 @@ fn no_commands(r: &Bounded, what: &str) {
             let t = line.trim_start();
             let ours = stream == "stderr" && t.contains("title=topoplan%3A%3A");
             assert!(
-                !t.starts_with("::") || ours,
+                !(t.starts_with("::") || t.contains("##[")) || ours,
                 "{what}: {stream} has a line the runner would run: {line:?}\n{}",
                 head(text)
             );
@@ -47,6 +48,7 @@ fn no_commands(r: &Bounded, what: &str) {
 fn no_line_from_the_input_reaches_the_runner_as_a_command() {
     for args in [
         vec!["plan", "-f", "new", "-o", "yaml"],
+        vec!["plan", "-f", "new", "-o", "json"],
         vec!["plan", "-f", "new"],
         vec!["diff", "old", "new"],
         vec!["diff", "old", "new", "-o", "markdown"],
@@ -68,6 +70,11 @@ fn no_line_from_the_input_reaches_the_runner_as_a_command() {
             );
         }
         no_commands(&r, &format!("{args:?}"));
+        // The documents still read back as the input's value.
+        if args.ends_with(&["json"]) {
+            let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
+            assert!(doc.to_string().contains("##[error]legacy"), "{args:?}");
+        }
     }
 }
 
@@ -93,7 +100,7 @@ fn diagnostics_text_is_neutralised_and_annotations_still_reach_the_runner() {
     let r = Hostile::new()
         .file(
             "bad.yaml",
-            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: |\n    ::stop-commands::pwnd\n  ::error file=x::y\n: [\n",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: |\n    ::stop-commands::pwnd\n    x ##[error]legacy\n  ::error file=x::y\n: [\n",
         )
         .env("GITHUB_ACTIONS", "true")
         .args(["plan", "-f", "bad.yaml"])

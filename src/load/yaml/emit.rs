@@ -215,7 +215,7 @@ fn plain_ok(s: &str) -> bool {
     if s.starts_with("...") || s.ends_with(' ') || s.ends_with(':') {
         return false;
     }
-    if !s.chars().all(printable) || s.contains(": ") || s.contains(" #") {
+    if !s.chars().all(printable) || s.contains(": ") || s.contains(" #") || s.contains("##[") {
         return false;
     }
     resolve::plain_kind(s) == Kind::Str && !ambiguous_elsewhere(s)
@@ -272,6 +272,9 @@ fn double_quoted(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
+            // GitHub's runner reads `##[name]` anywhere in a line as a legacy workflow
+            // command; escaped, the same string never holds it.
+            '[' if out.ends_with("##") => out.push_str("\\x5b"),
             c if printable(c) => out.push(c),
             c => {
                 let u = u32::from(c);
@@ -303,7 +306,10 @@ fn literal_ok(s: &str) -> bool {
         return false;
     }
     body.split('\n').all(|line| {
-        !line.ends_with(' ') && line.chars().all(printable) && !line.trim_start().starts_with("::")
+        !line.ends_with(' ')
+            && line.chars().all(printable)
+            && !line.trim_start().starts_with("::")
+            && !line.contains("##[")
     })
 }
 
@@ -322,6 +328,14 @@ mod tests {
             "{out}"
         );
         assert_eq!(to_yaml(&json!({ "k": "a\n:b\n" })), "k: |\n  a\n  :b\n");
+    }
+
+    #[test]
+    fn the_runner_legacy_command_prefix_is_never_written() {
+        let v = json!({ "k": "a ##[error]b", "##[x]": "l\n##[add-mask]c\n", "p": "###[y]" });
+        let out = to_yaml(&v);
+        assert!(!out.contains("##["), "{out}");
+        assert_eq!(super::super::parse_value(&out).ok(), Some(v), "{out}");
     }
 
     #[test]

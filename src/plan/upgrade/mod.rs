@@ -493,6 +493,7 @@ pub fn decide(input: &UpgradeInput<'_>) -> Result<UpgradeDecision, String> {
         cp_state: &cp_state,
     };
     let mut machine_deployments = BTreeMap::new();
+    let holds = Holds::of(&input.machine_deployments);
     for (w, c) in input.machine_deployments.iter().zip(&mds) {
         if !w.in_topology {
             continue;
@@ -502,7 +503,7 @@ pub fn decide(input: &UpgradeInput<'_>) -> Result<UpgradeDecision, String> {
             Kind::MachineDeployment,
             w,
             c.as_ref(),
-            &input.machine_deployments,
+            &holds,
             &mut md_tracker,
             md_rolling.contains(w.name),
         )
@@ -515,6 +516,7 @@ pub fn decide(input: &UpgradeInput<'_>) -> Result<UpgradeDecision, String> {
         machine_deployments.insert(w.name.to_string(), d);
     }
     let mut machine_pools = BTreeMap::new();
+    let holds = Holds::of(&input.machine_pools);
     for (w, c) in input.machine_pools.iter().zip(&mps) {
         if !w.in_topology {
             continue;
@@ -524,7 +526,7 @@ pub fn decide(input: &UpgradeInput<'_>) -> Result<UpgradeDecision, String> {
             Kind::MachinePool,
             w,
             c.as_ref(),
-            &input.machine_pools,
+            &holds,
             &mut mp_tracker,
             mp_rolling.contains(w.name),
         )
@@ -683,10 +685,45 @@ struct WorkerContext<'a> {
     cp_state: &'a ControlPlaneState,
 }
 
+/// Where a list's first `hold-upgrade-sequence` annotation holds entries back, computed once
+/// per list: asking each entry "is one listed before me held?" by a scan of the list was
+/// quadratic in the workers of a Cluster.
+struct Holds<'a> {
+    /// Position (among the entries in the topology) and name of the first held entry.
+    first: Option<(usize, &'a str)>,
+    /// Each name's first position among the entries in the topology.
+    position: std::collections::HashMap<&'a str, usize>,
+}
+
+fn has(w: &Worker<'_>, key: &str) -> bool {
+    w.topology_annotations.is_some_and(|a| a.contains_key(key))
+}
+
+impl<'a> Holds<'a> {
+    fn of(all: &[Worker<'a>]) -> Holds<'a> {
+        let mut first = None;
+        let mut position = std::collections::HashMap::new();
+        for (i, o) in all.iter().filter(|o| o.in_topology).enumerate() {
+            if first.is_none() && has(o, HOLD_UPGRADE_SEQUENCE) {
+                first = Some((i, o.name));
+            }
+            position.entry(o.name).or_insert(i);
+        }
+        Holds { first, position }
+    }
+
+    /// The entry that holds `name` back: the first held one, unless `name` is listed before it.
+    fn holding(&self, name: &str) -> Option<&'a str> {
+        let (held, by) = self.first?;
+        match self.position.get(name) {
+            Some(&at) if at < held => None,
+            _ => Some(by),
+        }
+    }
+}
+
 /// Why an entry is deferred (`isMachineDeploymentDeferred` / `isMachinePoolDeferred`), if it is.
-fn deferral(w: &Worker<'_>, all: &[Worker<'_>]) -> Option<String> {
-    let has =
-        |w: &Worker<'_>, key: &str| w.topology_annotations.is_some_and(|a| a.contains_key(key));
+fn deferral(w: &Worker<'_>, holds: &Holds<'_>) -> Option<String> {
     if has(w, DEFER_UPGRADE) {
         return Some(format!(
             "upgrade deferred by its {DEFER_UPGRADE} annotation"
@@ -698,18 +735,9 @@ fn deferral(w: &Worker<'_>, all: &[Worker<'_>]) -> Option<String> {
         ));
     }
     // Only entries listed before this one hold it back.
-    for other in all.iter().filter(|o| o.in_topology) {
-        if has(other, HOLD_UPGRADE_SEQUENCE) {
-            return Some(format!(
-                "upgrade held by the {HOLD_UPGRADE_SEQUENCE} annotation on {}",
-                other.name
-            ));
-        }
-        if other.name == w.name {
-            return None;
-        }
-    }
-    None
+    holds
+        .holding(w.name)
+        .map(|other| format!("upgrade held by the {HOLD_UPGRADE_SEQUENCE} annotation on {other}"))
 }
 
 /// `computeMachineDeploymentVersion` / `computeMachinePoolVersion` (hooks absent).
@@ -718,7 +746,7 @@ fn worker_version(
     kind: Kind,
     w: &Worker<'_>,
     current: Option<&Current<'_>>,
-    all: &[Worker<'_>],
+    holds: &Holds<'_>,
     tracker: &mut WorkerTracker,
     rolling: bool,
 ) -> Result<WorkerDecision, String> {
@@ -755,7 +783,7 @@ fn worker_version(
         d.reason = Some(reason);
     };
 
-    if let Some(reason) = deferral(w, all) {
+    if let Some(reason) = deferral(w, holds) {
         d.deferred = true;
         hold(&mut d, reason);
         return Ok(d);

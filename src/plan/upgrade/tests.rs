@@ -1252,3 +1252,54 @@ fn control_plane_state_reasons() {
         assert_eq!(state.reason(), want);
     }
 }
+
+/// [`Holds`] answers what a scan of the list before each entry answered (the first held entry
+/// in the topology holds back every entry not listed before it), for holds at every position,
+/// entries only current, and a name listed twice.
+#[test]
+fn holds_agree_with_a_scan_of_the_entries_before() {
+    fn scan<'a>(w: &Worker<'a>, all: &[Worker<'a>]) -> Option<&'a str> {
+        for other in all.iter().filter(|o| o.in_topology) {
+            if has(other, HOLD_UPGRADE_SEQUENCE) {
+                return Some(other.name);
+            }
+            if other.name == w.name {
+                return None;
+            }
+        }
+        None
+    }
+    let held: Map<String, Value> = [(HOLD_UPGRADE_SEQUENCE.to_string(), json!(""))]
+        .into_iter()
+        .collect();
+    let names = ["a", "b", "c", "b", "d"];
+    for hold_at in [None, Some(0), Some(1), Some(2), Some(3), Some(4)] {
+        for gone in [None, Some(1), Some(4)] {
+            let all: Vec<Worker<'_>> = names
+                .iter()
+                .enumerate()
+                .map(|(i, name)| Worker {
+                    name,
+                    in_topology: gone != Some(i),
+                    topology_annotations: (hold_at == Some(i)).then_some(&held),
+                    ..Worker::default()
+                })
+                .collect();
+            let holds = Holds::of(&all);
+            for w in all.iter().chain([&Worker {
+                name: "unlisted",
+                ..Worker::default()
+            }]) {
+                if has(w, HOLD_UPGRADE_SEQUENCE) {
+                    continue;
+                }
+                assert_eq!(
+                    holds.holding(w.name),
+                    scan(w, &all),
+                    "{} with a hold at {hold_at:?}, {gone:?} gone",
+                    w.name
+                );
+            }
+        }
+    }
+}
