@@ -94,7 +94,6 @@ const KNOWN_FOLDER_CYCLES: &[&[&str]] = &[
     &["gotemplate/sprig/math.rs", "gotemplate/sprig/regex.rs"],
     &["load/git.rs", "load/mod.rs"],
     &["patches/engine.rs", "patches/mod.rs"],
-    &["plan/mod.rs", "plan/rollout.rs", "plan/totals.rs"],
     &[
         "plan/ssa/cluster.rs",
         "plan/ssa/intent.rs",

@@ -1,7 +1,7 @@
 /*!
 Plan: for every topology Cluster in the input, what the topology controller would do.
 
-Owns the run from loaded objects to a [`Plan`]: recognising ClusterClasses and Clusters,
+Owns the run from loaded objects to each Cluster's [`ClusterPlan`]: recognising ClusterClasses and Clusters,
 resolving blueprints once per class, computing each Cluster's desired state (in parallel) and
 classifying every object as created / modified / unchanged / deleted. Without current state every
 generated object is `created`; the Cluster itself is `modified` when the topology changes its
@@ -12,16 +12,18 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::api::{self, ApiVersion, Cluster};
+use crate::api::{self, Cluster};
 use crate::diag::{Code, Diagnostic};
 use crate::load::{LoadOptions, Object};
 use crate::topology::{self, Blueprint, Role};
 
 pub mod affected;
+pub mod cluster_plan;
 pub mod current;
 pub mod extensions;
 pub mod fleet;
 pub mod generated;
+pub mod object;
 pub mod review;
 pub mod rollout;
 pub mod scope;
@@ -55,6 +57,8 @@ pub struct PlanOptions {
     pub all_current: bool,
 }
 
+pub use cluster_plan::ClusterPlan;
+pub use object::{Action, PlannedObject};
 pub use totals::Totals;
 
 /// Kinds whose objects may be defined once per input file rather than once per input: a
@@ -62,113 +66,6 @@ pub use totals::Totals;
 /// `cluster-template*.yaml`), each planned side by side. As (group, kind), for the loader.
 pub fn flavors() -> Vec<(String, String)> {
     vec![(api::GROUP.to_string(), "Cluster".to_string())]
-}
-
-/// What happens to an object.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Action {
-    /// The object does not exist and will be created.
-    Created,
-    /// The object exists and will be changed.
-    Modified,
-    /// The object exists and stays as it is.
-    Unchanged,
-    /// The object exists and will be deleted.
-    Deleted,
-}
-
-impl Action {
-    /// The word used in tables and documents.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Action::Created => "created",
-            Action::Modified => "modified",
-            Action::Unchanged => "unchanged",
-            Action::Deleted => "deleted",
-        }
-    }
-}
-
-use crate::json::metadata_str;
-
-/// One object of a cluster's plan.
-#[derive(Debug, Clone)]
-pub struct PlannedObject {
-    /// What happens to it.
-    pub action: Action,
-    /// What it is for.
-    pub role: Role,
-    /// The object as it would be after the change (or as it is, when unchanged or deleted).
-    pub object: Value,
-    /// The object as it is now, when it exists; for a template created by rotation, the
-    /// template it replaces (what a reviewer compares it with).
-    pub current: Option<Value>,
-    /// Why, when the verdict needs explaining: held by the upgrade sequencing, rotated,
-    /// deleted because its topology entry is gone.
-    pub note: Option<String>,
-    /// For a template created by rotation: the name of the template it replaces.
-    pub rotated_from: Option<String>,
-    /// For an object held back by the upgrade sequencing: the object as the controller will
-    /// write it once the hold lifts.
-    pub pending: Option<Value>,
-}
-
-impl PlannedObject {
-    /// `apiVersion`.
-    pub fn api_version(&self) -> &str {
-        self.object
-            .get("apiVersion")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-    }
-    /// `kind`.
-    pub fn kind(&self) -> &str {
-        self.object
-            .get("kind")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-    }
-    /// `metadata.name`.
-    pub fn name(&self) -> &str {
-        metadata_str(&self.object, "name")
-    }
-    /// `metadata.namespace`.
-    pub fn namespace(&self) -> &str {
-        metadata_str(&self.object, "namespace")
-    }
-}
-
-/// The plan for one Cluster.
-#[derive(Debug, Clone)]
-pub struct ClusterPlan {
-    /// Namespace of the Cluster.
-    pub namespace: String,
-    /// Name of the Cluster.
-    pub name: String,
-    /// The ClusterClass (namespace, name).
-    pub class: (String, String),
-    /// API version of the Cluster (and of the generated core objects).
-    pub api: ApiVersion,
-    /// The file the Cluster came from, when several files define a Cluster of this name
-    /// (alternative flavors, planned side by side).
-    pub source: Option<String>,
-    /// Objects in display order: created, modified, unchanged, deleted; then kind, then name.
-    pub objects: Vec<PlannedObject>,
-    /// What each ClusterClass patch did to each template (for `--explain`).
-    pub patches: Vec<crate::patches::explain::PatchTrace>,
-    /// Changes the upgrade sequencing holds back this pass: (role, `Kind name`, why).
-    pub deferred: Vec<(Role, String, String)>,
-    /// What rolls out (machines replaced), now or once a hold lifts.
-    pub rollouts: Vec<rollout::Rollout>,
-    /// Current objects compared without `capi-topology` managedFields.
-    pub inexact: usize,
-}
-
-impl ClusterPlan {
-    /// Whether anything changes.
-    pub fn has_changes(&self) -> bool {
-        self.objects.iter().any(|o| o.action != Action::Unchanged)
-    }
 }
 
 /// What planning needs from admission and the Runtime extensions.

@@ -14,7 +14,7 @@ Changes the upgrade sequencing holds back are reported as deferred rollouts.
 
 use serde_json::Value;
 
-use super::{Action, PlannedObject};
+use super::object::{Action, PlannedObject};
 use crate::topology::Role;
 
 /// One object whose machines are replaced.

@@ -3,7 +3,8 @@ The totals of a plan: counted Cluster by Cluster as they are emitted, since a st
 never held whole.
 */
 
-use super::ClusterPlan;
+use super::cluster_plan::ClusterPlan;
+use super::object::Action;
 use crate::diag::{Code, Diagnostic};
 
 /// What a plan sums to over its Clusters: what the end of a run tells (the totals line, the
@@ -38,14 +39,14 @@ impl Totals {
     /// One Cluster's share.
     pub fn of(p: &ClusterPlan) -> Totals {
         let now = p.rollouts.iter().filter(|r| !r.deferred).count();
-        let count = |a: super::Action| p.objects.iter().filter(|o| o.action == a).count();
+        let count = |a: Action| p.objects.iter().filter(|o| o.action == a).count();
         Totals {
             clusters: 1,
             changes: p.has_changes(),
             changed: usize::from(p.has_changes()),
-            created: count(super::Action::Created),
-            modified: count(super::Action::Modified),
-            deleted: count(super::Action::Deleted),
+            created: count(Action::Created),
+            modified: count(Action::Modified),
+            deleted: count(Action::Deleted),
             inexact: p.inexact,
             inexact_clusters: usize::from(p.inexact > 0),
             rollouts: now,
