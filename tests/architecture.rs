@@ -82,7 +82,6 @@ const KNOWN_FOLDER_CYCLES: &[&[&str]] = &[
         "load/yaml/compose.rs",
         "load/yaml/decode.rs",
     ],
-    &["patches/engine.rs", "patches/mod.rs"],
     &[
         "plan/ssa/cluster.rs",
         "plan/ssa/intent.rs",

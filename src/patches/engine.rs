@@ -43,7 +43,7 @@ pub struct PatchContext<'a> {
     pub status: Option<&'a StatusVariables>,
     /// What explains a path a patch finds missing in a template (defaulting webhooks, stored
     /// templates); without it the help names only the template.
-    pub defaulting: Option<&'a super::Defaulting>,
+    pub defaulting: Option<&'a super::defaulting::Defaulting>,
     /// Where to keep the requests sent to extensions (`extension check`); `None` in a plan.
     pub capture: Option<&'a super::capture::Capture>,
 }
