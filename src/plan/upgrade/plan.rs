@@ -20,7 +20,7 @@ pub(crate) enum Source<'a> {
     ClassVersions(&'a [String]),
     /// `GetUpgradePlanFromExtension`: a GenerateUpgradePlan extension, through the caller's
     /// callback.
-    Extension(&'a super::PlanExtension<'a>),
+    Extension(&'a super::extension::PlanExtension<'a>),
 }
 
 /// What `ComputeUpgradePlan` leaves in the upgrade tracker.
@@ -91,7 +91,7 @@ pub(crate) fn compute(
         Source::ClassVersions(versions) => {
             from_class_versions(versions, desired, control_plane_version)?
         }
-        Source::Extension(ext) => (ext.call)(&super::PlanRequest {
+        Source::Extension(ext) => (ext.call)(&super::extension::PlanRequest {
             extension: ext.name,
             desired_version: desired,
             control_plane_version,
