@@ -380,23 +380,39 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
                 errors.append(&mut f.errors);
                 warnings.append(&mut f.warnings);
             }
-            check_duplicates(&objects, &opts.per_file, &mut errors);
-            if opts.namespace_from_flag {
-                check_namespaces(&objects, &opts.default_namespace, &mut errors);
-            }
-            warnings.extend(foreign_note(&foreign));
-            if errors.is_empty() {
-                Ok(Inputs {
+            finish(
+                opts,
+                Inputs {
                     objects,
                     runtime_messages,
                     warnings,
-                })
-            } else {
-                errors.append(&mut warnings);
-                Err(Diagnostics(errors))
-            }
+                },
+                errors,
+                &foreign,
+            )
         })
         .collect()
+}
+
+/// The checks on a set's objects as a whole (duplicates, `-n`, documents that are no objects),
+/// then the set's result: its inputs, or every error with the warnings after them.
+fn finish(
+    opts: &LoadOptions,
+    mut inputs: Inputs,
+    mut errors: Vec<Diagnostic>,
+    foreign: &[(String, usize)],
+) -> Result<Inputs, Diagnostics> {
+    check_duplicates(&inputs.objects, &opts.per_file, &mut errors);
+    if opts.namespace_from_flag {
+        check_namespaces(&inputs.objects, &opts.default_namespace, &mut errors);
+    }
+    inputs.warnings.extend(foreign_note(foreign));
+    if errors.is_empty() {
+        Ok(inputs)
+    } else {
+        errors.append(&mut inputs.warnings);
+        Err(Diagnostics(errors))
+    }
 }
 
 /// One parsed document, its span table ready to be shared by every object read from it.

@@ -101,21 +101,16 @@ pub fn load_scoped(
     ordered.sort_by_key(|(place, _)| *place);
     let objects: Vec<super::Object> = ordered.into_iter().map(|(_, o)| o).collect();
 
-    super::check_duplicates(&objects, &opts.per_file, &mut errors);
-    if opts.namespace_from_flag {
-        super::check_namespaces(&objects, &opts.default_namespace, &mut errors);
-    }
-    warnings.extend(super::foreign_note(&foreign));
-    if errors.is_empty() {
-        Ok(Inputs {
+    super::finish(
+        opts,
+        Inputs {
             objects,
             runtime_messages,
             warnings,
-        })
-    } else {
-        errors.append(&mut warnings);
-        Err(Diagnostics(errors))
-    }
+        },
+        errors,
+        &foreign,
+    )
 }
 
 /// One file's documents, parsed piece by piece.
