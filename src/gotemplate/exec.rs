@@ -31,7 +31,6 @@ from slicing inside a character) become U+FFFD; slices have no capacity beyond t
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use super::MissingKey;
 use super::builtins::{ArgType, Builtin, ExecValue, truth, zero_of};
 use super::cost;
 use super::func::Param;
@@ -40,6 +39,18 @@ use super::parse::TreeSet;
 use super::print;
 use super::value::{GoType, Value};
 use crate::go::strconv::quote;
+
+/// What a field access on a map does when the key is missing (Go's `missingkey` option).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MissingKey {
+    /// Go's default (`missingkey=default` / `invalid`): no value, printed `<no value>`.
+    #[default]
+    Default,
+    /// `missingkey=zero`: the zero value of the map's element type.
+    Zero,
+    /// `missingkey=error`: execution stops with `map has no entry for key "k"`.
+    Error,
+}
 
 /// Go's `maxExecDepth`: nested `{{template}}` calls.
 pub const MAX_TEMPLATE_DEPTH: usize = 100_000;

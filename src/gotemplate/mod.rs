@@ -39,17 +39,7 @@ pub mod value;
 
 use std::fmt;
 
-/// What a field access on a map does when the key is missing (Go's `missingkey` option).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum MissingKey {
-    /// Go's default (`missingkey=default` / `invalid`): no value, printed `<no value>`.
-    #[default]
-    Default,
-    /// `missingkey=zero`: the zero value of the map's element type.
-    Zero,
-    /// `missingkey=error`: execution stops with `map has no entry for key "k"`.
-    Error,
-}
+pub use exec::MissingKey;
 
 /// How to parse a template.
 #[derive(Debug, Clone, Copy)]

@@ -97,7 +97,7 @@ fn walk(s: &Schema, raw: &Value, path: &Path, errs: &mut Vec<FieldError>) {
         }
         let schema_errs = validate_structural(&dpath, d, s);
         if schema_errs.is_empty() {
-            let budget = super::RUNTIME_CEL_COST_BUDGET;
+            let budget = super::cel::RUNTIME_CEL_COST_BUDGET;
             let with_old = cel::validate(raw, d, Some(d), &dpath, budget);
             let ok = with_old.is_empty();
             errs.extend(with_old);

@@ -579,7 +579,7 @@ fn field_path_tokens(path: &str) -> Vec<String> {
 
 /// CEL validation of `example` and `enum` entries of every node that has rules.
 fn cel_examples(s: &Schema, raw: &Value, path: &Path, out: &mut Vec<FieldError>) {
-    let budget = super::RUNTIME_CEL_COST_BUDGET;
+    let budget = super::cel::RUNTIME_CEL_COST_BUDGET;
     if s.validations.as_ref().is_some_and(|r| !r.is_empty()) {
         if let Some(example) = &s.example {
             out.extend(cel::validate(
