@@ -86,6 +86,11 @@ fn topology_expansion_is_bounded_per_cluster() {
     );
     assert!(err.contains("topoplan::plan::limit"), "{}", head(err));
     assert!(err.contains("in/cluster.yaml:"), "{}", head(err));
+    assert!(
+        err.contains("topoplan::admission::invalid"),
+        "{}",
+        head(err)
+    );
 }
 
 /// The object bound, lowered by its flag: the 101st object is the 24th MachineDeployment's
@@ -202,6 +207,11 @@ fn generated_objects_are_bounded_per_run() {
     assert!(err.contains("topoplan::plan::limit"), "{}", head(err));
     assert!(err.contains("× Cluster team-a/dev-"), "{}", head(err));
     assert!(err.contains("in/cluster.yaml:"), "{}", head(err));
+    assert!(
+        err.contains("topoplan::admission::invalid"),
+        "{}",
+        head(err)
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -302,7 +312,9 @@ fn discovery_of_millions_of_handlers_is_bounded() {
         .timeout(Duration::from_secs(30))
         .run();
     r.within(20.0, 500);
-    r.refused("handlers: more than 1000 items, the most topoplan accepts");
+    let err = r.refused("handlers: more than 1000 items, the most topoplan accepts");
+    assert!(err.contains("topoplan::extension::call"), "{}", head(err));
+    assert!(err.contains("ex/clusterclass.yaml:64:33"), "{}", head(err));
 }
 
 /// Keys no field has are skipped, not built: one unknown key holding 60 MiB of `{}` is read
@@ -446,6 +458,19 @@ fn recorded_discovered_variables_are_bounded() {
         "{}",
         head(&r.stderr)
     );
+    // Cluster API's webhook lets the Cluster through with a warning: its class is not
+    // reconciled, so its variables are not checked.
+    assert_eq!(r.code, 0, "{}", head(&r.stderr));
+    assert!(
+        r.stderr.contains("topoplan::variables::discovery"),
+        "{}",
+        head(&r.stderr)
+    );
+    assert!(
+        r.stderr.contains("ex/clusterclass.yaml:66:35"),
+        "{}",
+        head(&r.stderr)
+    );
 }
 
 /// A committed recording replayed with `--replay-extensions` (the CI path) goes through the
@@ -495,7 +520,9 @@ fn replayed_recording_is_bounded_like_a_live_answer() {
         .timeout(Duration::from_secs(30))
         .run();
     r.within(20.0, 500);
-    r.refused("handlers: more than 1000 items, the most topoplan accepts");
+    let err = r.refused("handlers: more than 1000 items, the most topoplan accepts");
+    assert!(err.contains("topoplan::extension::call"), "{}", head(err));
+    assert!(err.contains("ex/clusterclass.yaml:64:33"), "{}", head(err));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -536,6 +563,11 @@ fn cel_cost_is_bounded_per_run() {
         "the CEL rules of this run have used up their cost budget of 100000 (--max-cel-cost)",
     );
     assert!(err.contains("in/cluster.yaml:"), "{}", head(err));
+    assert!(
+        err.contains("topoplan::admission::invalid"),
+        "{}",
+        head(err)
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -320,7 +320,9 @@ fn extension_upgrade_plan_with_millions_of_steps_is_bounded() {
         .args([format!("test-extension={}", server.url)])
         .run();
     r.within(5.0, 300);
-    r.refused("controlPlaneUpgrades: more than 1024 items, the most topoplan accepts");
+    let err = r.refused("controlPlaneUpgrades: more than 1024 items, the most topoplan accepts");
+    assert!(err.contains("topoplan::extension::call"), "{}", head(err));
+    assert!(err.contains("in/clusterclass.yaml:12:37"), "{}", head(err));
 }
 
 // ---------------------------------------------------------------------------------------------
