@@ -27,7 +27,7 @@ pub fn may_define(text: &str, kinds: &[String]) -> bool {
     if kinds.iter().any(|k| spelled(text, k)) {
         return true;
     }
-    text.contains("binary") || escaped_in_quotes(text)
+    may_hide_words(text)
 }
 
 /// At most this many bytes of a document are read for its header: a CRD's `spec.names` comes
@@ -157,11 +157,20 @@ pub fn top_kind(text: &str) -> Option<&str> {
     header_kind(text, false)
 }
 
-/// Whether `text` may spell `word` as a scalar: it does as a whole word, or it holds what could
-/// spell it otherwise (an escape in double quotes, a `!!binary` scalar). The module's rule, for
-/// any word, not only kinds.
-pub fn may_spell(text: &str, word: &str) -> bool {
-    spelled(text, word) || text.contains("binary") || escaped_in_quotes(text)
+/// Whether `text` may spell a word as a scalar without writing it literally: it holds an escape
+/// in double quotes or a `!!binary` scalar (the module's rule: such a document is kept whatever
+/// it is searched for).
+pub fn may_hide_words(text: &str) -> bool {
+    text.contains("binary") || escaped_in_quotes(text)
+}
+
+/// Whether the match `bytes[start..end]` is a whole word: no letter or digit beside it.
+pub fn whole_word(bytes: &[u8], start: usize, end: usize) -> bool {
+    let word = |i: Option<usize>| {
+        i.and_then(|i| bytes.get(i))
+            .is_some_and(u8::is_ascii_alphanumeric)
+    };
+    !word(start.checked_sub(1)) && !word(Some(end))
 }
 
 /// The largest char boundary of `s` at or below `at`.
@@ -178,7 +187,7 @@ fn floor_char_boundary(s: &str, at: usize) -> usize {
 
 /// Whether a line holds both a `\` and a `"`, found from the backslashes (most CRD lines have
 /// neither; scanning every line cost more than the parse it saved on small documents).
-pub fn escaped_in_quotes(text: &str) -> bool {
+fn escaped_in_quotes(text: &str) -> bool {
     let bytes = text.as_bytes();
     memchr::memchr_iter(b'\\', bytes).any(|at| {
         let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
@@ -189,17 +198,13 @@ pub fn escaped_in_quotes(text: &str) -> bool {
 
 /// Whether `kind` occurs in `text` as a whole word: a scalar equal to it has no letter or digit
 /// beside it (`Cluster` is in every `AWSCluster` document, and a run always wants `Cluster`).
-fn spelled(text: &str, kind: &str) -> bool {
+pub fn spelled(text: &str, kind: &str) -> bool {
     if kind.is_empty() {
         return false;
     }
     let bytes = text.as_bytes();
-    let word = |i: Option<usize>| {
-        i.and_then(|i| bytes.get(i))
-            .is_some_and(u8::is_ascii_alphanumeric)
-    };
     memchr::memmem::find_iter(bytes, kind.as_bytes())
-        .any(|at| !word(at.checked_sub(1)) && !word(Some(at + kind.len())))
+        .any(|at| whole_word(bytes, at, at + kind.len()))
 }
 
 #[cfg(test)]

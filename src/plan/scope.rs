@@ -32,7 +32,7 @@ use aho_corasick::AhoCorasick;
 use serde_json::Value;
 
 use crate::api;
-use crate::crd::prefilter::{escaped_in_quotes, may_spell, top_kind};
+use crate::crd::prefilter::{may_hide_words, spelled, top_kind, whole_word};
 use crate::load::Object;
 use crate::load::scoped::Test;
 
@@ -123,9 +123,11 @@ impl Rounds<'_> {
         Box::new(move |text: &str| match top_kind(text) {
             None => true,
             Some(CRD) => false,
+            Some(kind) if ALWAYS.contains(&kind) => true,
             Some(kind) => {
-                ALWAYS.contains(&kind)
-                    || change.iter().any(|(k, n)| k == kind && may_spell(text, n))
+                let mut names = change.iter().filter(|(k, _)| k == kind).peekable();
+                names.peek().is_some()
+                    && (names.any(|(_, n)| spelled(text, n)) || may_hide_words(text))
             }
         })
     }
@@ -184,15 +186,10 @@ impl Rounds<'_> {
 /// Whether `text` spells one of `names` as a whole word, or may spell one through an escape.
 fn spells_any(names: &AhoCorasick, text: &str) -> bool {
     let bytes = text.as_bytes();
-    let word = |i: Option<usize>| {
-        i.and_then(|i| bytes.get(i))
-            .is_some_and(u8::is_ascii_alphanumeric)
-    };
     names
         .find_overlapping_iter(text)
-        .any(|m| !word(m.start().checked_sub(1)) && !word(Some(m.end())))
-        || text.contains("binary")
-        || escaped_in_quotes(text)
+        .any(|m| whole_word(bytes, m.start(), m.end()))
+        || may_hide_words(text)
 }
 
 /// The names an object's references give (`name` under any key ending in `Ref` or `Refs`, and

@@ -9,24 +9,6 @@ use std::time::Duration;
 #[allow(unused_imports)]
 use crate::harness::*;
 
-/// The files of `testdata/examples/<name>` under `dest/`, each passed through `edit(file name,
-/// text)` first.
-fn example(h: Hostile, name: &str, dest: &str, edit: &dyn Fn(&str, String) -> String) -> Hostile {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata/examples")
-        .join(name);
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .expect("example dir")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    paths.sort();
-    paths.into_iter().fold(h, |h, p| {
-        let file = p.file_name().expect("name").to_string_lossy().into_owned();
-        let text = std::fs::read_to_string(&p).expect("read example");
-        h.file(&format!("{dest}/{file}"), edit(&file, text))
-    })
-}
-
 /// The quick-start Cluster with `n` MachineDeployments of class `general` (and no others).
 fn many_machine_deployments(text: String, n: usize) -> String {
     let mds: String = (0..n)
@@ -233,11 +215,6 @@ fn yaml_nodes_are_bounded_per_run() {
 
 // ---------------------------------------------------------------------------------------------
 // Runtime SDK answers
-
-/// The runtime-sdk example (a ClusterClass with external patches) under `ex/`.
-fn runtime_sdk_example(h: Hostile) -> Hostile {
-    example(h, "runtime-sdk", "ex", &|_, text| text)
-}
 
 /// A minimal HTTP/1.1 extension on 127.0.0.1 answering Discovery with `discovery` (raw bytes)
 /// and nothing else. Returns its base URL.

@@ -374,3 +374,31 @@ pub fn snapshot_tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     out.sort();
     out
 }
+
+/// The files of `testdata/examples/<name>` under `dest/`, each passed through `edit(file name,
+/// text)` first.
+pub fn example(
+    h: Hostile,
+    name: &str,
+    dest: &str,
+    edit: &dyn Fn(&str, String) -> String,
+) -> Hostile {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/examples")
+        .join(name);
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .expect("example dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    paths.sort();
+    paths.into_iter().fold(h, |h, p| {
+        let file = p.file_name().expect("name").to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&p).expect("read example");
+        h.file(&format!("{dest}/{file}"), edit(&file, text))
+    })
+}
+
+/// The runtime-sdk example (a ClusterClass with external patches) under `ex/`.
+pub fn runtime_sdk_example(h: Hostile) -> Hostile {
+    example(h, "runtime-sdk", "ex", &|_, text| text)
+}
