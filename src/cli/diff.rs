@@ -133,6 +133,14 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
             ]);
         }
     };
+    // Each side is planned: neither reads what a plan never reads.
+    let pass_over = |side: Result<crate::load::LoadOptions, Vec<Diagnostic>>| {
+        side.map(|mut o| {
+            o.pass_over = Some(crate::plan::unread::pass_over());
+            o
+        })
+    };
+    let (old, new) = (pass_over(old), pass_over(new));
     let clusters =
         super::plan::parse_clusters(&args.clusters, args.namespace.as_deref(), &mut errors);
     // Both sides succeeded in reading the variables when this runs, so it cannot fail anew.

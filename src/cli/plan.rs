@@ -196,7 +196,10 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
     let mut errors = Vec::new();
     let clusters = parse_clusters(&args.clusters, args.input.namespace.as_deref(), &mut errors);
     let (load, providers) = match args.input.resolve() {
-        Ok((l, p)) => (Some(l), p),
+        Ok((mut l, p)) => {
+            l.pass_over = Some(crate::plan::unread::pass_over());
+            (Some(l), p)
+        }
         Err(mut e) => {
             errors.append(&mut e);
             (None, None)

@@ -73,6 +73,11 @@ pub struct LoadOptions {
     /// reference inputs read for a few documents among many (`--crds`). Applies only with
     /// `spans_on_demand`, and to a text read once (a text two inputs share is parsed whole).
     pub keep_document: Option<KeepDocument>,
+    /// Documents this accepts by their text are composed (syntax checked, located, counted
+    /// against the run's node budget) but never become objects: for documents a command never
+    /// reads (`plan`'s, [`crate::plan::unread`]). Ignored with `spans_on_demand`, and for a
+    /// text two inputs share (it is parsed whole).
+    pub pass_over: Option<KeepDocument>,
     /// `default_namespace` came from `-n`: an object whose own namespace differs is refused
     /// (kubectl's rule), except for kinds without a namespace.
     pub namespace_from_flag: bool,
@@ -265,6 +270,8 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
     let mut on_demand: Vec<bool> = Vec::new();
     // The document filter of the one set reading a text (none once a second set reads it).
     let mut keep: Vec<Option<&KeepDocument>> = Vec::new();
+    // The pass-over test of the one set reading a text, likewise.
+    let mut pass_over: Vec<Option<&KeepDocument>> = Vec::new();
     let mut slot_of: Vec<Option<usize>> = Vec::with_capacity(substituted.len());
     {
         let mut index: HashMap<&str, usize> = HashMap::new();
@@ -276,6 +283,7 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
                     uses.push(0);
                     on_demand.push(true);
                     keep.push(sets.get(*set).and_then(|o| o.keep_document.as_ref()));
+                    pass_over.push(sets.get(*set).and_then(|o| o.pass_over.as_ref()));
                     unique.len() - 1
                 });
                 if let Some(n) = uses.get_mut(i) {
@@ -284,10 +292,13 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
                 if let Some(l) = on_demand.get_mut(i) {
                     *l &= lazy;
                 }
-                if uses.get(i).is_some_and(|&n| n > 1)
-                    && let Some(k) = keep.get_mut(i)
-                {
-                    *k = None;
+                if uses.get(i).is_some_and(|&n| n > 1) {
+                    if let Some(k) = keep.get_mut(i) {
+                        *k = None;
+                    }
+                    if let Some(p) = pass_over.get_mut(i) {
+                        *p = None;
+                    }
                 }
                 i
             });
@@ -298,11 +309,13 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
         .par_iter()
         .zip(on_demand.par_iter())
         .zip(keep.par_iter())
-        .map(|((f, &lazy), keep)| {
-            let docs = match (lazy, keep) {
-                (true, Some(k)) => yaml::parse_stream_kept(f, &*k.0),
-                (true, None) => yaml::parse_stream_spans_on_demand(f),
-                (false, _) => yaml::parse_stream(f),
+        .zip(pass_over.par_iter())
+        .map(|(((f, &lazy), keep), pass_over)| {
+            let docs = match (lazy, keep, pass_over) {
+                (true, Some(k), _) => yaml::parse_stream_kept(f, &*k.0),
+                (true, None, _) => yaml::parse_stream_spans_on_demand(f),
+                (false, _, Some(p)) => yaml::parse_stream_passing_over(f, &*p.0),
+                (false, _, None) => yaml::parse_stream(f),
             };
             Some(docs.map(|docs| {
                 Arc::new(

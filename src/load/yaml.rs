@@ -82,6 +82,48 @@ pub fn parse_stream_kept(
     parse_stream_in_pieces(file, 1, Spans::OnDemand, Some(keep))
 }
 
+/// [`parse_stream`], except that the documents `pass_over` accepts by their text are only
+/// composed: their syntax is checked, and located, and their nodes count against the run's
+/// budget, but no value is built and none is returned. For inputs holding documents the run
+/// never reads ([`crate::plan::unread`]). The stream is cut at every document marker (see
+/// [`split_points`]); a text that cannot be cut is one piece, passed over only when the test
+/// accepts it whole. Should any piece fail, the whole stream is parsed in one pass, as
+/// [`parse_stream`] does.
+pub fn parse_stream_passing_over(
+    file: &Arc<SourceFile>,
+    pass_over: &(dyn Fn(&str) -> bool + Send + Sync),
+) -> Result<Vec<Document>, Diagnostic> {
+    use rayon::prelude::*;
+    let pieces = split_points(&file.text, 1);
+    let parsed: Vec<Result<Vec<Document>, YamlError>> = pieces
+        .par_iter()
+        .map(|&(start, end)| match file.text.get(start..end) {
+            Some(piece) if pass_over(piece) => compose_only(piece).map(|()| Vec::new()),
+            Some(piece) => documents(piece, start, file, Spans::Recorded),
+            None => Err(YamlError::internal_at(
+                Span::new(start, 0),
+                "piece off a character",
+            )),
+        })
+        .collect();
+    let mut docs = Vec::new();
+    for p in parsed {
+        match p {
+            Ok(mut d) => docs.append(&mut d),
+            Err(e) if e.0.limit => return Err(e.into_diagnostic(file)),
+            Err(_) => return parse_stream_serial_with(file, Spans::Recorded),
+        }
+    }
+    Ok(docs)
+}
+
+/// Compose every document of `text` and drop it: the syntax check of a document never read.
+fn compose_only(text: &str) -> Result<(), YamlError> {
+    let mut composer = compose::Composer::charged(text);
+    while composer.next_document()?.is_some() {}
+    Ok(())
+}
+
 /// A stream cut at every document marker it can be cut at (see [`split_points`] for why each
 /// piece reads as in one pass), for readers that parse only the pieces some test on their text
 /// asks for, in rounds ([`crate::load::scoped`]). Documents come with span tables built on

@@ -30,6 +30,7 @@ pub mod scope;
 pub mod ssa;
 pub mod stored;
 pub mod totals;
+pub mod unread;
 pub mod upgrade;
 mod upgrade_extension;
 pub mod verdict;

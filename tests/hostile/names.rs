@@ -5,10 +5,11 @@
 #[allow(unused_imports)]
 use crate::harness::*;
 
-/// A ConfigMap with `name` and `namespace` (YAML double-quoted scalars).
-fn config_map(name: &str, namespace: &str) -> String {
+/// A Secret with `name` and `namespace` (YAML double-quoted scalars): a core kind `plan` reads
+/// (it passes over ConfigMaps and most other core kinds; see the last test).
+fn secret(name: &str, namespace: &str) -> String {
     format!(
-        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: \"{name}\"\n  namespace: \"{namespace}\"\n"
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: \"{name}\"\n  namespace: \"{namespace}\"\n"
     )
 }
 
@@ -26,16 +27,16 @@ fn plan(text: String) -> Bounded {
 
 #[test]
 fn a_namespace_that_climbs_directories_is_refused() {
-    let out = plan(config_map("c", "../../etc"));
+    let out = plan(secret("c", "../../etc"));
     let err = out.refused(&format!(
-        "ConfigMap \"c\" is invalid: metadata.namespace: Invalid value: \"../../etc\": {LABEL_MSG}"
+        "Secret \"c\" is invalid: metadata.namespace: Invalid value: \"../../etc\": {LABEL_MSG}"
     ));
     assert!(err.contains("[in.yaml:5:14]"), "{err}");
 }
 
 #[test]
 fn a_namespace_with_nul_is_refused() {
-    let out = plan(config_map("c", "a\\0b"));
+    let out = plan(secret("c", "a\\0b"));
     out.refused("metadata.namespace: Invalid value: \"a\\x00b\": a lowercase RFC 1123 label");
     out.no_control_bytes();
 }
@@ -43,7 +44,7 @@ fn a_namespace_with_nul_is_refused() {
 #[test]
 fn a_300_character_namespace_and_name_are_refused() {
     let long = "a".repeat(300);
-    let out = plan(config_map(&long, &long));
+    let out = plan(secret(&long, &long));
     out.refused("metadata.name: Invalid value: \"aaaa");
     out.refused("must be no more than 253 characters");
     out.refused("must be no more than 63 characters");
@@ -51,9 +52,9 @@ fn a_300_character_namespace_and_name_are_refused() {
 
 #[test]
 fn an_upper_case_name_is_refused() {
-    let out = plan(config_map("DEV", "default"));
+    let out = plan(secret("DEV", "default"));
     out.refused(&format!(
-        "ConfigMap \"DEV\" is invalid: metadata.name: Invalid value: \"DEV\": {SUBDOMAIN_MSG}"
+        "Secret \"DEV\" is invalid: metadata.name: Invalid value: \"DEV\": {SUBDOMAIN_MSG}"
     ));
 }
 
@@ -78,5 +79,23 @@ fn a_default_namespace_that_is_not_a_name_is_refused() {
     out.within(2.0, 512);
     out.refused(&format!(
         "invalid namespace for objects without one: metadata.namespace: Invalid value: \"../x\": {LABEL_MSG}"
+    ));
+}
+
+#[test]
+fn a_config_map_plan_never_reads_is_passed_over_and_validate_refuses_it() {
+    // `plan` does not make objects of core kinds it never reads (`plan::unread`): the name
+    // reaches no file name, label or terminal. `validate` reads everything.
+    let cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: DEV\n  namespace: default\n";
+    let out = plan(cm.to_string());
+    let err = out.refused("no Cluster with spec.topology found in the input");
+    assert!(!err.contains("DEV"), "{err}");
+    let out = Hostile::new()
+        .file("in.yaml", cm)
+        .args(["validate", "-f", "in.yaml"])
+        .run();
+    out.within(2.0, 512);
+    out.refused(&format!(
+        "ConfigMap \"DEV\" is invalid: metadata.name: Invalid value: \"DEV\": {SUBDOMAIN_MSG}"
     ));
 }
