@@ -146,7 +146,7 @@ where
             };
             let old_len = old_fleet.as_ref().map_or(0, Fleet::len);
             let old_plan = |i: usize| match &old_fleet {
-                Some(f) => f.plan(i),
+                Some(f) => super::cluster::plan(f, i),
                 None => Err(Vec::new()),
             };
             let old_entry = |i: usize| old_fleet.as_ref().and_then(|f| f.entry(i));
@@ -279,7 +279,7 @@ where
                             lists: &new_side.lists,
                             sole_owner: true,
                         };
-                        let (mut p, warnings) = new_fleet.plan_in(i, &state)?;
+                        let (mut p, warnings) = super::cluster::plan_in(&new_fleet, i, &state)?;
                         if membership
                             .added
                             .contains(&(ns.to_string(), name.to_string()))

@@ -241,7 +241,7 @@ pub fn check(opts: &CheckOptions) -> Result<Checked, Diagnostics> {
                     if past_deadline() {
                         break;
                     }
-                    if let Err(d) = fleet.plan(i) {
+                    if let Err(d) = super::cluster::plan(&fleet, i) {
                         warnings.extend(d.into_iter().map(|mut d| {
                             d.severity = Severity::Warning;
                             d

@@ -3,7 +3,8 @@ The driver: one entry per command, the stages in order, Clusters streamed.
 
 ```text
 load → admit (validate) → fleet (classes, blueprints, Clusters to plan)
-     → per Cluster, in parallel: decode → variables → desired state → patches → compare
+     → per Cluster, in parallel ([`cluster`]): stored merge → decode → current objects
+       → upgrade decision → desired state → patches → CRD check → compare
      → render (in the worker) → emit (in order, on the caller's thread) → drop
 ```
 
@@ -24,6 +25,7 @@ use crate::plan::{ClusterPlan, Extensions, PlanOptions, State, Totals, current, 
 use crate::topology::Catalog;
 use crate::validate::run::{Mode, Settings, admit};
 
+pub mod cluster;
 pub mod diff;
 pub mod eval;
 pub mod extension_check;
@@ -157,8 +159,7 @@ where
             side.threads(),
             progress,
             |i| {
-                fleet
-                    .plan(i)
+                cluster::plan(&fleet, i)
                     .map(|(p, warnings)| (render(i, &p), Totals::of(&p), warnings))
             },
             emit,

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 
-use crate::api::{ApiVersion, labels};
+use crate::api::{ApiVersion, Cluster, labels};
 use crate::diag::{Code, Diagnostic};
 use crate::load::Object;
 use crate::load::object::group_of;
@@ -528,4 +528,38 @@ pub fn find<'a>(
         machine_deployments,
         machine_pools,
     })
+}
+
+/// A Cluster with no stored counterpart must not have objects in the current state either:
+/// they would belong to a Cluster the input says does not exist yet.
+pub(crate) fn orphans(c: &Cluster, ix: &Index<'_>) -> Result<(), Vec<Diagnostic>> {
+    let found = find(&c.object, c.api, ix)?;
+    let stray: Vec<&Object> = found
+        .machine_deployments
+        .values()
+        .chain(found.machine_pools.values())
+        .map(|w| w.object)
+        .collect();
+    if stray.is_empty() {
+        return Ok(());
+    }
+    Err(stray
+        .into_iter()
+        .map(|o| {
+            Diagnostic::error(
+                Code::CurrentNotFound,
+                format!(
+                    "{} {}/{} belongs to Cluster {}, which the current objects do not contain",
+                    o.kind,
+                    o.namespace,
+                    o.name,
+                    c.object.key()
+                ),
+            )
+            .at(&o.origin, "/metadata/labels", "labelled for this Cluster")
+            .with_help(
+                "pass the stored Cluster with --current too, so its references and uid are known",
+            )
+        })
+        .collect())
 }

@@ -5,9 +5,10 @@ one at a time.
 Owns the step from admitted objects to planned Clusters: recognising ClusterClasses and topology
 Clusters, the checks that need the whole input (`--cluster` names, unknown classes, references
 only an existing Cluster has, flavors defined twice), resolving each used class's blueprint, and
-then planning any one Cluster on demand. A Cluster is decoded only when it is planned and nothing
+handing any one Cluster to the driver on demand. A Cluster is decoded only when it is planned and nothing
 of it is kept here afterwards, so a caller streaming the plans holds one fleet's inputs and only
 the Clusters in flight. The order of the list is the order of the plan: namespace, name, file.
+Planning one Cluster is the driver's ([`crate::pipeline::cluster`]).
 */
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -15,14 +16,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use rayon::prelude::*;
 
 use super::stored::with_stored;
-use super::{
-    ClusterPlan, Extensions, State, classify, current, normalized_version, orphans, rollout,
-    sort_objects, upgrade_decision, upgrade_step, verdict, versions_of,
-};
+use super::{Extensions, State};
 use crate::api::{self, Cluster, ClusterClass};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::load::Object;
-use crate::topology::{self, Blueprint, Catalog};
+use crate::topology::{Blueprint, Catalog};
 
 /// The ClusterClasses of an admitted input, decoded, by (namespace, name).
 pub type Classes = BTreeMap<(String, String), ClusterClass>;
@@ -277,171 +275,67 @@ impl<'a> Fleet<'a> {
             .map(|e| (e.namespace.as_str(), e.name.as_str(), e.file.as_str()))
     }
 
-    /// Plan the `i`-th Cluster (in plan order). Its decode warnings come back with the plan.
-    pub fn plan(&self, i: usize) -> Result<(ClusterPlan, Vec<Diagnostic>), Vec<Diagnostic>> {
-        self.plan_in(i, &self.state)
+    /// The fleet's own current state.
+    pub fn state(&self) -> &State<'a> {
+        &self.state
     }
 
-    /// [`Fleet::plan`] against another current state (`diff` gives each Cluster its own).
-    pub fn plan_in(
-        &self,
-        i: usize,
-        state: &State<'_>,
-    ) -> Result<(ClusterPlan, Vec<Diagnostic>), Vec<Diagnostic>> {
+    /// What planning needs from admission and the Runtime extensions.
+    pub fn extensions(&self) -> &Extensions<'a> {
+        &self.ext
+    }
+
+    /// What explains a path a patch finds missing in a template.
+    pub fn defaulting(&self) -> &crate::patches::Defaulting {
+        &self.defaulting
+    }
+
+    /// Generated contents already found to pass their CRDs.
+    pub fn clean(&self) -> &crate::crd::Clean {
+        &self.clean
+    }
+
+    /// The `i`-th Cluster's object (in plan order), as admitted.
+    pub fn cluster_object(&self, i: usize) -> Result<&'a Object, Vec<Diagnostic>> {
         let entry = self.clusters.get(i).ok_or_else(|| {
             vec![Diagnostic::error(
                 Code::Internal,
                 format!("no Cluster at position {i}"),
             )]
         })?;
-        let o = self.objects.get(entry.index).ok_or_else(|| {
+        self.objects.get(entry.index).ok_or_else(|| {
             vec![Diagnostic::error(
                 Code::Internal,
                 format!("no object at index {}", entry.index),
             )]
-        })?;
-        let api = api::check_core_object(o)
-            .map_err(|e| vec![e])?
-            .ok_or_else(|| {
-                vec![Diagnostic::error(
-                    Code::Internal,
-                    format!("{} is not a Cluster", o.key()),
-                )]
-            })?;
-        let stored = state
-            .index
-            .and_then(|ix| Some((ix.cluster(&o.namespace, &o.name)?, ix)));
-        let merged = match stored {
-            Some((s, ix)) => std::borrow::Cow::Owned(with_stored(o, s, ix).map_err(|e| vec![e])?),
-            None => std::borrow::Cow::Borrowed(o),
-        };
-        let c = Cluster::parse(&merged, api).map_err(|e| vec![e])?;
-        let mut warnings = c.warnings.clone();
-        let (mut p, rendered) = self.plan_cluster(&c, state)?;
-        // A template the lint already warned of (a path that names nothing) prints
-        // `<no value>` for every Cluster: the class's warning says it once.
-        warnings.extend(rendered.into_iter().filter(|w| {
-            !self
-                .lint
-                .iter()
-                .any(|u| match (&u.warning.location, &w.location) {
-                    (Some(a), Some(b)) => {
-                        std::sync::Arc::ptr_eq(&a.file, &b.file) && a.span == b.span
-                    }
-                    _ => false,
-                })
-        }));
-        if self
-            .ambiguous
-            .contains(&(p.namespace.clone(), p.name.clone()))
-        {
-            p.source = Some(c.object.origin.file.name.clone());
-        }
-        Ok((p, warnings))
+        })
     }
 
-    /// Plan `c`: its plan, and the warnings of its templates' renders.
-    fn plan_cluster(
-        &self,
-        c: &Cluster,
-        state: &State<'_>,
-    ) -> Result<(ClusterPlan, Vec<Diagnostic>), Vec<Diagnostic>> {
-        let ext = &self.ext;
-        let bp = self.blueprints.get(&c.class_key()).ok_or_else(|| {
+    /// The resolved blueprint of `c`'s class.
+    pub fn blueprint(&self, c: &Cluster) -> Result<&Blueprint<'a>, Vec<Diagnostic>> {
+        self.blueprints.get(&c.class_key()).ok_or_else(|| {
             vec![Diagnostic::error(
                 Code::Internal,
                 format!("Cluster {}: no blueprint", c.object.key()),
             )]
-        })?;
-        let nodes = state.index.map(|ix| ix.nodes());
-        // What exists: the stored Cluster (or the given one, when it carries the references
-        // only an existing Cluster has) and everything found from it.
-        let current = match state.index {
-            Some(ix) => {
-                let given_refs = ["/spec/infrastructureRef", "/spec/controlPlaneRef"]
-                    .iter()
-                    .any(|p| c.object.value.pointer(p).is_some_and(|v| !api::is_zero(v)));
-                let stored = ix
-                    .cluster(c.namespace(), c.name())
-                    .or(given_refs.then_some(&c.object));
-                match stored {
-                    Some(s) => Some(current::find(s, c.api, ix)?),
-                    None => {
-                        orphans(c, ix)?;
-                        None
-                    }
-                }
-            }
-            None => None,
-        };
-        let decision = match &current {
-            Some(cur) => Some(upgrade_decision(c, bp, cur, nodes, ext)?),
-            None => None,
-        };
-        let existing = match (&current, &decision) {
-            (Some(cur), Some(d)) => topology::Existing {
-                names: verdict::existing_names(cur),
-                versions: versions_of(d),
-            },
-            _ => topology::Existing::default(),
-        };
-        let mut desired = topology::compute_with(c, bp, &existing)?;
-        if let Some(d) = &decision {
-            upgrade_step(&mut desired, &d.upgrade_step, c);
-        }
-        let ctx = crate::patches::PatchContext {
-            registry: ext.registry,
-            status: ext.status.get(&c.class_key()),
-            defaulting: Some(&self.defaulting),
-            capture: ext.capture,
-        };
-        let applied = crate::patches::apply(c, bp.class, bp, &mut desired, ctx)?;
-        let checked = super::generated::check(
-            c,
-            bp.class,
-            &desired,
-            &applied.traces,
-            ext.crds,
-            &self.clean,
-        );
-        if !checked.errors.is_empty() {
-            return Err(checked.errors);
-        }
-        let mut warnings = applied.warnings;
-        warnings.extend(checked.warnings);
-        let mut p = match (&current, &decision) {
-            (Some(cur), Some(decision)) => {
-                let seed = format!("{}/{}", c.namespace(), c.name());
-                let v = verdict::judge(
-                    c.name(),
-                    &seed,
-                    desired.objects,
-                    &verdict::Input {
-                        api: c.api,
-                        current: cur,
-                        upgrade: decision,
-                        topology_version: &normalized_version(c),
-                        lists: state.lists,
-                        sole_owner: state.sole_owner,
-                    },
-                )?;
-                let mut p = classify(
-                    c,
-                    topology::DesiredState {
-                        objects: Vec::new(),
-                    },
-                );
-                p.objects = v.objects;
-                sort_objects(&mut p.objects);
-                p.deferred = v.deferred;
-                p.inexact = v.inexact;
-                p.rollouts = rollout::merge(rollout::rollouts(&p.objects), v.rollouts);
-                p
-            }
-            _ => classify(c, desired),
-        };
-        p.patches = applied.traces;
-        Ok((p, warnings))
+        })
+    }
+
+    /// Whether `w` is at the place of a template path the class's lint already warned of.
+    pub fn linted(&self, w: &Diagnostic) -> bool {
+        self.lint
+            .iter()
+            .any(|u| match (&u.warning.location, &w.location) {
+                (Some(a), Some(b)) => std::sync::Arc::ptr_eq(&a.file, &b.file) && a.span == b.span,
+                _ => false,
+            })
+    }
+
+    /// Whether several files define the Cluster `namespace/name` (flavors): each plan names
+    /// its file.
+    pub fn is_flavor(&self, namespace: &str, name: &str) -> bool {
+        self.ambiguous
+            .contains(&(namespace.to_string(), name.to_string()))
     }
 }
 

@@ -519,7 +519,7 @@ pub(crate) fn applied_over_stored(
 /// ([`current::Index::cluster_uid`]). Status is the stored Cluster's anyway: the Cluster's plan
 /// starts from the stored object (`verdict`). A reference the two disagree on is an error: the
 /// input contradicts the current state.
-pub(super) fn with_stored(
+pub(crate) fn with_stored(
     given: &Object,
     stored: &Object,
     ix: &current::Index<'_>,

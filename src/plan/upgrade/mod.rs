@@ -10,7 +10,10 @@ Owns: reading the version inputs from the current objects (ControlPlane `spec.ve
 MD/MP `spec.template.spec.version`; Machines and Nodes), the upgrade plans
 (submodule `plan`), the upgrade tracker's bookkeeping (provisioning / upgrading / starting / pending /
 waiting for workers; per-kind upgrading sets and concurrency) and the operator-facing reasons.
-It is pure: no I/O, the caller hands in the objects and turns errors into diagnostics.
+This module and `plan` are pure: no I/O, the caller hands in the objects and turns errors
+into diagnostics. That caller is [`for_cluster`], the upgrade stage of one Cluster: it reads
+the Cluster's current objects into the inputs, calls a class's GenerateUpgradePlan extension
+through `caller` (the registry's I/O) and writes the decision into the desired state.
 
 Semantics follow [`ApiVersion`]: `V1Beta1` is Cluster API v1.10 (no plans: the control plane
 jumps straight to `topology.version`, workers follow once it is fully stable), `V1Beta2` is main
@@ -38,7 +41,9 @@ use crate::api::labels::{DEFER_UPGRADE, HOLD_UPGRADE_SEQUENCE};
 use crate::validate::contract;
 use crate::validate::contract::WorkerKind as Kind;
 
+mod caller;
 mod extension;
+pub mod for_cluster;
 mod plan;
 mod semver;
 

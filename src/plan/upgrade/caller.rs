@@ -5,7 +5,7 @@ when that call fails.
 
 Owns the request (the Cluster as stored, trimmed as Cluster API trims it, and the versions the
 sequencing hands over), the gate check, the error wrapping Cluster API adds, and which code, place
-and help a failure gets. The sequencing (`super::upgrade`) decides whether a plan is needed and
+and help a failure gets. The sequencing (`super`) decides whether a plan is needed and
 validates what comes back; the registry (`crate::runtime`) makes the call, so recording, replay,
 tracing, timeouts, failure policies and the response bounds apply as to every hook.
 
@@ -20,7 +20,7 @@ use crate::api::{Cluster, ClusterClass};
 use crate::diag::{Code, Diagnostic};
 use crate::runtime::{self, GenerateUpgradePlanRequest, Registry};
 
-use super::upgrade::{PlanRequest, PlanResponse};
+use super::{PlanRequest, PlanResponse};
 
 /// Where a ClusterClass names its GenerateUpgradePlan handler.
 pub(super) const FIELD: &str = "/spec/upgrade/external/generateUpgradePlanExtension";
