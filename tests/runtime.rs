@@ -399,10 +399,10 @@ fn timeout_fails_with_fail_policy_and_is_forgiven_with_ignore() {
         .generate_patches("generate-patches-fast.test-ext", patches_request())
         .expect_err("timeout");
     let took = start.elapsed();
-    assert!(
-        took >= Duration::from_millis(950) && took < Duration::from_millis(1450),
-        "{took:?}"
-    );
+    // Not before the handler's 1 s timeout. That the call did not wait for the answer (1.5 s)
+    // is the error's kind below: an answer would have been a success. (An upper bound on the
+    // wall clock failed on a busy machine.)
+    assert!(took >= Duration::from_millis(950), "{took:?}");
     assert!(
         matches!(err.call_error(), Some(CallError::Timeout { .. })),
         "{err:?}"
