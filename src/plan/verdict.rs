@@ -182,230 +182,484 @@ fn compare(current: &Object, d: &DesiredObject, input: &Input<'_, '_>) -> ssa::V
     }
 }
 
-/// Judge every desired object of one Cluster against what exists.
+/// Judge every desired object of one Cluster against what exists, in the reconcile's order:
+/// what the upgrade sequencing holds ([`Holds::of`]), the templates (rotated when their spec
+/// changes, [`Pass::templates`]), their holders re-pointed and the shim's ownership settled,
+/// every other object ([`Pass::objects`]), then what the topology no longer wants
+/// ([`Pass::deletions`]).
 pub fn judge(
     cluster_name: &str,
     seed: &str,
     desired: Vec<DesiredObject>,
     input: &Input<'_, '_>,
 ) -> Result<Verdicts, Vec<Diagnostic>> {
-    let cur = input.current;
-    let up = input.upgrade;
-    let mut out = Verdicts::default();
-    let mut errors = Vec::new();
-
-    // Which roles this pass does not write (Cluster API's upgrade tracker, `exp/topology/scope/upgradetracker.go`: a pending upgrade holds the writes).
-    let mut held: BTreeMap<Role, String> = BTreeMap::new();
-    if up.control_plane_pending_upgrade {
-        let why = up.control_plane.reason();
-        held.insert(Role::ControlPlane, why.clone());
-        held.insert(Role::ControlPlaneInfrastructureMachineTemplate, why);
+    let mut desired = desired;
+    let mut pass = Pass {
+        input,
+        holds: Holds::of(input),
+        out: Verdicts::default(),
+        errors: Vec::new(),
+        results: std::iter::repeat_with(|| None)
+            .take(desired.len())
+            .collect(),
+    };
+    let renames = pass.templates(cluster_name, seed, &desired);
+    repoint(&mut desired, renames);
+    settle_shim_owners(&mut desired, input.current);
+    pass.objects(&desired);
+    let results = std::mem::take(&mut pass.results);
+    pass.out.objects.extend(results.into_iter().flatten());
+    pass.deletions(&desired);
+    let Pass { out, errors, .. } = pass;
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
     }
-    let mut pending_create: BTreeSet<String> = BTreeSet::new();
-    for (kind_md, decisions) in [(true, &up.machine_deployments), (false, &up.machine_pools)] {
-        for (name, d) in decisions {
-            let reason = d
-                .reason
-                .clone()
-                .unwrap_or_else(|| "held by the upgrade sequencing".to_string());
-            if d.pending_create {
-                pending_create.insert(format!("{}/{name}", if kind_md { "md" } else { "mp" }));
-            }
-            if d.pending_upgrade {
-                let roles: Vec<Role> = if kind_md {
-                    vec![
-                        Role::MachineDeployment(name.clone()),
-                        Role::MachineDeploymentBootstrapTemplate(name.clone()),
-                        Role::MachineDeploymentInfrastructureTemplate(name.clone()),
-                    ]
-                } else {
-                    vec![
-                        Role::MachinePool(name.clone()),
-                        Role::MachinePoolBootstrapConfig(name.clone()),
-                        Role::MachinePoolInfrastructure(name.clone()),
-                    ]
-                };
-                for r in roles {
-                    held.insert(r, reason.clone());
+}
+
+/// What the upgrade sequencing holds this pass (Cluster API's upgrade tracker,
+/// `exp/topology/scope/upgradetracker.go`: a pending upgrade holds the writes).
+struct Holds {
+    /// Roles this pass does not write, with why.
+    held: BTreeMap<Role, String>,
+    /// Workers created later (`md/NAME`, `mp/NAME`).
+    pending_create: BTreeSet<String>,
+    /// Version upgrades held back: (from, to, why) by holder.
+    waits: BTreeMap<Role, (String, String, String)>,
+}
+
+impl Holds {
+    fn of(input: &Input<'_, '_>) -> Holds {
+        let cur = input.current;
+        let up = input.upgrade;
+        let mut held: BTreeMap<Role, String> = BTreeMap::new();
+        if up.control_plane_pending_upgrade {
+            let why = up.control_plane.reason();
+            held.insert(Role::ControlPlane, why.clone());
+            held.insert(Role::ControlPlaneInfrastructureMachineTemplate, why);
+        }
+        let mut pending_create: BTreeSet<String> = BTreeSet::new();
+        for (kind_md, decisions) in [(true, &up.machine_deployments), (false, &up.machine_pools)] {
+            for (name, d) in decisions {
+                let reason = d
+                    .reason
+                    .clone()
+                    .unwrap_or_else(|| "held by the upgrade sequencing".to_string());
+                if d.pending_create {
+                    pending_create.insert(format!("{}/{name}", if kind_md { "md" } else { "mp" }));
+                }
+                if d.pending_upgrade {
+                    let roles: Vec<Role> = if kind_md {
+                        vec![
+                            Role::MachineDeployment(name.clone()),
+                            Role::MachineDeploymentBootstrapTemplate(name.clone()),
+                            Role::MachineDeploymentInfrastructureTemplate(name.clone()),
+                        ]
+                    } else {
+                        vec![
+                            Role::MachinePool(name.clone()),
+                            Role::MachinePoolBootstrapConfig(name.clone()),
+                            Role::MachinePoolInfrastructure(name.clone()),
+                        ]
+                    };
+                    for r in roles {
+                        held.insert(r, reason.clone());
+                    }
                 }
             }
         }
+        let mut waits: BTreeMap<Role, (String, String, String)> = BTreeMap::new();
+        if up.control_plane_pending_upgrade
+            && let Some(cp) = cur.control_plane
+        {
+            let from = cp
+                .value
+                .pointer("/spec/version")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            if from != input.topology_version {
+                waits.insert(
+                    Role::ControlPlane,
+                    (
+                        from.to_string(),
+                        input.topology_version.to_string(),
+                        up.control_plane.reason(),
+                    ),
+                );
+            }
+        }
+        for (md, decisions) in [(true, &up.machine_deployments), (false, &up.machine_pools)] {
+            for (name, d) in decisions {
+                let Some(from) = d.current_version.as_deref() else {
+                    continue;
+                };
+                if d.pending_upgrade && from != input.topology_version {
+                    let role = if md {
+                        Role::MachineDeployment(name.clone())
+                    } else {
+                        Role::MachinePool(name.clone())
+                    };
+                    let why = d
+                        .reason
+                        .clone()
+                        .unwrap_or_else(|| "held by the upgrade sequencing".into());
+                    waits.insert(
+                        role,
+                        (from.to_string(), input.topology_version.to_string(), why),
+                    );
+                }
+            }
+        }
+        // A deleting MachineDeployment is left alone but for its health check.
+        for (name, w) in &cur.machine_deployments {
+            if w.deleting {
+                for r in [
+                    Role::MachineDeployment(name.clone()),
+                    Role::MachineDeploymentBootstrapTemplate(name.clone()),
+                    Role::MachineDeploymentInfrastructureTemplate(name.clone()),
+                ] {
+                    held.insert(
+                        r,
+                        format!("MachineDeployment {} is being deleted", w.object.name),
+                    );
+                }
+            }
+        }
+        Holds {
+            held,
+            pending_create,
+            waits,
+        }
     }
-    // Version upgrades the sequencing holds back: (from, to, why) by holder.
-    let mut waits: BTreeMap<Role, (String, String, String)> = BTreeMap::new();
-    if up.control_plane_pending_upgrade
-        && let Some(cp) = cur.control_plane
-    {
-        let from = cp
-            .value
-            .pointer("/spec/version")
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        if from != input.topology_version {
-            waits.insert(
-                Role::ControlPlane,
-                (
-                    from.to_string(),
-                    input.topology_version.to_string(),
-                    up.control_plane.reason(),
-                ),
+
+    /// Whether `role` belongs to a worker created later.
+    fn created_later(&self, role: &Role) -> bool {
+        worker_of(role).is_some_and(|w| self.pending_create.contains(&w))
+    }
+}
+
+/// The worker (`md/NAME`, `mp/NAME`) a role belongs to.
+fn worker_of(role: &Role) -> Option<String> {
+    match role {
+        Role::MachineDeployment(n)
+        | Role::MachineDeploymentBootstrapTemplate(n)
+        | Role::MachineDeploymentInfrastructureTemplate(n)
+        | Role::MachineDeploymentHealthCheck(n) => Some(format!("md/{n}")),
+        Role::MachinePool(n)
+        | Role::MachinePoolBootstrapConfig(n)
+        | Role::MachinePoolInfrastructure(n) => Some(format!("mp/{n}")),
+        _ => None,
+    }
+}
+
+/// One Cluster's judgement in progress.
+struct Pass<'i, 'a, 'c> {
+    input: &'i Input<'a, 'c>,
+    holds: Holds,
+    /// Objects not among the desired ones (deletions, rotated-away templates), deferrals,
+    /// rollouts.
+    out: Verdicts,
+    errors: Vec<Diagnostic>,
+    /// The verdict on each desired object, by its index.
+    results: Vec<Option<PlannedObject>>,
+}
+
+impl Pass<'_, '_, '_> {
+    /// The verdicts on the templates a holder references (Cluster API's
+    /// `reconcileReferencedTemplate`): templates first, since a rotation re-points its holder
+    /// before the holder is judged. Returns the re-pointings: (holder, pointer, new name).
+    fn templates(
+        &mut self,
+        cluster_name: &str,
+        seed: &str,
+        desired: &[DesiredObject],
+    ) -> Vec<(Role, &'static str, String)> {
+        let cur = self.input.current;
+        let mut renames = Vec::new();
+        let holders: BTreeSet<Role> = desired
+            .iter()
+            .filter(|d| matches!(d.role, Role::ControlPlane | Role::MachineDeployment(_)))
+            .map(|d| d.role.clone())
+            .collect();
+        let cp_v1beta2 = desired.iter().any(|d| {
+            d.role == Role::ControlPlane
+                && d.value
+                    .pointer("/spec/machineTemplate/spec/infrastructureRef")
+                    .is_some()
+        });
+        for (i, d) in desired.iter().enumerate() {
+            if self.holds.created_later(&d.role) {
+                continue;
+            }
+            let Some((holder, ptr)) =
+                rotation(&d.role, cp_v1beta2).filter(|(h, _)| holders.contains(h))
+            else {
+                continue;
+            };
+            let Some(current) = current_for(cur, &d.role) else {
+                // A held holder's templates are not written either (a deleting
+                // MachineDeployment re-added to the topology waits for its deletion to finish).
+                if !self.holds.held.contains_key(&d.role) {
+                    self.results[i] = Some(planned(Action::Created, d, None, None));
+                }
+                continue;
+            };
+            let kind_may_change = matches!(d.role, Role::MachineDeploymentBootstrapTemplate(_));
+            let errs = compatibility(current, &d.value, false, kind_may_change);
+            if !errs.is_empty() {
+                // reconcileMachineDeployment wraps its templates' errors in the
+                // MachineDeployment's name; the control plane's template speaks for itself.
+                let who = match &holder {
+                    Role::MachineDeployment(_) => current_for(cur, &holder).unwrap_or(current),
+                    _ => current,
+                };
+                self.errors.push(incompatible(who, current, &d.role, &errs));
+                continue;
+            }
+            let v = compare(current, d, self.input);
+            self.out.inexact += usize::from(!v.exact);
+            let (after, change) = (v.after, v.change);
+            if let Some(why) = self.holds.held.get(&d.role) {
+                self.results[i] = Some(hold(
+                    &mut self.out,
+                    d,
+                    current,
+                    after,
+                    change,
+                    why,
+                    &self.holds.waits,
+                ));
+                continue;
+            }
+            match change {
+                Change::None => {
+                    self.results[i] = Some(judged(Action::Unchanged, d, after, current));
+                }
+                Change::MetadataOnly => {
+                    let mut p = judged(Action::Modified, d, after, current);
+                    p.note = Some("metadata only: patched in place".into());
+                    self.results[i] = Some(p);
+                }
+                Change::Spec => {
+                    let new_name = self.rotate(i, cluster_name, seed, d, current, &holder);
+                    renames.push((holder, ptr, new_name));
+                }
+            }
+        }
+        renames
+    }
+
+    /// Rotation of the `i`-th desired object, a template whose spec changed: a copy under a new
+    /// name, the old one deleted. The name is Cluster API's shape with a suffix drawn from the
+    /// new content, so the same change always plans the same name and never the current one.
+    /// Returns the new name, for the holder to point at.
+    fn rotate(
+        &mut self,
+        i: usize,
+        cluster_name: &str,
+        seed: &str,
+        d: &DesiredObject,
+        current: &Object,
+        holder: &Role,
+    ) -> String {
+        let content =
+            serde_json::to_string(d.value.get("spec").unwrap_or(&Value::Null)).unwrap_or_default();
+        let mut new_name = names::simple(
+            &rotation_prefix(cluster_name, &d.role),
+            &format!("{seed}/{}/{content}", d.role.id()),
+        );
+        if new_name == current.name {
+            new_name = names::simple(
+                &rotation_prefix(cluster_name, &d.role),
+                &format!("{seed}/{}/{content}/again", d.role.id()),
+            );
+        }
+        let mut created = d.value.clone();
+        crate::topology::desired::set_name(&mut created, &new_name);
+        let mut p = planned(Action::Created, d, None, None);
+        p.object = created;
+        p.note = Some(format!("replaces {}: its spec changed", current.name));
+        p.rotated_from = Some(current.name.clone());
+        // The change itself lives in this copy: a reviewer sees it as its diff from the
+        // template it replaces.
+        p.current = Some(current.value.clone());
+        self.results[i] = Some(p);
+        let when = match holder {
+            Role::ControlPlane => "after the control plane is patched",
+            _ => "by the MachineSet topology controller once no MachineSet uses it",
+        };
+        self.out.objects.push(PlannedObject {
+            action: Action::Deleted,
+            role: d.role.clone(),
+            object: current.value.clone(),
+            current: Some(current.value.clone()),
+            note: Some(format!("rotated away to {new_name}; deleted {when}")),
+            rotated_from: None,
+            pending: None,
+        });
+        new_name
+    }
+
+    /// The verdicts on every desired object but the templates: the shim, the Cluster, the
+    /// holders (re-pointed by now) and the rest, compared with their current forms.
+    fn objects(&mut self, desired: &[DesiredObject]) {
+        let cur = self.input.current;
+        let up = self.input.upgrade;
+        let infra_and_cp_exist =
+            cur.infrastructure_cluster.is_some() && cur.control_plane.is_some();
+        for (i, d) in desired.iter().enumerate() {
+            if self.results[i].is_some() || rotation(&d.role, false).is_some() {
+                continue;
+            }
+            if self.holds.created_later(&d.role) {
+                let why = worker_of(&d.role)
+                    .and_then(|w| {
+                        let (k, n) = w.split_once('/')?;
+                        let m = if k == "md" {
+                            &up.machine_deployments
+                        } else {
+                            &up.machine_pools
+                        };
+                        m.get(n).and_then(|x| x.reason.clone())
+                    })
+                    .unwrap_or_else(|| "the control plane is not stable".into());
+                if matches!(d.role, Role::MachineDeployment(_) | Role::MachinePool(_)) {
+                    self.out.deferred.push((
+                        d.role.clone(),
+                        kobj(&d.value),
+                        format!("created later: {why}"),
+                    ));
+                }
+                continue;
+            }
+            let current = current_for(cur, &d.role);
+            match d.role {
+                Role::ClusterShim => {
+                    self.results[i] = shim(d, current, infra_and_cp_exist, cur);
+                    continue;
+                }
+                Role::Cluster => {
+                    self.results[i] = Some(self.cluster(d));
+                    continue;
+                }
+                _ => {}
+            }
+            let Some(current) = current else {
+                self.results[i] = Some(planned(Action::Created, d, None, None));
+                continue;
+            };
+            let strict = matches!(
+                d.role,
+                Role::InfrastructureCluster
+                    | Role::ControlPlane
+                    | Role::MachinePoolBootstrapConfig(_)
+                    | Role::MachinePoolInfrastructure(_)
+            );
+            let errs = compatibility(current, &d.value, strict, false);
+            if !errs.is_empty() {
+                self.errors
+                    .push(incompatible(current, current, &d.role, &errs));
+                continue;
+            }
+            let v = compare(current, d, self.input);
+            self.out.inexact += usize::from(!v.exact);
+            let (after, change) = (v.after, v.change);
+            if let Some(why) = self.holds.held.get(&d.role) {
+                self.results[i] = Some(hold(
+                    &mut self.out,
+                    d,
+                    current,
+                    after,
+                    change,
+                    why,
+                    &self.holds.waits,
+                ));
+                continue;
+            }
+            let action = if change == Change::None {
+                Action::Unchanged
+            } else {
+                Action::Modified
+            };
+            self.results[i] = Some(judged(action, d, after, current));
+        }
+    }
+
+    /// The Cluster's verdict: the stored Cluster as the user's apply of the input leaves it,
+    /// then the topology controller's own patch.
+    fn cluster(&self, d: &DesiredObject) -> PlannedObject {
+        let cur = self.input.current;
+        let after = ssa::apply_cluster(
+            &cluster_as_applied(&cur.cluster.value, &d.value),
+            &d.value,
+            self.input.api,
+        );
+        let change = ssa::change(&cur.cluster.value, &after);
+        let action = if change == Change::None {
+            Action::Unchanged
+        } else {
+            Action::Modified
+        };
+        let note = (action == Action::Modified)
+            .then(|| super::why::cluster_note(&cur.cluster.value, &after))
+            .flatten();
+        let mut p = planned(action, d, Some(cur.cluster), note);
+        p.object = after;
+        p
+    }
+
+    /// What the topology no longer wants (`calculateMachineDeploymentDiff`,
+    /// `calculateMachinePoolDiff` in reconcile_state.go): workers gone from the topology,
+    /// health checks no longer enabled.
+    fn deletions(&mut self, desired: &[DesiredObject]) {
+        let cur = self.input.current;
+        let wanted: BTreeSet<&Role> = desired.iter().map(|d| &d.role).collect();
+        let out = &mut self.out;
+        let mut delete = |role: Role, o: &Object, note: String| {
+            out.objects.push(PlannedObject {
+                action: Action::Deleted,
+                role,
+                object: o.value.clone(),
+                current: Some(o.value.clone()),
+                note: Some(note),
+                rotated_from: None,
+                pending: None,
+            });
+        };
+        for (name, w) in &cur.machine_deployments {
+            let md = Role::MachineDeployment(name.clone());
+            if !wanted.contains(&md) {
+                delete_worker(&mut delete, name, w, true);
+            } else if let Some(mhc) = w.health_check
+                && !wanted.contains(&Role::MachineDeploymentHealthCheck(name.clone()))
+            {
+                delete(
+                    Role::MachineDeploymentHealthCheck(name.clone()),
+                    mhc,
+                    "the health check is no longer enabled".into(),
+                );
+            }
+        }
+        for (name, w) in &cur.machine_pools {
+            if !wanted.contains(&Role::MachinePool(name.clone())) {
+                delete_worker(&mut delete, name, w, false);
+            }
+        }
+        if let Some(mhc) = cur.control_plane_health_check
+            && !wanted.contains(&Role::ControlPlaneHealthCheck)
+        {
+            delete(
+                Role::ControlPlaneHealthCheck,
+                mhc,
+                "the health check is no longer enabled".into(),
             );
         }
     }
-    for (md, decisions) in [(true, &up.machine_deployments), (false, &up.machine_pools)] {
-        for (name, d) in decisions {
-            let Some(from) = d.current_version.as_deref() else {
-                continue;
-            };
-            if d.pending_upgrade && from != input.topology_version {
-                let role = if md {
-                    Role::MachineDeployment(name.clone())
-                } else {
-                    Role::MachinePool(name.clone())
-                };
-                let why = d
-                    .reason
-                    .clone()
-                    .unwrap_or_else(|| "held by the upgrade sequencing".into());
-                waits.insert(
-                    role,
-                    (from.to_string(), input.topology_version.to_string(), why),
-                );
-            }
-        }
-    }
+}
 
-    // A deleting MachineDeployment is left alone but for its health check.
-    for (name, w) in &cur.machine_deployments {
-        if w.deleting {
-            for r in [
-                Role::MachineDeployment(name.clone()),
-                Role::MachineDeploymentBootstrapTemplate(name.clone()),
-                Role::MachineDeploymentInfrastructureTemplate(name.clone()),
-            ] {
-                held.insert(
-                    r,
-                    format!("MachineDeployment {} is being deleted", w.object.name),
-                );
-            }
-        }
-    }
-
-    let worker_of = |role: &Role| -> Option<String> {
-        match role {
-            Role::MachineDeployment(n)
-            | Role::MachineDeploymentBootstrapTemplate(n)
-            | Role::MachineDeploymentInfrastructureTemplate(n)
-            | Role::MachineDeploymentHealthCheck(n) => Some(format!("md/{n}")),
-            Role::MachinePool(n)
-            | Role::MachinePoolBootstrapConfig(n)
-            | Role::MachinePoolInfrastructure(n) => Some(format!("mp/{n}")),
-            _ => None,
-        }
-    };
-
-    // Templates first: a rotation re-points its holder before the holder is judged.
-    let mut desired = desired;
-    let mut renames: Vec<(Role, &'static str, String)> = Vec::new();
-    let mut results: Vec<Option<PlannedObject>> = Vec::new();
-    results.resize_with(desired.len(), || None);
-    let holders: BTreeSet<Role> = desired
-        .iter()
-        .filter(|d| matches!(d.role, Role::ControlPlane | Role::MachineDeployment(_)))
-        .map(|d| d.role.clone())
-        .collect();
-    let cp_v1beta2 = desired.iter().any(|d| {
-        d.role == Role::ControlPlane
-            && d.value
-                .pointer("/spec/machineTemplate/spec/infrastructureRef")
-                .is_some()
-    });
-    for (i, d) in desired.iter().enumerate() {
-        if worker_of(&d.role).is_some_and(|w| pending_create.contains(&w)) {
-            continue;
-        }
-        let Some((holder, ptr)) =
-            rotation(&d.role, cp_v1beta2).filter(|(h, _)| holders.contains(h))
-        else {
-            continue;
-        };
-        let Some(current) = current_for(cur, &d.role) else {
-            // A held holder's templates are not written either (a deleting MachineDeployment
-            // re-added to the topology waits for its deletion to finish).
-            if !held.contains_key(&d.role) {
-                results[i] = Some(planned(Action::Created, d, None, None));
-            }
-            continue;
-        };
-        let kind_may_change = matches!(d.role, Role::MachineDeploymentBootstrapTemplate(_));
-        let errs = compatibility(current, &d.value, false, kind_may_change);
-        if !errs.is_empty() {
-            // reconcileMachineDeployment wraps its templates' errors in the MachineDeployment's
-            // name; the control plane's template speaks for itself.
-            let who = match &holder {
-                Role::MachineDeployment(_) => current_for(cur, &holder).unwrap_or(current),
-                _ => current,
-            };
-            errors.push(incompatible(who, current, &d.role, &errs));
-            continue;
-        }
-        let v = compare(current, d, input);
-        out.inexact += usize::from(!v.exact);
-        let (after, change) = (v.after, v.change);
-        if let Some(why) = held.get(&d.role) {
-            results[i] = Some(hold(&mut out, d, current, after, change, why, &waits));
-            continue;
-        }
-        match change {
-            Change::None => results[i] = Some(judged(Action::Unchanged, d, after, current)),
-            Change::MetadataOnly => {
-                let mut p = judged(Action::Modified, d, after, current);
-                p.note = Some("metadata only: patched in place".into());
-                results[i] = Some(p);
-            }
-            Change::Spec => {
-                // Rotation: a copy under a new name, the holder re-pointed, the old one deleted.
-                // The name is Cluster API's shape with a suffix drawn from the new content, so
-                // the same change always plans the same name and never the current one.
-                let content = serde_json::to_string(d.value.get("spec").unwrap_or(&Value::Null))
-                    .unwrap_or_default();
-                let mut new_name = names::simple(
-                    &rotation_prefix(cluster_name, &d.role),
-                    &format!("{seed}/{}/{content}", d.role.id()),
-                );
-                if new_name == current.name {
-                    new_name = names::simple(
-                        &rotation_prefix(cluster_name, &d.role),
-                        &format!("{seed}/{}/{content}/again", d.role.id()),
-                    );
-                }
-                let mut created = d.value.clone();
-                crate::topology::desired::set_name(&mut created, &new_name);
-                let mut p = planned(Action::Created, d, None, None);
-                p.object = created;
-                p.note = Some(format!("replaces {}: its spec changed", current.name));
-                p.rotated_from = Some(current.name.clone());
-                // The change itself lives in this copy: a reviewer sees it as its diff from
-                // the template it replaces.
-                p.current = Some(current.value.clone());
-                results[i] = Some(p);
-                let when = match holder {
-                    Role::ControlPlane => "after the control plane is patched",
-                    _ => "by the MachineSet topology controller once no MachineSet uses it",
-                };
-                out.objects.push(PlannedObject {
-                    action: Action::Deleted,
-                    role: d.role.clone(),
-                    object: current.value.clone(),
-                    current: Some(current.value.clone()),
-                    note: Some(format!("rotated away to {new_name}; deleted {when}")),
-                    rotated_from: None,
-                    pending: None,
-                });
-                renames.push((holder, ptr, new_name));
-            }
-        }
-    }
+/// Each holder re-pointed at its rotated template: (holder, pointer, new name).
+fn repoint(desired: &mut [DesiredObject], renames: Vec<(Role, &'static str, String)>) {
     for (holder, ptr, name) in renames {
         if let Some(h) = desired.iter_mut().find(|d| d.role == holder)
             && let Some(slot) = h.value.pointer_mut(ptr)
@@ -413,7 +667,11 @@ pub fn judge(
             *slot = json!(name);
         }
     }
+}
 
+/// The InfrastructureCluster's and ControlPlane's owner references to the shim, as
+/// `reconcileClusterShim` leaves them.
+fn settle_shim_owners(desired: &mut [DesiredObject], cur: &CurrentState<'_>) {
     let infra_and_cp_exist = cur.infrastructure_cluster.is_some() && cur.control_plane.is_some();
     for d in desired.iter_mut() {
         if matches!(d.role, Role::InfrastructureCluster | Role::ControlPlane) {
@@ -425,156 +683,28 @@ pub fn judge(
             );
         }
     }
-    for (i, d) in desired.iter().enumerate() {
-        if results[i].is_some() || rotation(&d.role, false).is_some() {
-            continue;
-        }
-        if worker_of(&d.role).is_some_and(|w| pending_create.contains(&w)) {
-            let why = worker_of(&d.role)
-                .and_then(|w| {
-                    let (k, n) = w.split_once('/')?;
-                    let m = if k == "md" {
-                        &up.machine_deployments
-                    } else {
-                        &up.machine_pools
-                    };
-                    m.get(n).and_then(|x| x.reason.clone())
-                })
-                .unwrap_or_else(|| "the control plane is not stable".into());
-            if matches!(d.role, Role::MachineDeployment(_) | Role::MachinePool(_)) {
-                out.deferred.push((
-                    d.role.clone(),
-                    kobj(&d.value),
-                    format!("created later: {why}"),
-                ));
-            }
-            continue;
-        }
-        let current = current_for(cur, &d.role);
-        match d.role {
-            Role::ClusterShim => {
-                // reconcileClusterShim: the shim exists while the InfrastructureCluster or the
-                // ControlPlane is missing; it is deleted once the Cluster owns both and the
-                // shim still owns one of them.
-                match (current, shim_deletable(cur)) {
-                    (None, _) if !infra_and_cp_exist => {
-                        results[i] = Some(planned(Action::Created, d, None, None));
-                    }
-                    (Some(c), true) => {
-                        let mut p = planned(Action::Deleted, d, Some(c), None);
-                        p.object = c.value.clone();
-                        p.note = Some(
-                            "the Cluster owns the InfrastructureCluster and the ControlPlane now"
-                                .into(),
-                        );
-                        results[i] = Some(p);
-                    }
-                    (Some(c), false) => {
-                        results[i] = Some(planned(Action::Unchanged, d, Some(c), None));
-                    }
-                    (None, _) => {}
-                }
-                continue;
-            }
-            Role::Cluster => {
-                let after = ssa::apply_cluster(
-                    &cluster_as_applied(&cur.cluster.value, &d.value),
-                    &d.value,
-                    input.api,
-                );
-                let change = ssa::change(&cur.cluster.value, &after);
-                let action = if change == Change::None {
-                    Action::Unchanged
-                } else {
-                    Action::Modified
-                };
-                let note = (action == Action::Modified)
-                    .then(|| super::why::cluster_note(&cur.cluster.value, &after))
-                    .flatten();
-                let mut p = planned(action, d, Some(cur.cluster), note);
-                p.object = after;
-                results[i] = Some(p);
-                continue;
-            }
-            _ => {}
-        }
-        let Some(current) = current else {
-            results[i] = Some(planned(Action::Created, d, None, None));
-            continue;
-        };
-        let strict = matches!(
-            d.role,
-            Role::InfrastructureCluster
-                | Role::ControlPlane
-                | Role::MachinePoolBootstrapConfig(_)
-                | Role::MachinePoolInfrastructure(_)
-        );
-        let errs = compatibility(current, &d.value, strict, false);
-        if !errs.is_empty() {
-            errors.push(incompatible(current, current, &d.role, &errs));
-            continue;
-        }
-        let v = compare(current, d, input);
-        out.inexact += usize::from(!v.exact);
-        let (after, change) = (v.after, v.change);
-        if let Some(why) = held.get(&d.role) {
-            results[i] = Some(hold(&mut out, d, current, after, change, why, &waits));
-            continue;
-        }
-        let action = if change == Change::None {
-            Action::Unchanged
-        } else {
-            Action::Modified
-        };
-        results[i] = Some(judged(action, d, after, current));
-    }
-    out.objects.extend(results.into_iter().flatten());
+}
 
-    // Deletions (`calculateMachineDeploymentDiff`, `calculateMachinePoolDiff` in reconcile_state.go): workers gone from the topology, health checks no longer wanted.
-    let wanted: BTreeSet<&Role> = desired.iter().map(|d| &d.role).collect();
-    let mut delete = |role: Role, o: &Object, note: String| {
-        out.objects.push(PlannedObject {
-            action: Action::Deleted,
-            role,
-            object: o.value.clone(),
-            current: Some(o.value.clone()),
-            note: Some(note),
-            rotated_from: None,
-            pending: None,
-        });
-    };
-    for (name, w) in &cur.machine_deployments {
-        let md = Role::MachineDeployment(name.clone());
-        if !wanted.contains(&md) {
-            delete_worker(&mut delete, name, w, true);
-        } else if let Some(mhc) = w.health_check
-            && !wanted.contains(&Role::MachineDeploymentHealthCheck(name.clone()))
-        {
-            delete(
-                Role::MachineDeploymentHealthCheck(name.clone()),
-                mhc,
-                "the health check is no longer enabled".into(),
-            );
+/// The shim's verdict (`reconcileClusterShim`): it exists while the InfrastructureCluster or
+/// the ControlPlane is missing; it is deleted once the Cluster owns both and the shim still owns
+/// one of them.
+fn shim(
+    d: &DesiredObject,
+    current: Option<&Object>,
+    infra_and_cp_exist: bool,
+    cur: &CurrentState<'_>,
+) -> Option<PlannedObject> {
+    match (current, shim_deletable(cur)) {
+        (None, _) if !infra_and_cp_exist => Some(planned(Action::Created, d, None, None)),
+        (Some(c), true) => {
+            let mut p = planned(Action::Deleted, d, Some(c), None);
+            p.object = c.value.clone();
+            p.note =
+                Some("the Cluster owns the InfrastructureCluster and the ControlPlane now".into());
+            Some(p)
         }
-    }
-    for (name, w) in &cur.machine_pools {
-        if !wanted.contains(&Role::MachinePool(name.clone())) {
-            delete_worker(&mut delete, name, w, false);
-        }
-    }
-    if let Some(mhc) = cur.control_plane_health_check
-        && !wanted.contains(&Role::ControlPlaneHealthCheck)
-    {
-        delete(
-            Role::ControlPlaneHealthCheck,
-            mhc,
-            "the health check is no longer enabled".into(),
-        );
-    }
-    if errors.is_empty() {
-        Ok(out)
-    } else {
-        Err(errors)
+        (Some(c), false) => Some(planned(Action::Unchanged, d, Some(c), None)),
+        (None, _) => None,
     }
 }
 
