@@ -25,12 +25,13 @@ use serde_json::Value;
 
 use super::version::{BuildCompare, Version, compare_with_build_tags};
 use super::{
-    Options, TemplateRef, classes, compatibility, get, health_check_defined, k8s, list_at,
-    machines, patches, str_at,
+    Options, TemplateRef, classes, compatibility, get, health_check_defined, list_at, machines,
+    patches, str_at,
 };
 use crate::api::{Cluster, ClusterClass};
 use crate::k8s::field::{FieldError, Path, go_quote};
 use crate::k8s::validation::dns1123_subdomain;
+use crate::k8s::values as k8s;
 use crate::topology::names::{NameTarget, from_template};
 
 /// `ClusterClass.validate`.

@@ -12,10 +12,10 @@ reported index is the one in the new class. Adding or removing the control plane
 
 use serde_json::Value;
 
-use super::k8s::{group_of, parse_group_version};
 use super::{TemplateRef, list_at, str_at};
 use crate::api::ClusterClass;
 use crate::k8s::field::{FieldError, Path};
+use crate::k8s::values::{group_of, parse_group_version};
 
 /// `ClusterClassTemplateAreCompatible`: the group and kind must stay.
 fn template_compatible(cur: TemplateRef<'_>, des: TemplateRef<'_>, path: &Path) -> Vec<FieldError> {

@@ -9,10 +9,10 @@ Callers pass the JSON of the class or topology entry and the path it is reported
 
 use serde_json::Value;
 
-use super::k8s::IntOrString;
 use super::{get, list_at, str_at};
 use crate::k8s::field::{BadValue, FieldError, Path};
 use crate::k8s::validation::qualified_name;
+use crate::k8s::values::IntOrString;
 
 /// `nodeStartupTimeoutSeconds` of 0 disables the check.
 const DISABLED_NODE_STARTUP_TIMEOUT: i64 = 0;

@@ -40,8 +40,6 @@ pub mod compatibility;
 pub(crate) mod contract;
 mod definition_from;
 pub mod gates;
-pub mod gostruct;
-pub mod k8s;
 pub mod machines;
 pub mod patches;
 pub mod version;

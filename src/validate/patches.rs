@@ -5,7 +5,7 @@ selectors and the templates they must match, and each JSON patch's op, path, arr
 value and `valueFrom`.
 
 Messages that embed a whole patch, selector or JSON patch reproduce Go's encoding of the
-struct (field order, `omitempty`), through [`super::gostruct`]. Templates are parsed, never
+struct (field order, `omitempty`), through [`crate::go::json::structs`]. Templates are parsed, never
 executed, with Sprig's hermetic function map.
 */
 
@@ -13,13 +13,13 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::gostruct::{Fields, GoValue};
-use super::k8s::atoi;
 use super::{TemplateRef, bool_at, get, list_at, str_at};
 use crate::api::ClusterClass;
+use crate::go::json::structs::{Fields, GoValue};
 use crate::gotemplate::{MissingKey, Options as TplOptions, parse, sprig};
 use crate::k8s::field::{BadValue, FieldError, Path};
 use crate::k8s::validation::qualified_name;
+use crate::k8s::values::atoi;
 use crate::variables::builtins::is_builtin_path;
 
 /// `validatePatches`.

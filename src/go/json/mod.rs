@@ -18,6 +18,8 @@ recursion, so deep documents cannot overflow the stack.
 
 use std::collections::BTreeMap;
 
+pub mod structs;
+
 use serde_json::Value;
 
 use super::strconv::{format_float, quote_rune};

@@ -1,6 +1,6 @@
 /*!
-Kubernetes value helpers of the admission rules: the `{labels, annotations}` metadata of a class
-or topology read from JSON and checked as `ObjectMeta.Validate` does (the checks themselves are
+Kubernetes value helpers the admission rules read objects with: `{labels, annotations}` metadata
+read from JSON and checked as `ObjectMeta.Validate` does (the checks themselves are
 [`crate::k8s::validation`]'s), int-or-percent values (`intstr.GetScaledValueFromIntOrPercent`),
 `strconv.Atoi` and `schema.ParseGroupVersion`.
 */
