@@ -12,3 +12,4 @@ depends only on [`crate::go`].
 pub mod field;
 pub mod validation;
 pub mod values;
+pub mod version;

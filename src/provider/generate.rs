@@ -33,9 +33,9 @@ use super::label::ProviderType;
 use super::list_variables::{self, WellKnown};
 use super::repository::{self, LocalRepository, wrap};
 use super::template::{self, Template};
-use super::version::Version;
 use super::{contract, locate};
 use crate::diag::{Code, Diagnostic};
+use crate::k8s::version::apimachinery::Version;
 use crate::load::VariableValues;
 use crate::load::limit::InputLimit;
 

@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 use super::config::{ConfigFile, ProviderEntry};
 use super::label::{self, ProviderType};
 use super::repository::{LATEST, LocalRepository, repository_help};
-use super::version::Version;
 use crate::diag::{Code, Diagnostic};
+use crate::k8s::version::apimachinery::Version;
 
 /// The local repository of provider `name` of type `t`.
 pub fn locate(

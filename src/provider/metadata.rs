@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::version::Version;
 use crate::diag::{Code, Diagnostic};
+use crate::k8s::version::apimachinery::Version;
 use crate::source::SourceFile;
 
 /// The file name in each release directory.

@@ -25,7 +25,6 @@ pub mod metadata;
 pub mod namespace;
 pub mod repository;
 pub mod template;
-pub mod version;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -105,7 +104,7 @@ fn release_crds(
             )
         })?;
     let meta = repo.metadata(&release, &opts.limit)?;
-    let parsed = version::Version::parse(&release).map_err(|e| {
+    let parsed = crate::k8s::version::apimachinery::Version::parse(&release).map_err(|e| {
         Diagnostic::error(
             Code::ProviderMetadata,
             format!(

@@ -25,8 +25,8 @@ use std::sync::Arc;
 
 use super::label::{self, ProviderType};
 use super::metadata::{self, Metadata};
-use super::version::Version;
 use crate::diag::{Code, Diagnostic};
+use crate::k8s::version::apimachinery::Version;
 use crate::load::limit::{InputLimit, ReadError};
 use crate::load::walk::Bound;
 use crate::source::SourceFile;

@@ -26,7 +26,6 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::version::{BuildCompare, Version, compare_with_build_tags, compare_without_pre};
 use super::{
     Options, Outcome, TemplateRef, classes, compatibility, get, health_check_defined, list_at,
     machines, str_at,
@@ -36,6 +35,9 @@ use crate::go::ip::parse_cidr;
 use crate::k8s::field::{BadValue, FieldError, Path, go_quote};
 use crate::k8s::validation::label_value;
 use crate::k8s::values::{self as k8s, atoi};
+use crate::k8s::version::blang::{
+    BuildCompare, Version, compare_with_build_tags, compare_without_pre,
+};
 
 const UPGRADE_CONCURRENCY: &str = "topology.cluster.x-k8s.io/upgrade-concurrency";
 const UNSAFE_CLASS_NAME: &str = "unsafe.topology.cluster.x-k8s.io/disable-update-class-name-check";

@@ -23,7 +23,6 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::version::{BuildCompare, Version, compare_with_build_tags};
 use super::{
     Options, TemplateRef, classes, compatibility, get, health_check_defined, list_at, machines,
     patches, str_at,
@@ -32,6 +31,7 @@ use crate::api::{Cluster, ClusterClass};
 use crate::k8s::field::{FieldError, Path, go_quote};
 use crate::k8s::validation::dns1123_subdomain;
 use crate::k8s::values as k8s;
+use crate::k8s::version::blang::{BuildCompare, Version, compare_with_build_tags};
 use crate::topology::names::{NameTarget, from_template};
 
 /// `ClusterClass.validate`.

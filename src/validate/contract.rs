@@ -16,8 +16,8 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 
-use super::version::{BuildCompare, Version, compare_with_build_tags};
 use crate::k8s::field::go_quote;
+use crate::k8s::version::blang::{BuildCompare, Version, compare_with_build_tags};
 use crate::variables::builtins::go_type;
 
 /// `.a.b.c`.

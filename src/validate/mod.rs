@@ -42,7 +42,6 @@ mod definition_from;
 pub mod gates;
 pub mod machines;
 pub mod patches;
-pub mod version;
 
 use serde_json::Value;
 

@@ -1,6 +1,8 @@
 /*!
 Sprig's `semver` and `semverCompare`, and the methods templates call on the versions they return
-(`$v.Major`, `$v.LessThan $w`, `$v.IncMinor`, …): Masterminds/semver v3 rebuilt in Rust.
+(`$v.Major`, `$v.LessThan $w`, `$v.IncMinor`, …): Masterminds/semver v3 rebuilt in Rust. It stays
+with Sprig rather than in `k8s::version` (the dialects Kubernetes and Cluster API read versions
+in): it is part of the template language, and accepts and orders versions its own way.
 
 Cluster API classes gate patches with `semverCompare` on `.builtin.controlPlane.version`, so the
 constraint grammar and its pre-release rule must match the Go library exactly, quirks included

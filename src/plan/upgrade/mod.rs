@@ -45,7 +45,6 @@ mod caller;
 mod extension;
 pub mod for_cluster;
 mod plan;
-mod semver;
 
 pub use extension::{PlanCallback, PlanExtension, PlanRequest, PlanResponse};
 use plan::{Plans, Source, WorkerVersion};

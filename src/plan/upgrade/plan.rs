@@ -10,7 +10,7 @@ kubelet skew rule) and the validation of both plans, with Cluster API's error st
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::semver::{Cmp, Version, compare, compare_with_build_tags, parse_tolerant};
+use crate::k8s::version::capi::{Cmp, Version, compare, compare_with_build_tags, parse_tolerant};
 
 /// Where the plan comes from (`Generate`'s choice of `GetUpgradePlanFunc`).
 pub(crate) enum Source<'a> {

@@ -23,10 +23,10 @@ use serde_json::Value;
 
 use crate::api::{ApiVersion, labels};
 use crate::k8s::field::go_quote;
+use crate::k8s::version::blang::Version;
 use crate::load::Object;
 use crate::validate::contract;
 use crate::validate::contract::WorkerKind as Kind;
-use crate::validate::version::Version;
 
 /// Three nested lookups (kind, namespace, then a name or a label value): keyed by borrowed
 /// strings, each level is looked up by `&str`.

@@ -3,7 +3,7 @@ Release versions as clusterctl reads a repository's directory names and `NAME:VE
 apimachinery's `util/version.ParseSemantic` and its ordering (`Version.Compare`), which is what
 clusterctl's `repository_versions.go` sorts releases with.
 
-Not blang's semver (admission's, [`crate::validate`]) nor Masterminds' (Sprig's): this one
+Not blang's semver ([`super::blang`]) nor Masterminds' (Sprig's): this one
 accepts leading and trailing white space and an optional `v`, wants exactly three numeric
 components without leading zeros, and orders pre-releases by dot-separated identifiers.
 */

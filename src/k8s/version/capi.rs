@@ -2,8 +2,7 @@
 Kubernetes versions as Cluster API's upgrade code sees them: `blang/semver` v4's `ParseTolerant`
 plus Cluster API's `util/version.Compare(…, WithBuildTags())`.
 
-Parsing and printing are admission's ([`crate::validate::version`], one blang implementation
-for the crate); this module owns the four-way comparison the upgrade sequencing relies on. Error texts are blang's, because Cluster API wraps them into the messages
+Parsing and printing are [`super::blang`]'s (one blang implementation for the crate); this module owns the four-way comparison the upgrade sequencing relies on. Error texts are blang's, because Cluster API wraps them into the messages
 users see ("failed to parse ControlPlane version foo: Invalid character(s) found in major number
 \"0foo\""). This is not the Masterminds flavour the template engine uses (`gotemplate::sprig::semver`):
 the two libraries accept different inputs and word their errors differently.
@@ -11,8 +10,8 @@ the two libraries accept different inputs and word their errors differently.
 
 use std::cmp::Ordering;
 
-pub(crate) use crate::validate::version::Version;
-use crate::validate::version::{self, BuildCompare};
+pub(crate) use super::blang::Version;
+use super::blang::{self as version, BuildCompare};
 
 /// Result of Cluster API's `version.Compare` with build tags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
