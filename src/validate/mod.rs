@@ -37,7 +37,6 @@ pub mod stored;
 pub mod cluster;
 pub mod clusterclass;
 pub mod compatibility;
-pub(crate) mod contract;
 mod definition_from;
 pub mod gates;
 pub mod machines;

@@ -6,7 +6,7 @@ back (Cluster API `exp/topology/desiredstate/desired_state.go`
 `upgrade_plan.go`, `scope/upgradetracker.go`).
 
 Owns: reading the version inputs from the current objects (ControlPlane `spec.version`,
-`status.version(s)`, through the contract readers admission shares, `crate::validate::contract`;
+`status.version(s)`, through the contract readers admission shares, `crate::topology::contract::versions`;
 MD/MP `spec.template.spec.version`; Machines and Nodes), the upgrade plans
 (submodule `plan`), the upgrade tracker's bookkeeping (provisioning / upgrading / starting / pending /
 waiting for workers; per-kind upgrading sets and concurrency) and the operator-facing reasons.
@@ -38,8 +38,8 @@ use serde_json::{Map, Value};
 
 use crate::api::ApiVersion;
 use crate::api::labels::{DEFER_UPGRADE, HOLD_UPGRADE_SEQUENCE};
-use crate::validate::contract;
-use crate::validate::contract::WorkerKind as Kind;
+use crate::topology::contract::versions as contract;
+use crate::topology::contract::versions::WorkerKind as Kind;
 
 mod caller;
 mod extension;

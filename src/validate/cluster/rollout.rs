@@ -8,7 +8,7 @@ Owns [`Live`], the stored objects the webhook would read from the management clu
 ControlPlane the stored Cluster references, the MachineDeployments and MachinePools labelled as
 its topology's, the Machines their selectors pick, workload-cluster Nodes), and the reasons
 these objects give for refusing a change. The ControlPlane contract and the "is this worker
-upgrading" readers are `crate::validate::contract`'s, shared with the upgrade sequencing: the
+upgrading" readers are `crate::topology::contract::versions`'s, shared with the upgrade sequencing: the
 webhook calls the same Cluster API functions the topology controller does.
 
 Offline, what is not among the stored objects is not there to read. Cluster API refuses the
@@ -25,8 +25,8 @@ use crate::api::{ApiVersion, labels};
 use crate::k8s::field::go_quote;
 use crate::k8s::version::blang::Version;
 use crate::load::Object;
-use crate::validate::contract;
-use crate::validate::contract::WorkerKind as Kind;
+use crate::topology::contract::versions as contract;
+use crate::topology::contract::versions::WorkerKind as Kind;
 
 /// Three nested lookups (kind, namespace, then a name or a label value): keyed by borrowed
 /// strings, each level is looked up by `&str`.

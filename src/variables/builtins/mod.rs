@@ -43,6 +43,7 @@ use serde_json::{Map, Value, json};
 use crate::api::{ApiVersion, Cluster, labels};
 use crate::diag::{Code, Diagnostic};
 use crate::source::pointer;
+use crate::topology::contract::accessor::{get_int, get_string};
 use crate::topology::desired::{DesiredObject, DesiredState, Role};
 use crate::variables::ip_family;
 
@@ -672,7 +673,7 @@ fn control_plane_builtins(
     let mut out = Map::new();
     put_str(&mut out, "name", opt_str(cp, &["metadata", "name"])?);
     if replicas_managed {
-        let replicas = contract_int(cp, &["spec", "replicas"]).map_err(|e| {
+        let replicas = get_int(cp, &["spec", "replicas"]).map_err(|e| {
             Failure::new(format!(
                 "failed to get spec.replicas from the ControlPlane: {e}"
             ))
@@ -687,7 +688,7 @@ fn control_plane_builtins(
     if let Some(m) = metadata(cp, api)? {
         out.insert("metadata".into(), m);
     }
-    let version = contract_str(cp, &["spec", "version"]).map_err(|e| {
+    let version = get_string(cp, &["spec", "version"]).map_err(|e| {
         Failure::new(format!(
             "failed to get spec.version from the ControlPlane: {e}"
         ))
@@ -841,52 +842,6 @@ fn str_map(v: &Value, path: &[&str]) -> Result<Option<Map<String, Value>>, Failu
             Ok(Some(m.clone()))
         }
         Some(other) => Err(wrong_type(path, "a map of strings", other)),
-    }
-}
-
-/// `%T` of a value decoded into `interface{}` by apimachinery (integers as int64).
-pub(crate) fn go_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "<nil>",
-        Value::Bool(_) => "bool",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "int64",
-        Value::Number(_) => "float64",
-        Value::String(_) => "string",
-        Value::Array(_) => "[]interface {}",
-        Value::Object(_) => "map[string]interface {}",
-    }
-}
-
-/// The error of Cluster API's contract accessors (`unstructured.NestedString` and friends).
-fn accessor_error(path: &[&str], found: &Value, expected: &str) -> String {
-    let p = format!(".{}", path.join("."));
-    let shown = match found {
-        Value::Null => "<nil>".to_string(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    };
-    format!(
-        "failed to get {p} from object: {p} accessor error: {shown} is of the type {}, expected {expected}",
-        go_type(found)
-    )
-}
-
-/// `contract.String.Get`.
-fn contract_str<'v>(v: &'v Value, path: &[&str]) -> Result<&'v str, String> {
-    match lookup(v, path) {
-        None => Err(format!("path .{}: field not found", path.join("."))),
-        Some(Value::String(s)) => Ok(s),
-        Some(other) => Err(accessor_error(path, other, "string")),
-    }
-}
-
-/// `contract.Int64.Get` / `contract.Int32.Get` before the conversion.
-fn contract_int(v: &Value, path: &[&str]) -> Result<i64, String> {
-    match lookup(v, path) {
-        None => Err(format!("path .{}: field not found", path.join("."))),
-        Some(found) => found
-            .as_i64()
-            .ok_or_else(|| accessor_error(path, found, "int64")),
     }
 }
 

@@ -4,91 +4,20 @@ contract's `spec.version`, `status.version` and `status.versions` (`internal/con
 identical for both provider contracts), and whether a MachineDeployment or MachinePool is rolling
 out (`internal/topology/check/upgrade.go`).
 
-Owns the accessor error texts (`unstructured.NestedString` and friends) so that a malformed
-object produces Cluster API's message rather than a panic or a silent default.
+Malformed objects get Cluster API's accessor messages ([`super::accessor`]) rather than a panic
+or a silent default.
 
 Two callers read the same Cluster API functions: the Cluster webhook's version-change rule
-([`super::cluster::rollout`]) and the upgrade sequencing (`crate::plan::upgrade`, a later
-stage, which is why this lives here).
+(`crate::validate::cluster::rollout`) and the upgrade sequencing (`crate::plan::upgrade`).
 */
 
 use std::cmp::Ordering;
 
 use serde_json::Value;
 
+use super::accessor::{GetError, get_string, go_type, go_value, json_path, nested};
 use crate::k8s::field::go_quote;
 use crate::k8s::version::blang::{BuildCompare, Version, compare_with_build_tags};
-use crate::variables::builtins::go_type;
-
-/// `.a.b.c`.
-fn json_path(path: &[&str]) -> String {
-    format!(".{}", path.join("."))
-}
-
-/// `%v` of such a value (close enough for scalars; containers print as JSON).
-fn go_value(v: &Value) -> String {
-    match v {
-        Value::Null => "<nil>".into(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// `unstructured.NestedFieldNoCopy`: `Ok(None)` when absent (or an intermediate is null),
-/// `Ok(Some(Null))` when the leaf itself is null.
-fn nested<'v>(obj: &'v Value, path: &[&str]) -> Result<Option<&'v Value>, String> {
-    let mut val = obj;
-    for (i, field) in path.iter().enumerate() {
-        match val {
-            Value::Null => return Ok(None),
-            Value::Object(m) => match m.get(*field) {
-                Some(v) => val = v,
-                None => return Ok(None),
-            },
-            other => {
-                return Err(format!(
-                    "{} accessor error: {} is of the type {}, expected map[string]interface{{}}",
-                    json_path(&path[..=i]),
-                    go_value(other),
-                    go_type(other)
-                ));
-            }
-        }
-    }
-    Ok(Some(val))
-}
-
-/// A contract accessor's failure: the field is absent (`ErrFieldNotFound`) or malformed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum GetError {
-    NotFound(String),
-    Other(String),
-}
-
-impl std::fmt::Display for GetError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GetError::NotFound(m) | GetError::Other(m) => f.write_str(m),
-        }
-    }
-}
-
-/// `contract.String.Get`.
-fn get_string<'v>(obj: &'v Value, path: &[&str]) -> Result<&'v str, GetError> {
-    let p = json_path(path);
-    match nested(obj, path) {
-        Err(e) => Err(GetError::Other(format!(
-            "failed to get {p} from object: {e}"
-        ))),
-        Ok(None) => Err(GetError::NotFound(format!("path {p}: field not found"))),
-        Ok(Some(Value::String(s))) => Ok(s),
-        Ok(Some(other)) => Err(GetError::Other(format!(
-            "failed to get {p} from object: {p} accessor error: {} is of the type {}, expected string",
-            go_value(other),
-            go_type(other)
-        ))),
-    }
-}
 
 /// Which worker kind: MachineDeployments and MachinePools are read and worded alike, by the
 /// webhook's rollout rule and by the upgrade sequencing.

@@ -1,5 +1,10 @@
 /*!
-Control-plane contract versions: which field paths a ControlPlane object uses.
+Cluster API's provider contract, as the topology and its readers need it: which contract
+version a provider object follows, so which field paths it uses (here); the contract's
+accessors over unstructured objects with Cluster API's error texts ([`accessor`]); and the
+version inputs read through them, the ControlPlane's `spec.version`, `status.version(s)` and
+whether workers are rolling out ([`versions`], shared by admission's version-change rule and the
+upgrade sequencing).
 
 Cluster API reads the contract from the provider CRD's `cluster.x-k8s.io/<contract>` labels
 (`GetContractVersionForVersion`, `internal/contract/version.go`): the label whose `_`-separated list holds
@@ -7,6 +12,9 @@ the object's API version names the contract. When the input holds the CRD, topop
 same. Without it, topoplan takes the API version's name: `v1beta2` → contract v1beta2, anything
 older → v1beta1, which is what providers that follow Cluster API's versioning do.
 */
+
+pub mod accessor;
+pub mod versions;
 
 use serde_json::Value;
 
