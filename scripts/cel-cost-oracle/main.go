@@ -142,13 +142,13 @@ func (w *walker) walk(s *apiextensions.JSONSchemaProps, path *field.Path, pointe
 			if cr.Error.Type == apiservercel.ErrorTypeRequired {
 				w.errs = append(w.errs, field.Required(rp, cr.Error.Detail))
 			} else {
-				w.errs = append(w.errs, field.Invalid(rp, s.XValidations[i].Rule, cr.Error.Detail))
+				w.errs = append(w.errs, field.Invalid(rp, s.XValidations[i], cr.Error.Detail))
 			}
 		}
 		mp := xv.Index(i).Child("messageExpression")
 		if cr.MessageExpressionError != nil {
 			rc.Error = cr.MessageExpressionError.Detail
-			w.errs = append(w.errs, field.Invalid(mp, s.XValidations[i].MessageExpression, cr.MessageExpressionError.Detail))
+			w.errs = append(w.errs, field.Invalid(mp, s.XValidations[i], cr.MessageExpressionError.Detail))
 		} else if cr.MessageExpression != nil {
 			m := cr.MessageExpressionMaxCost
 			rc.MessageCost = &m

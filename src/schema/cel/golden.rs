@@ -170,3 +170,92 @@ fn golden_compile_errors_at_admission() {
         failures.join("\n")
     );
 }
+
+/// Replays testdata/golden/cel/cost.jsonl (scripts/gen-golden-cel-cost.py, Kubernetes' own CEL
+/// cost estimators): every rule's and messageExpression's estimate exactly, and the cost and
+/// compile errors ClusterClass admission reports for the schema.
+#[test]
+fn golden_costs_at_admission() {
+    let data = include_str!("../../../testdata/golden/cel/cost.jsonl");
+    let base = crate::k8s::field::Path::new("spec")
+        .child("variables")
+        .key("cpu")
+        .child("schema")
+        .child("openAPIV3Schema");
+    let mut failures = Vec::new();
+    let (mut cases, mut rules) = (0, 0);
+    for line in data.lines().filter(|l| !l.trim().is_empty()) {
+        let case: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        let schema = &case["schema"];
+        cases += 1;
+        for r in case["rules"].as_array().into_iter().flatten() {
+            if r.get("error").is_some() {
+                continue;
+            }
+            rules += 1;
+            let pointer = r["pointer"].as_str().unwrap_or("");
+            let Some(node) = schema.pointer(pointer) else {
+                failures.push(format!("no node at {pointer}"));
+                continue;
+            };
+            let decl = super::types::decl_of(node);
+            let path = r["path"].as_str().unwrap_or("");
+            let index: usize = path
+                .rsplit("x-kubernetes-validations[")
+                .next()
+                .and_then(|t| t.split(']').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            let rule = &node["x-kubernetes-validations"][index];
+            let est = |src: &str| {
+                parse::parse(src)
+                    .map(|p| super::cost::estimate(p.expr(), decl.as_ref()))
+                    .map_err(|_| "parse error")
+            };
+            let got = est(rule["rule"].as_str().unwrap_or(""));
+            if got != Ok(r["cost"].as_u64().unwrap_or(0)) {
+                failures.push(format!(
+                    "{path} {}: want {}, got {got:?}",
+                    rule["rule"], r["cost"]
+                ));
+            }
+            if let Some(want) = r["messageCost"].as_u64() {
+                let got = est(rule["messageExpression"].as_str().unwrap_or(""));
+                if got != Ok(want) {
+                    failures.push(format!(
+                        "{path} messageExpression {}: want {want}, got {got:?}",
+                        rule["messageExpression"]
+                    ));
+                }
+            }
+        }
+        let want: Vec<String> = case["errors"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let got: Vec<String> = super::check_rules(schema, &base, None)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        if got != want {
+            failures.push(format!(
+                "schema: {schema}\n  want: {want:#?}\n  got:  {got:#?}"
+            ));
+        }
+    }
+    assert!(
+        cases >= 20 && rules >= 150,
+        "only {cases} cases, {rules} rules"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

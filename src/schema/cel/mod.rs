@@ -261,6 +261,10 @@ struct CheckCtx {
     total: u64,
     /// Up to four (path, cost) pairs, dearest first.
     most_expensive: Vec<(Path, u64)>,
+    /// The root is an array with rules: the API server types the root of a variable schema as a
+    /// resource root (`RootCELContext`), whose apiVersion/kind/metadata properties replace an
+    /// array's items, so no rule of the root or below it can be typed.
+    root_untyped: bool,
 }
 
 impl CheckCtx {
@@ -301,6 +305,12 @@ pub fn check_rules(schema: &Value, path: &Path, old_schema: Option<&Value>) -> V
             old_messages: BTreeSet::new(),
             total: 0,
             most_expensive: Vec::new(),
+            root_untyped: schema_type(schema) == "array"
+                && !rule::rules_of(schema).is_empty()
+                && schema
+                    .get("x-kubernetes-int-or-string")
+                    .and_then(Value::as_bool)
+                    != Some(true),
         };
         if let Some(old) = old_schema {
             expressions(old, &mut ctx.old_rules, &mut ctx.old_messages);
@@ -428,6 +438,10 @@ fn check_node(
     }
     if schema_errs.is_empty() && cel {
         match decl_of(s) {
+            _ if ctx.root_untyped => cel_errs.push(FieldError::internal(
+                &xv,
+                "internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations",
+            )),
             None => cel_errs.push(FieldError::internal(
                 &xv,
                 "internal error: failed to retrieve type information for x-kubernetes-validations",
