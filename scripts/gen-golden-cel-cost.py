@@ -103,6 +103,17 @@ CASES = [
     # Keyword field names (Kubernetes 1.32+).
     s("object", properties={"if": STR10, "namespace": {"type": "integer"}, "import": {"type": "array", "items": STR10, "maxItems": 2}},
       rs=["self.if == 'a'", "self.namespace > 1", "self.import.all(x, x.contains(self.if))", "has(self.if)"]),
+    # cel-go's estimators of ext.Lists and ext.Sets (`distinct` of strings is left out: Debian's
+    # cel-go 0.32 adds a string traversal factor that 0.26, in Kubernetes 1.36, does not have).
+    s("object", properties={"l": {"type": "array", "maxItems": 10, "items": STR10},
+                            "n": {"type": "array", "maxItems": 10, "items": {"type": "integer"}},
+                            "u": {"type": "array", "items": {"type": "integer"}}},
+      rs=["self.l.slice(0, 2).size() > 0", "self.l.slice(1, self.n.size()).size() > 0", "self.l.reverse().size() > 0",
+          "self.n.distinct().size() > 0", "self.l.sort().size() > 0", "self.n.sort().size() > 0",
+          "lists.range(5).size() > 0", "[[1], [2]].flatten().size() > 0", "[[[1]], [[2]]].flatten(2).size() > 0",
+          "self.l.first().hasValue()", "sets.contains(self.l, ['a'])", "sets.intersects(self.n, [1, 2])",
+          "sets.equivalent(self.n, self.n)", "self.n.sum() > 0", "self.u.reverse().size() > 0",
+          "self.u.sort().size() > 0"]),
     # Keyword fields are declared only under their escaped names, so the estimator cannot size
     # `self.import` (a map's `self.labels.namespace` neither): both comparisons are unbounded.
     s("object", properties={"if": {"type": "integer"}, "import": STR, "namespace": STR,

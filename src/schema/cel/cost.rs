@@ -27,6 +27,9 @@ formulas:
 | `replace`, `split` | ⌈0.2·len(s)⌉ |
 | `join` | ⌈0.1 · the result's size⌉ |
 | `isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf` on a list | items · (1 + ⌈0.1·len(item)⌉ for strings) |
+| `slice`, `reverse`, `flatten`, `lists.range` (cel-go's ext.Lists) | 11 + the result's items (`flatten(d)`: · d) |
+| `distinct`, `sort` | 11 + ⌈2 · items²⌉ (`sort` of strings: 2.1) |
+| `sets.contains`, `sets.intersects`, `sets.equivalent` | 1 + items · items (`equivalent`: · 2) |
 | `url`, `isURL`, `ip`, `isIP`, `cidr`, `isCIDR`, `quantity`, `isQuantity`, `semver`, `isSemver` | ⌈0.1·len(argument)⌉ (`isURL` 1) |
 | `<format>.validate(s)` | ⌈0.1·len(s)⌉ · 32 |
 | comprehension (`all`, `exists`, `exists_one`, `map`, `filter`) | range + init + result + items · (condition + step) |
@@ -38,9 +41,8 @@ them: a field named by a CEL keyword (`self.if`) has no size (apiextensions decl
 its escaped name `__if__`), and an item of a list literal (`[a, b].all(x, …)`) is sized as the
 rule's own `self`. The golden cases of testdata/golden/cel/cost.jsonl come from the Kubernetes
 libraries themselves (scripts/cel-cost-oracle); the functions outside them are checked against the
-upstream source by unit tests below. Not ported: cel-go's own estimators of ext.Lists functions
-(`slice`, `flatten`, `distinct`, `reverse`, `sort`, `lists.range`: 1 here) and the URL and
-`format` equality special cases.
+upstream source by unit tests below. Not ported: Kubernetes' special cases of `==` on URLs and
+formats (a traversal of their sizes there, the generic equality here).
 
 At runtime cel-go counts actual work and the API server stops a rule past 1,000,000
 (`PerCallLimit`) and a value past 10,000,000 (`RuntimeCELCostBudget`). The `cel` crate tracks no
@@ -782,7 +784,10 @@ impl<'d> Estimator<'d> {
         arg_costs: &[Range],
         args_sum: Range,
     ) -> (Range, Option<Range>) {
-        if let Some((c, size)) = self.k8s_function(name, target, args) {
+        if let Some((c, size)) = self
+            .ext_function(name, target, args)
+            .or_else(|| self.k8s_function(name, target, args))
+        {
             return (c.add(args_sum), size);
         }
         let unknown = self.unknown;
@@ -905,6 +910,61 @@ impl<'d> Estimator<'d> {
             }
             ("_==_" | "_!=_", None, [l, r]) => (compare_cost(l, r, unknown).add(args_sum), None),
             _ => (one, None),
+        }
+    }
+
+    /// cel-go's own estimators of the ext.Lists (version 3) and ext.Sets functions (cel-go 0.26,
+    /// `ext/lists.go` and `ext/sets.go`), which cel-go consults before Kubernetes'.
+    fn ext_function(
+        &self,
+        name: &str,
+        target: Option<&Node<'_, 'd>>,
+        args: &[Node<'_, 'd>],
+    ) -> Option<(Range, Option<Range>)> {
+        // `estimateAllocatingListCall`: the result's size times the factor, the call and the list.
+        let list_call = |factor: f64, size: Range| {
+            let c = size.factor(factor).add(Range::fixed(1 + 10));
+            Some((c, Some(size)))
+        };
+        let list = |t: &Node<'_, 'd>| matches!(t.ty, T::List(_) | T::Dyn);
+        match (name, target, args) {
+            ("slice", Some(t), [from, to]) if list(t) => {
+                let sz = self.k8s_size(t);
+                let start = int_literal(from).unwrap_or(0);
+                let end = int_literal(to).unwrap_or(sz.max);
+                list_call(1.0, Range::fixed(end.wrapping_sub(start)))
+            }
+            ("lists.range", None, [n]) => {
+                list_call(1.0, Range::fixed(int_literal(n).unwrap_or(u64::MAX)))
+            }
+            ("reverse", Some(t), []) if list(t) => list_call(1.0, self.k8s_size(t)),
+            ("flatten", Some(t), []) if list(t) => list_call(1.0, self.k8s_size(t)),
+            ("flatten", Some(t), [depth]) if list(t) => {
+                let depth = int_literal(depth).unwrap_or(u64::MAX);
+                list_call(depth as f64, self.k8s_size(t))
+            }
+            ("distinct", Some(t), []) if list(t) => {
+                let sz = self.k8s_size(t);
+                list_call(2.0, sz.mul(sz))
+            }
+            ("sort", Some(t), []) if list(t) => {
+                let sz = self.k8s_size(t);
+                let factor = match &t.ty {
+                    T::List(e) if !matches!(**e, T::Str | T::Bytes | T::Dyn) => 2.0,
+                    _ => 2.0 + STRING_TRAVERSAL,
+                };
+                list_call(factor, sz.mul(sz))
+            }
+            ("sets.contains" | "sets.intersects" | "sets.equivalent", None, [a, b]) => {
+                let factor = if name == "sets.equivalent" { 2.0 } else { 1.0 };
+                let c = self
+                    .k8s_size(a)
+                    .mul(self.k8s_size(b))
+                    .factor(factor)
+                    .add(Range::fixed(1));
+                Some((c, None))
+            }
+            _ => None,
         }
     }
 
@@ -1097,6 +1157,14 @@ impl<'d> Estimator<'d> {
     }
 }
 
+/// An int literal argument as cel-go's `nodeAsIntValue` reads it (negative: 0).
+fn int_literal(n: &Node<'_, '_>) -> Option<u64> {
+    match &n.expr.expr {
+        Expr::Literal(LiteralValue::Int(i)) => Some(u64::try_from(*i.inner()).unwrap_or(0)),
+        _ => None,
+    }
+}
+
 /// The literal's own size (`computeExprSize`): characters of a string, bytes, items.
 fn literal_size(e: &IdedExpr) -> Option<Range> {
     let n = match &e.expr {
@@ -1187,6 +1255,12 @@ fn result_type<'d>(name: &str, target: Option<&T<'d>>, args: &[Node<'_, 'd>]) ->
         | "getEscapedPath"
         | "jsonpatch.escapeKey" => T::Str,
         "split" | "findAll" => T::List(Box::new(T::Str)),
+        "slice" | "reverse" | "distinct" | "sort" => target.cloned().unwrap_or(T::Dyn),
+        "flatten" => match target {
+            Some(T::List(e)) if matches!(**e, T::List(_)) => (**e).clone(),
+            _ => T::List(Box::new(T::Dyn)),
+        },
+        "lists.range" => T::List(Box::new(T::Int)),
         "bytes" => T::Bytes,
         "duration" => T::Duration,
         "timestamp" => T::Timestamp,
@@ -1276,6 +1350,19 @@ mod tests {
         let s = json!({"type": "string", "maxLength": 10});
         assert_eq!(est("matches(self, '^a+$')", &s), 1 + 1);
         assert_eq!(est("self.matches('^a+$')", &s), 5 + 1);
+    }
+
+    #[test]
+    fn distinct_of_strings_is_estimated_as_cel_go_0_26_does() {
+        // cel-go 0.26 (ext/lists.go, estimateListDistinct): size² · 2, the call 1 and the list 10,
+        // whatever the items; Debian's cel-go 0.32 adds 0.1 per string item, so the golden oracle
+        // is not used for this case.
+        let l =
+            json!({"type": "array", "maxItems": 10, "items": {"type": "string", "maxLength": 10}});
+        assert_eq!(
+            est("self.distinct().size() > 0", &l),
+            1 + (100 * 2 + 11) + 1 + 1
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@ when a ClusterClass is written ([`check_rules`]) and evaluating them against var
 
 Evaluation is kube-cel (the Kubernetes libraries) on the `cel` crate (the interpreter). The `cel`
 crate only parses and interprets, so the API server's compile-time work is redone here: a
-conservative type checker ([`check`]), a lower-bound static cost estimate ([`cost`]), and the
+conservative type checker ([`check`]), the API server's static cost estimate ([`cost`]), and the
 parse screening that keeps deep input off the parser's stack ([`parse`]). Where the `cel` crate's
 parser or interpreter differs from cel-go, the parse tree is corrected and the operators are
 routed to functions of our own ([`rewrite`], [`ops`]): even runs of `!`/`-` fold away,
@@ -54,8 +54,8 @@ today both environments declare the same functions.
   lists them there (`expecting <EOF>`, `expecting ':'`), but other sets can still differ.
 - The parser refuses more than 90 nested brackets and more than 1000 chained operators
   (cel-go: recursion limit 250); both are far beyond real rules.
-- Costs are lower bounds (see [`cost`]): fewer rules are rejected for cost, and the reported
-  factor can be smaller. Runtime cost is the same model on actual sizes.
+- Static costs are the API server's (see [`cost`]), but for equality of URLs and formats.
+  Runtime cost is the same model on actual sizes.
 - Objects are walked in key order; the API server walks Go maps in random order, so the order of
   several errors can differ.
 - Left to the `cel` crate and still differing from cel-go: `substring` errors do not name the
