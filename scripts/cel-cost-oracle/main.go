@@ -5,7 +5,9 @@
 // cost estimator, the sizes coming from the schema's maxLength/maxItems/maxProperties (or what fits
 // in a 3 MiB request).
 //
-// Reads JSON lines {"schema": <openAPIV3Schema of a variable>} and prints one JSON line per input:
+// Reads JSON lines {"schema": <openAPIV3Schema of a variable>} and prints one JSON line per input
+// (with "value" and optionally "old" in the input line, it validates the value instead: see
+// validateValue):
 //
 //	{"rules": [{"path", "pointer", "rule", "cost", "cardinality", "messageCost"}, …], "errors": […]}
 //
@@ -21,6 +23,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -31,7 +34,9 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apiextensionsvalidation "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apimachinery/pkg/util/version"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
@@ -162,9 +167,55 @@ func (w *walker) walk(s *apiextensions.JSONSchemaProps, path *field.Path, pointe
 	}
 }
 
-func run(line []byte) result {
+// evalError is one field error of a value's validation: its path, type ("Invalid value", …) and
+// detail (the bad value is Cluster API's raw variable value, so it is left out).
+type evalError struct {
+	Field  string `json:"field"`
+	Type   string `json:"type"`
+	Detail string `json:"detail"`
+}
+
+// validateValue validates a variable's value (and old value) against the schema's rules as Cluster
+// API's ValidateClusterVariable does: the schema wrapped under a property variableValue,
+// apiextensions' cel.NewValidator with PerCallLimit, Validate with RuntimeCELCostBudget at
+// spec.topology.variables[cpu].value, and "value.variableValue" dropped from each error's path.
+func validateValue(s *apiextensions.JSONSchemaProps, value, old json.RawMessage) []evalError {
+	wrapped := &apiextensions.JSONSchemaProps{Type: "object", Properties: map[string]apiextensions.JSONSchemaProps{"variableValue": *s}}
+	ss, err := structuralschema.NewStructural(wrapped)
+	if err != nil {
+		return []evalError{{Type: "input", Detail: err.Error()}}
+	}
+	v := cel.NewValidator(ss, false, celconfig.PerCallLimit)
+	if v == nil {
+		return []evalError{}
+	}
+	// apimachinery's json.Unmarshal, as Cluster API decodes a value: whole numbers are int64.
+	var val interface{}
+	if err := utiljson.Unmarshal(value, &val); err != nil {
+		return []evalError{{Type: "input", Detail: err.Error()}}
+	}
+	var oldObj interface{}
+	if len(old) > 0 {
+		var o interface{}
+		if err := utiljson.Unmarshal(old, &o); err != nil {
+			return []evalError{{Type: "input", Detail: err.Error()}}
+		}
+		oldObj = map[string]interface{}{"variableValue": o}
+	}
+	path := field.NewPath("spec", "topology", "variables").Key("cpu").Child("value")
+	errs, _ := v.Validate(context.Background(), path, ss, map[string]interface{}{"variableValue": val}, oldObj, celconfig.RuntimeCELCostBudget)
+	out := []evalError{}
+	for _, e := range errs {
+		out = append(out, evalError{Field: strings.Replace(e.Field, "value.variableValue", "value", 1), Type: e.Type.String(), Detail: e.Detail})
+	}
+	return out
+}
+
+func run(line []byte) interface{} {
 	var in struct {
 		Schema json.RawMessage `json:"schema"`
+		Value  json.RawMessage `json:"value"`
+		Old    json.RawMessage `json:"old"`
 	}
 	res := result{Rules: []ruleCost{}, Errors: []string{}}
 	if err := json.Unmarshal(line, &in); err != nil {
@@ -180,6 +231,9 @@ func run(line []byte) result {
 	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(&v1, &s, nil); err != nil {
 		res.Errors = append(res.Errors, "input: "+err.Error())
 		return res
+	}
+	if len(in.Value) > 0 {
+		return map[string]interface{}{"errors": validateValue(&s, in.Value, in.Old)}
 	}
 	root := field.NewPath("spec", "variables").Key("cpu").Child("schema", "openAPIV3Schema")
 	ctx := apiextensionsvalidation.RootCELContext(&s)

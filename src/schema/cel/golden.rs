@@ -259,3 +259,72 @@ fn golden_costs_at_admission() {
         failures.join("\n")
     );
 }
+
+/// Replays testdata/golden/cel/keywords.jsonl (scripts/gen-golden-cel-keywords.py, Kubernetes'
+/// own CEL): rules naming fields that are CEL reserved words, plain (`self.if`, Kubernetes 1.32+)
+/// or escaped (`self.__if__`), at admission and on values. The API server validates an object's
+/// properties in Go map order, so a value's errors are compared as a set.
+#[test]
+fn golden_keyword_field_names() {
+    let data = include_str!("../../../testdata/golden/cel/keywords.jsonl");
+    let admission = crate::k8s::field::Path::new("spec")
+        .child("variables")
+        .key("cpu")
+        .child("schema")
+        .child("openAPIV3Schema");
+    let value_path = crate::k8s::field::Path::new("spec")
+        .child("topology")
+        .child("variables")
+        .key("cpu")
+        .child("value");
+    let mut failures = Vec::new();
+    let (mut admitted, mut values) = (0, 0);
+    for line in data.lines().filter(|l| !l.trim().is_empty()) {
+        let case: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        let schema = &case["schema"];
+        let errors = case["errors"].as_array().cloned().unwrap_or_default();
+        let (mut want, mut got): (Vec<String>, Vec<String>) = match case.get("value") {
+            None => {
+                admitted += 1;
+                let want = errors.iter().filter_map(Value::as_str).map(String::from);
+                let got = super::check_rules(schema, &admission, None);
+                (
+                    want.collect(),
+                    got.iter().map(ToString::to_string).collect(),
+                )
+            }
+            Some(value) => {
+                values += 1;
+                let want = errors.iter().map(|e| {
+                    format!("{}: {}: {}", e["field"], e["type"], e["detail"]).replace('"', "")
+                });
+                let got = super::validate(
+                    schema,
+                    value,
+                    case.get("old"),
+                    &value_path,
+                    super::RUNTIME_CEL_COST_BUDGET,
+                );
+                let got = got.iter().map(|e| {
+                    format!("{}: {}: {}", e.path, e.kind.as_str(), e.detail).replace('"', "")
+                });
+                (want.collect(), got.collect())
+            }
+        };
+        want.sort();
+        got.sort();
+        if got != want {
+            failures.push(format!("case: {line}\n  want: {want:#?}\n  got:  {got:#?}"));
+        }
+    }
+    assert!(
+        admitted >= 5 && values >= 5,
+        "{admitted} admission, {values} value cases"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
