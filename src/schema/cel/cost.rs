@@ -41,8 +41,7 @@ them: a field named by a CEL keyword (`self.if`) has no size (apiextensions decl
 its escaped name `__if__`), and an item of a list literal (`[a, b].all(x, …)`) is sized as the
 rule's own `self`. The golden cases of testdata/golden/cel/cost.jsonl come from the Kubernetes
 libraries themselves (scripts/cel-cost-oracle); the functions outside them are checked against the
-upstream source by unit tests below. Not ported: Kubernetes' special cases of `==` on URLs and
-formats (a traversal of their sizes there, the generic equality here).
+upstream source by unit tests below.
 
 At runtime cel-go counts actual work and the API server stops a rule past 1,000,000
 (`PerCallLimit`) and a value past 10,000,000 (`RuntimeCELCostBudget`). The `cel` crate tracks no
@@ -125,6 +124,8 @@ fn by_factor(x: u64, f: f64) -> u64 {
 const STRING_TRAVERSAL: f64 = 0.1;
 /// `common.RegexStringLengthCostFactor`.
 const REGEX_LENGTH: f64 = 0.25;
+/// `MaxFormatSize` of Kubernetes' format library.
+const MAX_FORMAT_SIZE: u64 = 64;
 /// `MaxNameFormatRegexSize` of Kubernetes' format library.
 const MAX_NAME_FORMAT_REGEX_SIZE: f64 = 128.0;
 
@@ -1148,6 +1149,19 @@ impl<'d> Estimator<'d> {
                     {
                         fixed(1)
                     }
+                    // A traversal of the right-hand URL (Kubernetes sizes both sides by it).
+                    (T::Opaque("kubernetes.URL"), T::Opaque("kubernetes.URL")) => {
+                        let max = r.derived.map_or(1, |s| s.max);
+                        Some((Range { min: 1, max }.factor(STRING_TRAVERSAL), None))
+                    }
+                    (T::Opaque("format"), T::Opaque("format")) => Some((
+                        Range {
+                            min: 1,
+                            max: MAX_FORMAT_SIZE,
+                        }
+                        .factor(STRING_TRAVERSAL),
+                        None,
+                    )),
                     _ => None,
                 },
                 _ => None,
@@ -1234,7 +1248,14 @@ fn result_type<'d>(name: &str, target: Option<&T<'d>>, args: &[Node<'_, 'd>]) ->
         | "sets.equivalent"
         | "sets.intersects" => T::Bool,
         "size" | "int" | "indexOf" | "lastIndexOf" | "sign" | "asInteger" | "compareTo"
-        | "family" | "prefixLength" | "major" | "minor" | "patch" => T::Int,
+        | "family" | "prefixLength" | "major" | "minor" | "patch" | "getFullYear" | "getMonth"
+        | "getDate" | "getDayOfMonth" | "getDayOfWeek" | "getDayOfYear" | "getHours"
+        | "getMinutes" | "getSeconds" | "getMilliseconds" => T::Int,
+        "bool" => T::Bool,
+        "masked" => T::Opaque("net.CIDR"),
+        // An optional's item: cel-go sizes `optional(T)` as it sizes `T`.
+        "first" | "last" => target.map(T::elem).unwrap_or(T::Dyn),
+        "value" | "orValue" => target.cloned().unwrap_or(T::Dyn),
         "uint" => T::Uint,
         "double" | "asApproximateFloat" => T::Double,
         "string"
@@ -1269,6 +1290,7 @@ fn result_type<'d>(name: &str, target: Option<&T<'d>>, args: &[Node<'_, 'd>]) ->
         "cidr" => T::Opaque("net.CIDR"),
         "quantity" | "add" | "sub" => T::Opaque("kubernetes.Quantity"),
         "semver" => T::Opaque("kubernetes.Semver"),
+        n if n.starts_with("format.") => T::Opaque("format"),
         "sum" | "min" | "max" => target.map(T::elem).unwrap_or(T::Dyn),
         "_[_]" => first().elem(),
         "_+_" | "_-_" | "_*_" | "_/_" | "_%_" | "-_" => {

@@ -54,8 +54,8 @@ today both environments declare the same functions.
   lists them there (`expecting <EOF>`, `expecting ':'`), but other sets can still differ.
 - The parser refuses more than 90 nested brackets and more than 1000 chained operators
   (cel-go: recursion limit 250); both are far beyond real rules.
-- Static costs are the API server's (see [`cost`]), but for equality of URLs and formats.
-  Runtime cost is the same model on actual sizes.
+- Static costs are the API server's (see [`cost`]); runtime cost is the same model on actual
+  sizes, where cel-go counts the work done.
 - Objects are walked in key order; the API server walks Go maps in random order, so the order of
   several errors can differ.
 - Left to the `cel` crate and still differing from cel-go: `substring` errors do not name the
