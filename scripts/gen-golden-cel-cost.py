@@ -71,7 +71,10 @@ CASES = [
                  "isSemver(self)", "isIP(self)", "ip(self).family() == 4", "isCIDR(self)", "cidr(self).prefixLength() > 8",
                  "format.dns1123Label().validate(self).hasValue()", "'%s'.format([self]) == 'a'", "self.format([]) == 'a'",
                  "self.lowerAscii().contains('a')", "self.replace('a', 'b').contains('c')", "self.trim().size() > 0",
-                 "self.substring(1).startsWith(self)", "self.split(',').all(x, x.size() > 0)"], maxLength=64),
+                 "self.substring(1).startsWith(self)", "self.split(',').all(x, x.size() > 0)",
+                 "strings.quote(self) == 'a'", "bytes(self) == b'a'", "string(bytes(self)) == self",
+                 "size(bytes(self)) > 1", "[self, 'a'].join(',') == 'a'",
+                 "self.split(',').join(';') == self"], maxLength=64),
     s("string", ["self.lowerAscii() == 'a'", "self.replace('a', 'b') == 'b'", "self.indexOf('a') >= 0",
                  "self.split(',').size() > 1"], maxLength=500000),
     # A rule at the root of an array variable: Cluster API cannot type it (an internal error).
