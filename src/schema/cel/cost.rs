@@ -50,6 +50,7 @@ as it is, each string as long as its bytes): a full pass of every comprehension,
 would stop early for a short-circuited `all`/`exists`.
 */
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use kube_cel::cel::IdedExpr;
@@ -204,9 +205,38 @@ impl<'d> T<'d> {
     }
 }
 
+/// Facts about expressions by node id: the parser numbers nodes from 1, so a vector indexed by id
+/// (ids past [`MAX_SLOT`], which no rule the parser accepts reaches, are not remembered).
+struct Slots<V>(Vec<Option<V>>);
+
+const MAX_SLOT: u64 = 1 << 20;
+
+impl<V> Slots<V> {
+    fn get(&self, id: u64) -> Option<&V> {
+        self.0.get(usize::try_from(id).ok()?)?.as_ref()
+    }
+
+    fn insert(&mut self, id: u64, v: V) {
+        if id > MAX_SLOT {
+            return;
+        }
+        let i = id as usize;
+        if i >= self.0.len() {
+            self.0.resize_with(i + 1, || None);
+        }
+        self.0[i] = Some(v);
+    }
+}
+
+impl<V> Default for Slots<V> {
+    fn default() -> Self {
+        Slots(Vec::new())
+    }
+}
+
 /// A local variable: a comprehension's iteration variable or accumulator (`localVar`).
-struct Local<'d> {
-    path: Vec<String>,
+struct Local<'d, 'e> {
+    path: Path<'e>,
     size: Option<Range>,
     entry: Option<Entry>,
     ty: T<'d>,
@@ -214,21 +244,24 @@ struct Local<'d> {
 
 /// An argument or receiver as the function estimators see it (`AstNode`).
 struct Node<'e, 'd> {
-    path: Vec<String>,
+    path: Path<'e>,
     ty: T<'d>,
     derived: Option<Range>,
     expr: &'e IdedExpr,
 }
 
 /// The estimator's state over one expression (cel-go's `coster`).
-struct Estimator<'d> {
+/// A value's path from `self`: field names, `@items`, `@keys`, `@values` (cel-go's `Path()`).
+type Path<'e> = Vec<Cow<'e, str>>;
+
+struct Estimator<'d, 'e> {
     /// The type of `self`, which every path starts from (`sizeEstimator.root`).
     root: Option<&'d Decl>,
-    paths: HashMap<u64, Vec<String>>,
-    sizes: HashMap<u64, Range>,
-    entries: HashMap<u64, Entry>,
-    types: HashMap<u64, T<'d>>,
-    locals: HashMap<String, Vec<Local<'d>>>,
+    paths: Slots<Path<'e>>,
+    sizes: Slots<Range>,
+    entries: Slots<Entry>,
+    types: Slots<T<'d>>,
+    locals: HashMap<&'e str, Vec<Local<'d, 'e>>>,
     /// What an unknown size counts as: cel-go's 2⁶⁴−1 for the static estimate; 0 for the runtime
     /// model, whose sizes are the value's own (what it cannot size, it does not charge for).
     unknown: Range,
@@ -244,10 +277,10 @@ pub(crate) fn estimate(e: &IdedExpr, self_decl: Option<&Decl>) -> u64 {
 fn run(e: &IdedExpr, root: Option<&Decl>, runtime: bool) -> u64 {
     let mut est = Estimator {
         root,
-        paths: HashMap::new(),
-        sizes: HashMap::new(),
-        entries: HashMap::new(),
-        types: HashMap::new(),
+        paths: Slots::default(),
+        sizes: Slots::default(),
+        entries: Slots::default(),
+        types: Slots::default(),
         locals: HashMap::new(),
         unknown: if runtime { Range::fixed(0) } else { UNKNOWN },
         runtime,
@@ -363,17 +396,17 @@ fn is_accumulator(name: &str) -> bool {
     name == "@result" || name == "__result__"
 }
 
-impl<'d> Estimator<'d> {
+impl<'d, 'e> Estimator<'d, 'e> {
     fn ty(&self, e: &IdedExpr) -> T<'d> {
-        self.types.get(&e.id).cloned().unwrap_or(T::Dyn)
+        self.types.get(e.id).cloned().unwrap_or(T::Dyn)
     }
 
-    fn local(&self, name: &str) -> Option<&Local<'d>> {
+    fn local(&self, name: &str) -> Option<&Local<'d, 'e>> {
         self.locals.get(name).and_then(|v| v.last())
     }
 
-    fn push_local(&mut self, name: &str, local: Local<'d>) {
-        self.locals.entry(name.to_string()).or_default().push(local);
+    fn push_local(&mut self, name: &'e str, local: Local<'d, 'e>) {
+        self.locals.entry(name).or_default().push(local);
     }
 
     fn pop_local(&mut self, name: &str) {
@@ -399,24 +432,24 @@ impl<'d> Estimator<'d> {
 
     /// `getPath`: a local variable's path, else the one recorded for the expression (empty:
     /// none).
-    fn path(&self, e: &IdedExpr) -> Vec<String> {
+    fn path(&self, e: &IdedExpr) -> Path<'e> {
         if let Expr::Ident(name) = &e.expr
             && let Some(l) = self.local(name)
         {
             return l.path.clone();
         }
-        self.paths.get(&e.id).cloned().unwrap_or_default()
+        self.paths.get(e.id).cloned().unwrap_or_default()
     }
 
     /// apiextensions' `sizeEstimator.EstimateSize`: the schema node `path` reaches from `self`
     /// (its first element, whatever it names, stands for `self`), sized by its largest value.
-    fn size_at(&self, path: &[String]) -> Option<Range> {
+    fn size_at(&self, path: &[Cow<'e, str>]) -> Option<Range> {
         if path.is_empty() {
             return None;
         }
         let mut node = self.root?;
         for name in &path[1..] {
-            node = match (name.as_str(), &node.kind) {
+            node = match (name.as_ref(), &node.kind) {
                 ("@items" | "@values", Kind::List(e) | Kind::Map(e)) => e,
                 // A map's keys: apiserver's StringType, of no bound of its own.
                 ("@keys", Kind::Map(_)) => return Some(Range::fixed(0)),
@@ -434,8 +467,8 @@ impl<'d> Estimator<'d> {
     }
 
     /// `computeSize`.
-    fn size(&mut self, e: &IdedExpr) -> Option<Range> {
-        if let Some(s) = self.sizes.get(&e.id) {
+    fn size(&mut self, e: &'e IdedExpr) -> Option<Range> {
+        if let Some(s) = self.sizes.get(e.id) {
             return Some(*s);
         }
         if let Some(s) = literal_size(e) {
@@ -457,14 +490,14 @@ impl<'d> Estimator<'d> {
         None
     }
 
-    fn size_or_unknown(&mut self, e: &IdedExpr) -> Range {
+    fn size_or_unknown(&mut self, e: &'e IdedExpr) -> Range {
         let unknown = self.unknown;
         self.size(e).unwrap_or(unknown)
     }
 
     /// `computeEntrySize`.
     fn entry(&self, e: &IdedExpr) -> Option<Entry> {
-        if let Some(s) = self.entries.get(&e.id) {
+        if let Some(s) = self.entries.get(e.id) {
             return Some(*s);
         }
         if let Expr::Ident(name) = &e.expr {
@@ -474,7 +507,7 @@ impl<'d> Estimator<'d> {
     }
 
     /// `newAstNode`.
-    fn node<'e>(&mut self, e: &'e IdedExpr) -> Node<'e, 'd> {
+    fn node(&mut self, e: &'e IdedExpr) -> Node<'e, 'd> {
         let mut path = self.path(e);
         if path.first().is_some_and(|p| is_accumulator(p)) {
             path.clear();
@@ -489,13 +522,13 @@ impl<'d> Estimator<'d> {
 
     /// Kubernetes' `CostEstimator.sizeEstimate`: the node's computed size, else its schema
     /// node's, else unknown.
-    fn k8s_size(&self, n: &Node<'_, 'd>) -> Range {
+    fn k8s_size(&self, n: &Node<'e, 'd>) -> Range {
         n.derived
             .or_else(|| self.size_at(&n.path))
             .unwrap_or(self.unknown)
     }
 
-    fn cost(&mut self, e: &IdedExpr) -> Range {
+    fn cost(&mut self, e: &'e IdedExpr) -> Range {
         let (c, t) = match &e.expr {
             Expr::Literal(l) => (
                 Range::fixed(0),
@@ -517,7 +550,7 @@ impl<'d> Estimator<'d> {
                             ("self" | "oldSelf", Some(d)) => T::of(d),
                             _ => T::Dyn,
                         };
-                        (vec![name.clone()], t)
+                        (vec![Cow::Borrowed(name.as_str())], t)
                     }
                 };
                 self.paths.insert(e.id, path);
@@ -531,7 +564,7 @@ impl<'d> Estimator<'d> {
                     self.qualified(&s.operand).unwrap_or_default(),
                     s.field
                 );
-                self.paths.insert(e.id, vec![name]);
+                self.paths.insert(e.id, vec![Cow::Owned(name)]);
                 (Range::fixed(1), T::Dyn)
             }
             Expr::Select(s) => {
@@ -551,7 +584,7 @@ impl<'d> Estimator<'d> {
                         _ => 0,
                     };
                     let mut path = self.path(&s.operand);
-                    path.push(s.field.clone());
+                    path.push(Cow::Borrowed(s.field.as_str()));
                     self.paths.insert(e.id, path);
                     (c.add(Range::fixed(own)), field)
                 }
@@ -622,7 +655,7 @@ impl<'d> Estimator<'d> {
     }
 
     /// `costComprehension`.
-    fn comprehension(&mut self, e: &IdedExpr, c: &ComprehensionExpr) -> Range {
+    fn comprehension(&mut self, e: &'e IdedExpr, c: &'e ComprehensionExpr) -> Range {
         let mut sum = self.cost(&c.iter_range);
         sum = sum.add(self.cost(&c.accu_init));
         let accu = Local {
@@ -642,14 +675,14 @@ impl<'d> Estimator<'d> {
         if let Some(var2) = &c.iter_var2 {
             // Two-variable comprehensions: the index or key, then the item or value.
             let mut kp = path.clone();
-            kp.push(if list { "@indices" } else { "@keys" }.into());
+            kp.push(Cow::Borrowed(if list { "@indices" } else { "@keys" }));
             let key = Local {
                 path: kp,
                 size: range_entry.map(|en| en.key),
                 entry: None,
                 ty: if list { T::Int } else { T::Str },
             };
-            path.push(if list { "@items" } else { "@values" }.into());
+            path.push(Cow::Borrowed(if list { "@items" } else { "@values" }));
             let val = Local {
                 path,
                 size: range_entry.map(|en| en.val),
@@ -659,7 +692,7 @@ impl<'d> Estimator<'d> {
             self.push_local(&c.iter_var, key);
             self.push_local(var2, val);
         } else {
-            path.push(if list { "@items" } else { "@keys" }.into());
+            path.push(Cow::Borrowed(if list { "@items" } else { "@keys" }));
             let var = Local {
                 path,
                 size: range_entry.map(|en| if list { en.val } else { en.key }),
@@ -676,7 +709,7 @@ impl<'d> Estimator<'d> {
         if let Some(var2) = &c.iter_var2 {
             self.pop_local(var2);
         }
-        if let Some(v) = self.locals.get_mut(&c.accu_var)
+        if let Some(v) = self.locals.get_mut(c.accu_var.as_str())
             && let Some(l) = v.last_mut()
             && matches!(l.ty, T::List(_))
             && matches!(step_ty, T::List(_))
@@ -707,7 +740,7 @@ impl<'d> Estimator<'d> {
     }
 
     /// `costCall`.
-    fn call(&mut self, e: &IdedExpr, call: &CallExpr) -> Range {
+    fn call(&mut self, e: &'e IdedExpr, call: &'e CallExpr) -> Range {
         let name = call.func_name.as_str();
         if name == "dyn" && call.target.is_none() && call.args.len() == 1 {
             let arg = &call.args[0];
@@ -728,21 +761,26 @@ impl<'d> Estimator<'d> {
             && self.local(ns).is_none()
             && !matches!(ns.as_str(), "self" | "oldSelf")
         {
-            let global = CallExpr {
-                func_name: format!("{ns}.{name}"),
-                target: None,
-                args: call.args.clone(),
-            };
-            return self.call(e, &global);
+            return self.call_parts(e, &format!("{ns}.{name}"), None, &call.args);
         }
-        let mut arg_costs = Vec::with_capacity(call.args.len());
-        let mut args = Vec::with_capacity(call.args.len());
-        for a in &call.args {
+        self.call_parts(e, name, call.target.as_deref(), &call.args)
+    }
+
+    fn call_parts(
+        &mut self,
+        e: &'e IdedExpr,
+        name: &str,
+        call_target: Option<&'e IdedExpr>,
+        call_args: &'e [IdedExpr],
+    ) -> Range {
+        let mut arg_costs = Vec::with_capacity(call_args.len());
+        let mut args = Vec::with_capacity(call_args.len());
+        for a in call_args {
             arg_costs.push(self.cost(a));
             args.push(self.node(a));
         }
         let mut sum = Range::fixed(0);
-        let target = match &call.target {
+        let target = match call_target {
             Some(t) => {
                 sum = self.cost(t);
                 Some(self.node(t))
@@ -762,7 +800,7 @@ impl<'d> Estimator<'d> {
             };
             result = self.entry(container.expr).map(|en| en.val);
             let mut path = self.path(container.expr);
-            path.push(sub.into());
+            path.push(Cow::Borrowed(sub));
             self.paths.insert(e.id, path);
         }
         if result.is_none() {
@@ -989,7 +1027,7 @@ impl<'d> Estimator<'d> {
                             // The items' node: the list's path and `@items` (none without a path).
                             let items = (!t.path.is_empty()).then(|| {
                                 let mut p = t.path.clone();
-                                p.push("@items".into());
+                                p.push(Cow::Borrowed("@items"));
                                 p
                             });
                             let sz = items.and_then(|p| self.size_at(&p)).unwrap_or(self.unknown);
@@ -1059,7 +1097,7 @@ impl<'d> Estimator<'d> {
                 if matches!(t.ty, T::List(_)) {
                     let items = (!t.path.is_empty()).then(|| {
                         let mut p = t.path.clone();
-                        p.push("@items".into());
+                        p.push(Cow::Borrowed("@items"));
                         p
                     });
                     let elem = items.and_then(|p| self.size_at(&p)).unwrap_or(self.unknown);
