@@ -58,6 +58,10 @@ CASES = [
     {"schema": obj({"false": STR}, ["self.false == 'a'"])},
     {"schema": obj({"null": STR}, ["has(self.null)"])},
     {"schema": obj({"if": STR}, ["self.__if == 'a'"])},
+    # The root of a variable is typed as a resource root at admission (apiVersion, kind and
+    # metadata.name are declared), but not when a value is validated.
+    {"schema": obj({"a": STR}, ["self.kind == '' || true", "!has(self.metadata) || self.metadata.name != ''"])},
+    {"schema": obj({"a": STR}, ["self.kind == '' || true"]), "value": {"a": "x"}},
     # Values.
     {"schema": ALL, "value": {k: "x" + k for k in KEYWORDS}},
     {"schema": ALL, "value": {"if": "y", "namespace": "n", "while": "a very long value"}},

@@ -265,6 +265,10 @@ struct CheckCtx {
     /// resource root (`RootCELContext`), whose apiVersion/kind/metadata properties replace an
     /// array's items, so no rule of the root or below it can be typed.
     root_untyped: bool,
+    /// The next node checked is the schema's root: typed as a resource root, so an object's rules
+    /// there compile with `self.apiVersion`, `self.kind` and `self.metadata.name` (they fail when
+    /// a value is validated, where the variable is no root).
+    at_root: bool,
 }
 
 impl CheckCtx {
@@ -305,6 +309,7 @@ pub fn check_rules(schema: &Value, path: &Path, old_schema: Option<&Value>) -> V
             old_messages: BTreeSet::new(),
             total: 0,
             most_expensive: Vec::new(),
+            at_root: true,
             root_untyped: schema_type(schema) == "array"
                 && !rule::rules_of(schema).is_empty()
                 && schema
@@ -358,6 +363,7 @@ fn check_node(
     cel: bool,
     ctx: &mut CheckCtx,
 ) -> (Vec<FieldError>, Vec<FieldError>) {
+    let root = std::mem::replace(&mut ctx.at_root, false);
     let mut schema_errs = Vec::new();
     let mut cel_errs = Vec::new();
     let mut add = |(a, b): (Vec<FieldError>, Vec<FieldError>)| {
@@ -437,7 +443,12 @@ fn check_node(
         schema_errs.extend(rule::check_fields(r, s, &xv.index(i)));
     }
     if schema_errs.is_empty() && cel {
-        match decl_of(s) {
+        let decl = if root {
+            types::decl_of_crd(s, true)
+        } else {
+            decl_of(s)
+        };
+        match decl {
             _ if ctx.root_untyped => cel_errs.push(FieldError::internal(
                 &xv,
                 "internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations",
