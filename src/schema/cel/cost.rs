@@ -32,6 +32,7 @@ formulas:
 | `sets.contains`, `sets.intersects`, `sets.equivalent` | 1 + items · items (`equivalent`: · 2) |
 | `url`, `isURL`, `ip`, `isIP`, `cidr`, `isCIDR`, `quantity`, `isQuantity`, `semver`, `isSemver` | ⌈0.1·len(argument)⌉ (`isURL` 1) |
 | `<format>.validate(s)` | ⌈0.1·len(s)⌉ · 32 |
+| `==` of IPs, CIDRs, quantities, semvers; of URLs; of formats | 1; ⌈0.1 · the right URL's size⌉; 7 |
 | comprehension (`all`, `exists`, `exists_one`, `map`, `filter`) | range + init + result + items · (condition + step) |
 | any other call | 1 |
 
@@ -40,14 +41,17 @@ something the schema does not bound is rejected. Quirks kept on purpose, as the 
 them: a field named by a CEL keyword (`self.if`) has no size (apiextensions declares it only under
 its escaped name `__if__`), and an item of a list literal (`[a, b].all(x, …)`) is sized as the
 rule's own `self`. The golden cases of testdata/golden/cel/cost.jsonl come from the Kubernetes
-libraries themselves (scripts/cel-cost-oracle); the functions outside them are checked against the
-upstream source by unit tests below.
+libraries themselves (scripts/cel-cost-oracle, which Debian links with cel-go 0.32); the two
+estimates where cel-go 0.32 differs from the 0.26 that Kubernetes 1.36 vendors (the global
+`matches(s, re)`, `distinct` of strings) follow 0.26 and are checked against its source by unit
+tests below.
 
 At runtime cel-go counts actual work and the API server stops a rule past 1,000,000
 (`PerCallLimit`) and a value past 10,000,000 (`RuntimeCELCostBudget`). The `cel` crate tracks no
 cost, so [`runtime_cost`] applies the same model to the actual value's sizes (each list is as long
-as it is, each string as long as its bytes): a full pass of every comprehension, where cel-go
-would stop early for a short-circuited `all`/`exists`.
+as it is, each string as long as its bytes, a keyword field too; what it cannot size costs
+nothing): a full pass of every comprehension, where cel-go would stop early for a short-circuited
+`all`/`exists`.
 */
 
 use std::borrow::Cow;
