@@ -619,7 +619,13 @@ impl<'d> Checker<'_, 'd> {
                 name,
                 "contains" | "startsWith" | "endsWith" | "matches" | "find" | "findAll"
             );
-            let args_ok = !string_args || args.iter().all(|a| !a.is_concrete() || *a == Ty::Str);
+            // `findAll` takes a limit as its second argument.
+            let args_ok = !string_args
+                || args.iter().enumerate().all(|(i, a)| {
+                    !a.is_concrete()
+                        || *a == Ty::Str
+                        || (name == "findAll" && i == 1 && *a == Ty::Int)
+                });
             let signature_ok = recv != Ty::Str
                 || !args.iter().all(Ty::is_concrete)
                 || string_member_args(name, &args);

@@ -170,3 +170,167 @@ fn golden_compile_errors_at_admission() {
         failures.join("\n")
     );
 }
+
+/// Replays testdata/golden/cel/cost.jsonl (scripts/gen-golden-cel-cost.py, Kubernetes' own CEL
+/// cost estimators): every rule's and messageExpression's estimate exactly, and the cost and
+/// compile errors ClusterClass admission reports for the schema.
+#[test]
+fn golden_costs_at_admission() {
+    let data = include_str!("../../../testdata/golden/cel/cost.jsonl");
+    let base = crate::k8s::field::Path::new("spec")
+        .child("variables")
+        .key("cpu")
+        .child("schema")
+        .child("openAPIV3Schema");
+    let mut failures = Vec::new();
+    let (mut cases, mut rules) = (0, 0);
+    for line in data.lines().filter(|l| !l.trim().is_empty()) {
+        let case: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        let schema = &case["schema"];
+        cases += 1;
+        for r in case["rules"].as_array().into_iter().flatten() {
+            if r.get("error").is_some() {
+                continue;
+            }
+            rules += 1;
+            let pointer = r["pointer"].as_str().unwrap_or("");
+            let Some(node) = schema.pointer(pointer) else {
+                failures.push(format!("no node at {pointer}"));
+                continue;
+            };
+            let decl = super::types::decl_of(node);
+            let path = r["path"].as_str().unwrap_or("");
+            let index: usize = path
+                .rsplit("x-kubernetes-validations[")
+                .next()
+                .and_then(|t| t.split(']').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            let rule = &node["x-kubernetes-validations"][index];
+            let est = |src: &str| {
+                parse::parse(src)
+                    .map(|p| super::cost::estimate(p.expr(), decl.as_ref()))
+                    .map_err(|_| "parse error")
+            };
+            let got = est(rule["rule"].as_str().unwrap_or(""));
+            if got != Ok(r["cost"].as_u64().unwrap_or(0)) {
+                failures.push(format!(
+                    "{path} {}: want {}, got {got:?}",
+                    rule["rule"], r["cost"]
+                ));
+            }
+            if let Some(want) = r["messageCost"].as_u64() {
+                let got = est(rule["messageExpression"].as_str().unwrap_or(""));
+                if got != Ok(want) {
+                    failures.push(format!(
+                        "{path} messageExpression {}: want {want}, got {got:?}",
+                        rule["messageExpression"]
+                    ));
+                }
+            }
+        }
+        let want: Vec<String> = case["errors"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let got: Vec<String> = super::check_rules(schema, &base, None)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        if got != want {
+            failures.push(format!(
+                "schema: {schema}\n  want: {want:#?}\n  got:  {got:#?}"
+            ));
+        }
+    }
+    assert!(
+        cases >= 20 && rules >= 150,
+        "only {cases} cases, {rules} rules"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Replays testdata/golden/cel/keywords.jsonl (scripts/gen-golden-cel-keywords.py, Kubernetes'
+/// own CEL): rules naming fields that are CEL reserved words, plain (`self.if`, Kubernetes 1.32+)
+/// or escaped (`self.__if__`), at admission and on values. The API server validates an object's
+/// properties in Go map order, so a value's errors are compared as a set.
+#[test]
+fn golden_keyword_field_names() {
+    let data = include_str!("../../../testdata/golden/cel/keywords.jsonl");
+    let admission = crate::k8s::field::Path::new("spec")
+        .child("variables")
+        .key("cpu")
+        .child("schema")
+        .child("openAPIV3Schema");
+    let value_path = crate::k8s::field::Path::new("spec")
+        .child("topology")
+        .child("variables")
+        .key("cpu")
+        .child("value");
+    let mut failures = Vec::new();
+    let (mut admitted, mut values) = (0, 0);
+    for line in data.lines().filter(|l| !l.trim().is_empty()) {
+        let case: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        let schema = &case["schema"];
+        let errors = case["errors"].as_array().cloned().unwrap_or_default();
+        let (mut want, mut got): (Vec<String>, Vec<String>) = match case.get("value") {
+            None => {
+                admitted += 1;
+                let want = errors.iter().filter_map(Value::as_str).map(String::from);
+                let got = super::check_rules(schema, &admission, None);
+                (
+                    want.collect(),
+                    got.iter().map(ToString::to_string).collect(),
+                )
+            }
+            Some(value) => {
+                values += 1;
+                let text = |e: &Value, k: &str| e[k].as_str().unwrap_or("").to_string();
+                let want = errors.iter().map(|e| {
+                    format!(
+                        "{}: {}: {}",
+                        text(e, "field"),
+                        text(e, "type"),
+                        text(e, "detail")
+                    )
+                });
+                let got = super::validate(
+                    schema,
+                    value,
+                    case.get("old"),
+                    &value_path,
+                    super::RUNTIME_CEL_COST_BUDGET,
+                );
+                let got = got
+                    .iter()
+                    .map(|e| format!("{}: {}: {}", e.path, e.kind.as_str(), e.detail));
+                (want.collect(), got.collect())
+            }
+        };
+        want.sort();
+        got.sort();
+        if got != want {
+            failures.push(format!("case: {line}\n  want: {want:#?}\n  got:  {got:#?}"));
+        }
+    }
+    assert!(
+        admitted >= 5 && values >= 5,
+        "{admitted} admission, {values} value cases"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

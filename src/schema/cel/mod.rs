@@ -5,7 +5,7 @@ when a ClusterClass is written ([`check_rules`]) and evaluating them against var
 
 Evaluation is kube-cel (the Kubernetes libraries) on the `cel` crate (the interpreter). The `cel`
 crate only parses and interprets, so the API server's compile-time work is redone here: a
-conservative type checker ([`check`]), a lower-bound static cost estimate ([`cost`]), and the
+conservative type checker ([`check`]), the API server's static cost estimate ([`cost`]), and the
 parse screening that keeps deep input off the parser's stack ([`parse`]). Where the `cel` crate's
 parser or interpreter differs from cel-go, the parse tree is corrected and the operators are
 routed to functions of our own ([`rewrite`], [`ops`]): even runs of `!`/`-` fold away,
@@ -54,8 +54,8 @@ today both environments declare the same functions.
   lists them there (`expecting <EOF>`, `expecting ':'`), but other sets can still differ.
 - The parser refuses more than 90 nested brackets and more than 1000 chained operators
   (cel-go: recursion limit 250); both are far beyond real rules.
-- Costs are lower bounds (see [`cost`]): fewer rules are rejected for cost, and the reported
-  factor can be smaller. Runtime cost is the same model on actual sizes.
+- Static costs are the API server's (see [`cost`]); runtime cost is the same model on actual
+  sizes, where cel-go counts the work done.
 - Objects are walked in key order; the API server walks Go maps in random order, so the order of
   several errors can differ.
 - Left to the `cel` crate and still differing from cel-go: `substring` errors do not name the
@@ -261,6 +261,14 @@ struct CheckCtx {
     total: u64,
     /// Up to four (path, cost) pairs, dearest first.
     most_expensive: Vec<(Path, u64)>,
+    /// The root is an array with rules: the API server types the root of a variable schema as a
+    /// resource root (`RootCELContext`), whose apiVersion/kind/metadata properties replace an
+    /// array's items, so no rule of the root or below it can be typed.
+    root_untyped: bool,
+    /// The next node checked is the schema's root: typed as a resource root, so an object's rules
+    /// there compile with `self.apiVersion`, `self.kind` and `self.metadata.name` (they fail when
+    /// a value is validated, where the variable is no root).
+    at_root: bool,
 }
 
 impl CheckCtx {
@@ -301,6 +309,13 @@ pub fn check_rules(schema: &Value, path: &Path, old_schema: Option<&Value>) -> V
             old_messages: BTreeSet::new(),
             total: 0,
             most_expensive: Vec::new(),
+            at_root: true,
+            root_untyped: schema_type(schema) == "array"
+                && !rule::rules_of(schema).is_empty()
+                && schema
+                    .get("x-kubernetes-int-or-string")
+                    .and_then(Value::as_bool)
+                    != Some(true),
         };
         if let Some(old) = old_schema {
             expressions(old, &mut ctx.old_rules, &mut ctx.old_messages);
@@ -348,6 +363,7 @@ fn check_node(
     cel: bool,
     ctx: &mut CheckCtx,
 ) -> (Vec<FieldError>, Vec<FieldError>) {
+    let root = std::mem::replace(&mut ctx.at_root, false);
     let mut schema_errs = Vec::new();
     let mut cel_errs = Vec::new();
     let mut add = |(a, b): (Vec<FieldError>, Vec<FieldError>)| {
@@ -427,7 +443,16 @@ fn check_node(
         schema_errs.extend(rule::check_fields(r, s, &xv.index(i)));
     }
     if schema_errs.is_empty() && cel {
-        match decl_of(s) {
+        let decl = if root {
+            types::decl_of_crd(s, true)
+        } else {
+            decl_of(s)
+        };
+        match decl {
+            _ if ctx.root_untyped => cel_errs.push(FieldError::internal(
+                &xv,
+                "internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations",
+            )),
             None => cel_errs.push(FieldError::internal(
                 &xv,
                 "internal error: failed to retrieve type information for x-kubernetes-validations",

@@ -194,6 +194,7 @@ fn parse_issues(src: &str, errs: &ParseErrors) -> Vec<Issue> {
                 msg = format!("expression recursion limit exceeded: {MAX_NESTING}");
             }
             msg = expectation_after_operand(msg);
+            msg = literal_after_dot(msg);
             let pos = if e.pos.0 >= 1 && e.pos.1 >= 0 {
                 let line = usize::try_from(e.pos.0).unwrap_or(1);
                 // The `cel` crate counts columns in bytes; cel-go in characters.
@@ -217,6 +218,17 @@ fn parse_issues(src: &str, errs: &ParseErrors) -> Vec<Issue> {
         .into_iter()
         .partition(|i| i.msg.starts_with("Incomplete `"));
     if real.is_empty() { internal } else { real }
+}
+
+/// `self.true`: the Rust ANTLR runtime finds no alternative for `.true` (`.false`, `.null`), where
+/// cel-go's fails matching the literal against the field name it wants.
+fn literal_after_dot(msg: String) -> String {
+    for lit in ["true", "false", "null"] {
+        if msg == format!("Syntax error: no viable alternative at input '.{lit}'") {
+            return format!("Syntax error: mismatched input '{lit}' expecting IDENTIFIER");
+        }
+    }
+    msg
 }
 
 /// A syntax error after a complete (sub)expression. The Rust ANTLR runtime reports it where the

@@ -93,7 +93,7 @@ fn message_expressions_are_compiled_too() {
     let s = rules(json!([
         {"rule": "self > 0", "messageExpression": "'n is ' + self"},
         {"rule": "self > 0", "messageExpression": "self"},
-        {"rule": "self > 0", "messageExpression": "'n is ' + string(self)"}]));
+        {"rule": "self > 0", "messageExpression": "'n is ' + (self > 5 ? 'big' : 'small')"}]));
     let p = "spec.variables[x].schema.openAPIV3Schema.x-kubernetes-validations";
     assert_eq!(
         check(s),
@@ -485,7 +485,17 @@ fn keywords_are_field_names_as_written_or_escaped() {
             {"rule": "self.__if__ == 10"},
             {"rule": "!has(self.import) || self.import != self.namespace"},
             {"rule": "!has(self.labels.namespace) || self.labels.namespace == self.namespace"}]});
-    assert!(check(s.clone()).is_empty(), "{:?}", check(s.clone()));
+    // All four compile. The last two are refused for their cost, as the API server refuses them
+    // (testdata/golden/cel/cost.jsonl has this schema): it declares keyword fields only under
+    // their escaped names, so its estimator cannot size `self.import` or `self.namespace`.
+    let errs = check(s.clone());
+    assert_eq!(errs.len(), 5, "{errs:#?}");
+    assert!(
+        errs.iter().all(|e| e.contains("cost")
+            && !e.contains("validations[0]")
+            && !e.contains("validations[1]")),
+        "{errs:#?}"
+    );
     let ok = json!({"if": 10, "import": "a", "namespace": "b", "labels": {"namespace": "b"}});
     assert!(
         run(s.clone(), ok.clone(), None).is_empty(),
@@ -700,7 +710,12 @@ fn type_values_and_the_int_or_string_idiom() {
             {"rule": "type(null) == null_type && type(type(1)) == type && type(int) == type"},
             {"rule": "type(self.i) != string && [int, string].exists(t, t == type(self.s))"},
             {"rule": "type(self.i) == type(self.n)", "message": "int is not double"}]});
-    assert!(check(s.clone()).is_empty());
+    // The API server refuses the last rule for its cost (a type value has no size, see
+    // testdata/golden/cel/cost.jsonl) and the one before it at compile time (a list of two type
+    // literals is not homogeneous, and `t` there is no type), which topoplan does not model.
+    let errs = check(s.clone());
+    assert_eq!(errs.len(), 3, "{errs:#?}");
+    assert!(errs[0].starts_with("spec.variables[x].schema.openAPIV3Schema.x-kubernetes-validations[7].rule: Forbidden: estimated rule cost exceeds budget"));
     assert_eq!(
         run(
             s,
