@@ -264,10 +264,17 @@ fn cpu_allowed(secs: f64) -> f64 {
     secs * cores.clamp(2, 4) as f64
 }
 
-/// `VmHWM` of a running process, KiB (0 once it has exited or cannot be read).
+/// `VmHWM` of a running process once it is `topoplan`, KiB (0 before its exec, once it has
+/// exited, or when it cannot be read). Before the exec the child is a copy of this test
+/// process, whose high-water mark (every other test's buffers) is not the child's.
 fn vm_hwm_kib(pid: libc::pid_t) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
+        .filter(|s| {
+            s.lines()
+                .next()
+                .is_some_and(|l| l.trim_end().ends_with("topoplan"))
+        })
         .and_then(|s| {
             s.lines()
                 .find_map(|l| l.strip_prefix("VmHWM:"))
