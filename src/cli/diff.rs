@@ -9,7 +9,7 @@ use super::input::{AdmissionArgs, ExtensionArgs, InputArgs};
 use super::plan::Format;
 use super::{Failure, report, stdout_color, stdout_failure};
 use crate::diag::{Code, Diagnostic};
-use crate::output;
+use crate::output::{self, render};
 use crate::pipeline::{self, Step};
 use crate::plan::review::ReviewOptions;
 use crate::plan::{ClusterPlan, PlanOptions};
@@ -208,104 +208,43 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
 
 /// Run `diff`.
 pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
-    use output::stream::Syntax;
     let opts = resolve(&args)?;
     let bar = super::progress("planning");
     let progress = |s: Step| match s {
         Step::Total(n) => bar.add_total(n),
         Step::Done(n) => bar.inc(n),
     };
-    let syntax = match args.format {
-        Format::Table => None,
-        Format::Json => Some(Syntax::Json),
-        Format::Yaml => Some(Syntax::Yaml),
-        Format::Markdown | Format::Junit => None,
-    };
-    let color = stdout_color();
     // --stat asks for one line per Cluster: no diffs, by any program.
     let external = super::external_diff(args.format == Format::Table && !args.stat);
-    let show = output::document::Show {
-        explain: false,
-        objects: !args.no_objects,
-    };
     let membership = std::sync::OnceLock::new();
-    type Extra = (
-        Option<output::markdown::Piece>,
-        Option<output::junit::Case>,
-        Option<Vec<output::external_diff::Pair>>,
+    let renderer = render::review::renderer(
+        args.format.kind(),
+        &membership,
+        stdout_color(),
+        match (&external, args.stat) {
+            (_, true) => output::review::Detail::Stat,
+            (Some(_), false) => output::review::Detail::Objects,
+            (None, false) => output::review::Detail::Diffs,
+        },
+        output::document::Show {
+            explain: false,
+            objects: !args.no_objects,
+        },
     );
-    let render = |i: usize, c: &ClusterPlan| -> (Vec<u8>, Extra) {
-        match args.format {
-            Format::Table => {
-                let m = membership.get().cloned().unwrap_or_default();
-                let detail = match (&external, args.stat) {
-                    (_, true) => output::review::Detail::Stat,
-                    (Some(_), false) => output::review::Detail::Objects,
-                    (None, false) => output::review::Detail::Diffs,
-                };
-                (
-                    output::review::cluster(c, &m, color, detail).into_bytes(),
-                    (
-                        None,
-                        None,
-                        external.as_ref().map(|_| output::external_diff::pairs(c)),
-                    ),
-                )
-            }
-            Format::Json => (output::review::json_cluster(i, c, show), (None, None, None)),
-            Format::Yaml => (output::review::yaml_cluster(c, show), (None, None, None)),
-            Format::Markdown => (
-                Vec::new(),
-                (
-                    Some(output::markdown::piece(c, membership.get())),
-                    None,
-                    None,
-                ),
-            ),
-            Format::Junit => (
-                Vec::new(),
-                (None, Some(output::junit::cluster_case(c)), None),
-            ),
-        }
+    let render = |i: usize, c: &ClusterPlan| {
+        (
+            renderer.cluster(i, c),
+            external.as_ref().map(|_| output::external_diff::pairs(c)),
+        )
     };
-    let mut comment = output::markdown::Comment::default();
-    let mut cases: Vec<output::junit::Case> = Vec::new();
     let stdout = std::io::stdout();
-    let mut held = super::held_stdout(&stdout);
-    let mut emitted = 0usize;
-    let mut stdout_error: Option<std::io::Error> = None;
+    let mut sink = render::Sink::new(&*renderer, super::held_stdout(&stdout));
     let mut diff_tree: Option<output::external_diff::Tree> = None;
-    let emit = |(chunk, (piece, case, pairs)): (Vec<u8>, Extra)| -> Result<(), Diagnostic> {
+    let emit = |(piece, pairs): (render::Piece, Option<Vec<output::external_diff::Pair>>)| {
         if let Some(pairs) = pairs {
             output::external_diff::add(&mut diff_tree, pairs)?;
         }
-        if let Some(p) = piece {
-            comment.add(p);
-        }
-        cases.extend(case);
-        let mut w = || -> std::io::Result<()> {
-            if emitted == 0
-                && let (Some(s), Some(m)) = (syntax, membership.get())
-            {
-                let head = output::review::frame(s, m, &Default::default(), &[]).head;
-                held.write(head.as_bytes())?;
-            }
-            held.write(&chunk)
-        };
-        match w() {
-            Ok(()) => {
-                emitted += 1;
-                Ok(())
-            }
-            Err(e) => {
-                let d = Diagnostic::error(
-                    Code::OutputWrite,
-                    format!("cannot write to standard output: {e}"),
-                );
-                stdout_error = Some(e);
-                Err(d)
-            }
-        }
+        sink.emit(piece)
     };
     let begin = |m: &pipeline::diff::Membership| {
         let _ = membership.set(m.clone());
@@ -315,69 +254,35 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
     let r = match result {
         Ok(r) => r,
         Err(f) => {
-            if let Some(e) = stdout_error {
-                let _ = held.abandon();
+            if let Some(e) = sink.fail(&f.diagnostics) {
                 return Err(stdout_failure(e));
             }
-            // Nothing printed yet: with a document format, a document of the failure takes the
-            // place of the plan.
-            let instead = match (syntax, args.format) {
-                (Some(s), _) => Some(output::review::failed(s, &f.diagnostics)),
-                (None, Format::Junit) => {
-                    Some(output::junit::failed("topoplan diff", &f.diagnostics))
-                }
-                (None, Format::Markdown) => {
-                    Some(output::markdown::failed("topoplan diff", &f.diagnostics))
-                }
-                _ => None,
-            };
-            // (Once output flows, it can only stop short: `abandon_for` writes nothing then.)
-            let _ = match instead {
-                Some(text) => held.abandon_for(text.as_bytes()),
-                None => held.abandon(),
-            };
             return Err(Failure::Diagnostics(f.diagnostics));
         }
     };
     report(&r.warnings);
-    let tail = (|| -> std::io::Result<()> {
-        match syntax {
-            Some(s) => {
-                let frame = output::review::frame(s, &r.membership, &r.counts, &r.warnings);
-                held.write(if emitted == 0 {
-                    frame.empty.as_bytes()
-                } else {
-                    frame.tail.as_bytes()
-                })?;
-            }
-            None if args.format == Format::Junit => {
-                let report = output::junit::render("topoplan diff", &cases, &r.warnings);
-                held.write(report.as_bytes())?;
-            }
-            None if args.format == Format::Markdown => {
-                let summary = output::review::closing(&r.counts);
-                held.write(
-                    comment
-                        .finish("topoplan diff", &summary, &r.warnings)
-                        .as_bytes(),
-                )?;
-            }
-            None => held.write(output::review::closing(&r.counts).as_bytes())?,
-        }
-        held.finish()
-    })();
-    tail.map_err(stdout_failure)?;
+    let pipeline::diff::ReviewOutcome {
+        warnings,
+        membership,
+        counts,
+        inputs,
+    } = r;
+    let warned = !warnings.is_empty();
+    sink.finish(&render::review::End {
+        warnings,
+        membership,
+        counts,
+    })
+    .map_err(stdout_failure)?;
     if let (Some(cmd), Some(tree)) = (&external, &diff_tree) {
         report(&cmd.warning().into_iter().collect::<Vec<_>>());
         tree.run(cmd)?;
     }
     // The process exits next: freeing a fleet's worth of JSON trees would only cost time.
-    let changed = r.counts.changed > 0;
-    let warned = !r.warnings.is_empty();
-    std::mem::forget(r);
+    std::mem::forget(inputs);
     Ok(if args.fail_on_warn && warned {
         ExitCode::from(1)
-    } else if args.detailed_exitcode && changed {
+    } else if args.detailed_exitcode && counts.changed > 0 {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS

@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use super::input::{AdmissionArgs, ExtensionArgs, InputArgs};
 use super::{Failure, report, stdout_color, stdout_failure};
 use crate::diag::{Code, Diagnostic};
-use crate::output;
+use crate::output::{self, render};
 use crate::pipeline::{self, Step};
 use crate::plan::{self, PlanOptions};
 
@@ -134,6 +134,19 @@ pub enum Format {
     Markdown,
     /// JUnit XML: a test case per Cluster planned; a failing run is one failing case.
     Junit,
+}
+
+impl Format {
+    /// The renderers' name for the format.
+    pub fn kind(self) -> render::Kind {
+        match self {
+            Format::Table => render::Kind::Table,
+            Format::Json => render::Kind::Json,
+            Format::Yaml => render::Kind::Yaml,
+            Format::Markdown => render::Kind::Markdown,
+            Format::Junit => render::Kind::Junit,
+        }
+    }
 }
 
 /// Where and how the plan is shown.
@@ -288,18 +301,13 @@ fn write_options<'a>(
     }
 }
 
-/// What one planned Cluster becomes, rendered on a worker thread.
+/// One Cluster's output, made on a worker thread: the format's piece and what the output
+/// directory and an external diff program need of it.
 struct Chunk {
-    /// Its part of stdout.
-    text: Vec<u8>,
-    /// With `--explain` and a table: its explanation, printed after the whole table.
-    explain: String,
+    /// What the format makes of it.
+    piece: render::Piece,
     /// With `--output-dir`: its files.
     files: Option<Vec<output::files::Piece>>,
-    /// With `-o markdown`: what the comment needs of it.
-    markdown: Option<output::markdown::Piece>,
-    /// With `-o junit`: its test case.
-    junit: Option<output::junit::Case>,
     /// With `KUBECTL_EXTERNAL_DIFF`: the files of its changes.
     diff_files: Option<Vec<output::external_diff::Pair>>,
     /// With `--output-dir`: the Cluster's (namespace, name, flavor file), placing its files.
@@ -309,7 +317,6 @@ struct Chunk {
 /// Run `plan`.
 pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     use output::replace::{Staging, WriteError};
-    use output::stream::Syntax;
     let (opts, out) = resolve(args)?;
     let bar = super::progress("planning");
     let progress = |s: Step| match s {
@@ -320,38 +327,19 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
         Some(_) => Some(super::interrupt::catch()?),
         None => None,
     };
-    let syntax = match out.format {
-        Format::Table => None,
-        Format::Json => Some(Syntax::Json),
-        Format::Yaml => Some(Syntax::Yaml),
-        Format::Markdown | Format::Junit => None,
-    };
-    let head = syntax.map(|s| output::document::frame(s, &[], None).head);
+    let renderer = render::plan::renderer(
+        out.format.kind(),
+        render::plan::TableOptions {
+            color: out.color,
+            diffs: out.external_diff.is_none(),
+            show_unchanged: out.show_unchanged,
+            stat: out.stat,
+            explain: out.explain,
+        },
+        out.show,
+    );
     let render = |i: usize, c: &plan::ClusterPlan| Chunk {
-        text: match out.format {
-            Format::Table if out.stat => {
-                output::review::cluster(c, &Default::default(), false, output::review::Detail::Stat)
-                    .into_bytes()
-            }
-            Format::Table => output::table::cluster(
-                i,
-                c,
-                out.color,
-                out.external_diff.is_none(),
-                out.show_unchanged,
-            )
-            .into_bytes(),
-            Format::Json => output::document::json_cluster(i, c, out.show),
-            Format::Yaml => output::document::yaml_cluster(c, out.show),
-            Format::Markdown | Format::Junit => Vec::new(),
-        },
-        markdown: (out.format == Format::Markdown).then(|| output::markdown::piece(c, None)),
-        junit: (out.format == Format::Junit).then(|| output::junit::cluster_case(c)),
-        explain: if out.explain && out.format == Format::Table {
-            crate::patches::explain::render(&format!("{}/{}", c.namespace, c.name), &c.patches)
-        } else {
-            String::new()
-        },
+        piece: renderer.cluster(i, c),
         files: out.dir.as_ref().map(|_| output::files::render(c)),
         diff_files: out
             .external_diff
@@ -363,15 +351,10 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
             .map(|_| (c.namespace.clone(), c.name.clone(), c.source.clone())),
     };
     let stdout = std::io::stdout();
-    let mut held = super::held_stdout(&stdout);
-    let mut explained = String::new();
-    let mut comment = output::markdown::Comment::default();
-    let mut cases: Vec<output::junit::Case> = Vec::new();
+    let mut sink = render::Sink::new(&*renderer, super::held_stdout(&stdout));
     let mut staging: Option<Staging<'_>> = None;
     let mut layout = output::files::Layout::default();
-    let mut stdout_error: Option<std::io::Error> = None;
     let mut dir_error: Option<WriteError> = None;
-    let mut emitted = 0usize;
     let mut diff_tree: Option<output::external_diff::Tree> = None;
     let emit = |chunk: Chunk| -> Result<(), Diagnostic> {
         if let Some(pairs) = chunk.diff_files {
@@ -398,29 +381,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
             dir_error = Some(e);
             return Err(d);
         }
-        if let Some(p) = chunk.markdown {
-            comment.add(p);
-        }
-        cases.extend(chunk.junit);
-        let mut w = || -> std::io::Result<()> {
-            if emitted == 0
-                && let Some(h) = &head
-            {
-                held.write(h.as_bytes())?;
-            }
-            held.write(&chunk.text)
-        };
-        if let Err(e) = w() {
-            let d = Diagnostic::error(
-                Code::OutputWrite,
-                format!("cannot write to standard output: {e}"),
-            );
-            stdout_error = Some(e);
-            return Err(d);
-        }
-        explained.push_str(&chunk.explain);
-        emitted += 1;
-        Ok(())
+        sink.emit(chunk.piece)
     };
     let result = pipeline::plan(&opts, render, emit, &progress);
     bar.finish();
@@ -428,27 +389,9 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
         Ok(o) => o,
         Err(f) => {
             drop(staging);
-            if let Some(e) = stdout_error {
-                let _ = held.abandon();
+            if let Some(e) = sink.fail(&f.diagnostics) {
                 return Err(stdout_failure(e));
             }
-            // Nothing printed yet: with a document format, a document of the failure takes the
-            // place of the plan.
-            let instead = match (syntax, out.format) {
-                (Some(s), _) => Some(output::document::failed(s, &f.diagnostics)),
-                (None, Format::Junit) => {
-                    Some(output::junit::failed("topoplan plan", &f.diagnostics))
-                }
-                (None, Format::Markdown) => {
-                    Some(output::markdown::failed("topoplan plan", &f.diagnostics))
-                }
-                _ => None,
-            };
-            // (Once output flows, it can only stop short: `abandon_for` writes nothing then.)
-            let _ = match instead {
-                Some(text) => held.abandon_for(text.as_bytes()),
-                None => held.abandon(),
-            };
             if let Some(WriteError::Interrupted(d)) = dir_error {
                 return Err(Failure::Interrupted(d));
             }
@@ -471,7 +414,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
                 warned |= !warnings.is_empty();
             }
             Err(e) => {
-                let _ = held.abandon();
+                sink.abandon();
                 return Err(match e {
                     WriteError::Failed(d) => d.into(),
                     WriteError::Interrupted(d) => Failure::Interrupted(d),
@@ -479,60 +422,18 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
             }
         }
     }
-    let tail = (|| -> std::io::Result<()> {
-        if let Some(s) = syntax {
-            let frame = output::document::frame_affected(
-                s,
-                &outcome.warnings,
-                Some(&outcome.summary),
-                outcome.affected.as_ref(),
-            );
-            held.write(if emitted == 0 {
-                frame.empty.as_bytes()
-            } else {
-                frame.tail.as_bytes()
-            })?;
-        }
-        if out.format == Format::Markdown {
-            if let Some(a) = &outcome.affected {
-                comment.affected(a);
-            }
-            let summary = output::table::totals(&outcome.summary);
-            held.write(
-                comment
-                    .finish("topoplan plan", &summary, &outcome.warnings)
-                    .as_bytes(),
-            )?;
-        }
-        if out.format == Format::Junit {
-            let properties = outcome
-                .affected
-                .as_ref()
-                .map(output::affected::properties)
-                .unwrap_or_default();
-            let report =
-                output::junit::render_with("topoplan plan", &cases, &outcome.warnings, &properties);
-            held.write(report.as_bytes())?;
-        }
-        // Against the management cluster: what the change affects (before the sum, which
-        // counts only the planned Clusters).
-        if out.format == Format::Table
-            && let Some(a) = &outcome.affected
-        {
-            let sep = if emitted == 0 { "" } else { "\n" };
-            held.write(format!("{sep}{}", output::affected::text(a)).as_bytes())?;
-        }
-        // Several Clusters (or --stat): the fleet summed up, as `diff` ends.
-        if out.format == Format::Table && (outcome.summary.clusters > 1 || out.stat) {
-            held.write(format!("\n{}", output::table::totals(&outcome.summary)).as_bytes())?;
-        }
-        // With a plan document, the explanation is part of it.
-        if out.explain && out.format == Format::Table {
-            held.write(format!("\n{explained}").as_bytes())?;
-        }
-        held.finish()
-    })();
-    tail.map_err(stdout_failure)?;
+    let pipeline::Outcome {
+        warnings,
+        summary,
+        affected,
+        inputs,
+    } = outcome;
+    sink.finish(&render::plan::End {
+        warnings,
+        summary,
+        affected,
+    })
+    .map_err(stdout_failure)?;
     if let (Some(cmd), Some(tree)) = (&out.external_diff, &diff_tree) {
         report(&cmd.warning().into_iter().collect::<Vec<_>>());
         tree.run(cmd)?;
@@ -545,11 +446,10 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
         )));
     }
     // The process exits next: freeing a fleet's worth of JSON trees would only cost time.
-    let changes = outcome.summary.changes;
-    std::mem::forget(outcome);
+    std::mem::forget(inputs);
     Ok(if out.fail_on_warn && warned {
         ExitCode::from(1)
-    } else if out.detailed_exitcode && changes {
+    } else if out.detailed_exitcode && summary.changes {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS

@@ -18,6 +18,7 @@ pub mod files;
 pub mod junit;
 pub mod markdown;
 pub mod progress;
+pub mod render;
 pub mod replace;
 pub mod review;
 pub mod schema;

@@ -242,10 +242,14 @@ impl Hostile {
             // was at the exec. The high-water mark of the child's own address space, sampled
             // every 2 ms, is a lower bound that misses at most a final spike; it is the fairer
             // of the two for bounds of tens of MiB.
+            //
+            // A run that ended before its first sample after the exec (a few milliseconds: too
+            // quick to have touched much memory) has no figure of its own: wait4's would be
+            // this test process's, so none is given.
             peak_rss_kib: if hwm_kib > 0 {
                 hwm_kib.min(usage.ru_maxrss as u64)
             } else {
-                usage.ru_maxrss as u64
+                0
             },
             dir: self.dir,
         }
