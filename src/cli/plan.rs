@@ -49,6 +49,10 @@ pub struct PlanArgs {
     )]
     pub all_current: bool,
 
+    /// The live management cluster.
+    #[command(flatten)]
+    pub live: super::input::LiveArgs,
+
     /// Exit with 2 when the plan changes anything (0 when it changes nothing, 1 on error).
     #[arg(long = "detailed-exitcode", help_heading = "Output")]
     pub detailed_exitcode: bool,
@@ -235,7 +239,8 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
         load.exclude.push(dir.clone());
     }
     load.exclude.extend(args.extensions.dirs());
-    let current = super::input::current_load(&load, &args.current).map_err(|d| vec![d])?;
+    let current =
+        super::input::current_load(&load, &args.current, &args.live).map_err(|d| vec![d])?;
     let crds = args.admission.crds(&load);
     Ok((
         PlanOptions {
