@@ -85,7 +85,7 @@ Register-ArgumentCompleter -Native -CommandName 'topoplan' -ScriptBlock {
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the extensions'' TLS certificates')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print a one-line summary of each call to the extensions on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print a one-line summary of each call to the extensions on stderr')
-            [CompletionResult]::new('--all-current', '--all-current', [CompletionResultType]::ParameterName, 'With --current: plan every stored Cluster, not only those the change in -f affects (a drift check: what the topology controller would do now)')
+            [CompletionResult]::new('--all-current', '--all-current', [CompletionResultType]::ParameterName, 'With --current or --live: plan every stored Cluster, not only those the change in -f affects (a drift check: what the topology controller would do now)')
             [CompletionResult]::new('--live', '--live', [CompletionResultType]::ParameterName, 'Read what the plan needs of the management cluster from the live cluster of the kubeconfig''s current context, read-only (get and list only)')
             [CompletionResult]::new('--detailed-exitcode', '--detailed-exitcode', [CompletionResultType]::ParameterName, 'Exit with 2 when the plan changes anything (0 when it changes nothing, 1 on error)')
             [CompletionResult]::new('--fail-on-warn', '--fail-on-warn', [CompletionResultType]::ParameterName, 'Exit with 1 when any warning was reported, after printing everything')

@@ -81,7 +81,7 @@ set edit:completion:arg-completer[topoplan] = {|@words|
             cand --insecure-skip-tls-verify 'Do not verify the extensions'' TLS certificates'
             cand -v 'Print a one-line summary of each call to the extensions on stderr'
             cand --verbose 'Print a one-line summary of each call to the extensions on stderr'
-            cand --all-current 'With --current: plan every stored Cluster, not only those the change in -f affects (a drift check: what the topology controller would do now)'
+            cand --all-current 'With --current or --live: plan every stored Cluster, not only those the change in -f affects (a drift check: what the topology controller would do now)'
             cand --live 'Read what the plan needs of the management cluster from the live cluster of the kubeconfig''s current context, read-only (get and list only)'
             cand --detailed-exitcode 'Exit with 2 when the plan changes anything (0 when it changes nothing, 1 on error)'
             cand --fail-on-warn 'Exit with 1 when any warning was reported, after printing everything'

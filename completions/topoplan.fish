@@ -89,7 +89,7 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l substitute -d
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l env-all -d 'Let substitution read the whole environment, as clusterctl does. For local use: in CI the environment holds secrets that a ${VAR} in a pull request\'s files would print'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s v -l verbose -d 'Print a one-line summary of each call to the extensions on stderr'
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l all-current -d 'With --current: plan every stored Cluster, not only those the change in -f affects (a drift check: what the topology controller would do now)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l all-current -d 'With --current or --live: plan every stored Cluster, not only those the change in -f affects (a drift check: what the topology controller would do now)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l live -d 'Read what the plan needs of the management cluster from the live cluster of the kubeconfig\'s current context, read-only (get and list only)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l detailed-exitcode -d 'Exit with 2 when the plan changes anything (0 when it changes nothing, 1 on error)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l fail-on-warn -d 'Exit with 1 when any warning was reported, after printing everything'

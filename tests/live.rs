@@ -455,3 +455,59 @@ fn a_slow_read_passes_the_run_deadline() {
         .stderr_contains("passed its deadline of 1s (--live-deadline)")
         .run();
 }
+
+// ---- other commands and flags ----
+
+/// `diff OLD NEW --live`: both sides planned against the cluster.
+#[test]
+fn diff_against_the_live_cluster() {
+    let server = replayed();
+    let old = std::fs::read_to_string(repo().join("testdata/examples/quick-start/templates.yaml"))
+        .expect("templates");
+    let out = live_test(&kubeconfig(&server, json!({"token": "t0ken"}), json!({})))
+        .file("old/templates.yaml", &old)
+        .args([
+            "diff",
+            "old",
+            "change",
+            "--kubeconfig",
+            "kc",
+            "--detailed-exitcode",
+        ])
+        .status(2)
+        .run();
+    assert!(out.stdout.contains("team-a/dev"), "{}", out.stdout);
+    assert_only_get(&server);
+}
+
+/// `validate --live`: the change admitted against the stored objects.
+#[test]
+fn validate_against_the_live_cluster() {
+    let server = replayed();
+    live_test(&kubeconfig(&server, json!({"token": "t0ken"}), json!({})))
+        .args(["validate", "-f", "change", "--live", "--kubeconfig", "kc"])
+        .run();
+    assert_only_get(&server);
+}
+
+/// `--all-current` takes the live cluster as the stored state too.
+#[test]
+fn all_current_with_live() {
+    let server = ApiServer::fake(Fake {
+        objects: fleet(),
+        ..Fake::default()
+    });
+    let out = live_test(&kubeconfig(&server, json!({"token": "t0ken"}), json!({})))
+        .args(plan_args())
+        .args(["--all-current"])
+        .run_unchecked();
+    // Every stored Cluster is planned, so the unaffected one's objects are listed too.
+    assert!(
+        server
+            .seen()
+            .iter()
+            .any(|s| s.target.contains("cluster-name%3Dprod")),
+        "{}",
+        out.stderr
+    );
+}

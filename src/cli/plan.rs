@@ -14,6 +14,8 @@ use crate::plan::{self, PlanOptions};
 
 /// Arguments of `topoplan plan`.
 #[derive(Debug, Args)]
+// Where the stored state comes from (files or the live cluster): what --all-current needs.
+#[command(group(clap::ArgGroup::new("stored").args(["current", "live", "kubeconfig", "context"]).multiple(true)))]
 pub struct PlanArgs {
     /// What to read.
     #[command(flatten, next_help_heading = "Input")]
@@ -40,11 +42,11 @@ pub struct PlanArgs {
     #[arg(long = "current", value_name = "PATH", help_heading = "Current state")]
     pub current: Vec<PathBuf>,
 
-    /// With --current: plan every stored Cluster, not only those the change in -f affects (a
-    /// drift check: what the topology controller would do now).
+    /// With --current or --live: plan every stored Cluster, not only those the change in -f
+    /// affects (a drift check: what the topology controller would do now).
     #[arg(
         long = "all-current",
-        requires = "current",
+        requires = "stored",
         help_heading = "Current state"
     )]
     pub all_current: bool,
