@@ -511,3 +511,59 @@ fn all_current_with_live() {
         out.stderr
     );
 }
+
+// ---- recorded from a real kube-apiserver (scripts/apiserver/run.sh) ----
+
+fn apiserver_recording(name: &str) -> PathBuf {
+    repo().join("testdata/live/apiserver").join(name)
+}
+
+/// The exchanges recorded from kube-apiserver replay into a plan, which equals the plan from
+/// the saved files; the recording holds GETs only, a 410 for an expired continue token, and
+/// the read-only ClusterRole of docs/live.md was enough.
+#[test]
+fn a_real_api_servers_recording_replays() {
+    let recorded: Vec<Exchange> = serde_json::from_str(
+        &std::fs::read_to_string(apiserver_recording("recording.json")).expect("read"),
+    )
+    .expect("a recording");
+    assert!(recorded.iter().all(|e| e.method == "GET"));
+    assert!(
+        recorded.iter().any(|e| e.status == 410),
+        "a 410 was recorded"
+    );
+    assert!(
+        recorded.iter().all(|e| e.status != 403),
+        "the ClusterRole was enough"
+    );
+    let server = ApiServer::replay(recorded);
+    let t = live_test(&kubeconfig(&server, json!({"token": "t0ken"}), json!({})));
+    let dir = t.path().to_path_buf();
+    let live = t
+        .args(plan_args())
+        .args(["--save-current", "saved", "--detailed-exitcode"])
+        .status(2)
+        .run();
+    assert_eq!(server.missing(), Vec::<String>::new());
+    assert!(live.stdout.contains("v1.34.2"), "{}", live.stdout);
+    let saved = Test::new()
+        .env_remove_all()
+        .file("change/templates.yaml", &change())
+        .args(["plan", "-f", "change", "--current"])
+        .args([dir.join("saved").to_str().expect("utf-8")])
+        .args(["-o", "json", "--detailed-exitcode"])
+        .status(2)
+        .run();
+    assert_eq!(live.stdout, saved.stdout);
+}
+
+#[test]
+fn a_real_api_servers_403_names_the_rbac_check() {
+    let server = ApiServer::replay_file(&apiserver_recording("forbidden.json"));
+    live_test(&kubeconfig(&server, json!({"token": "t0ken"}), json!({})))
+        .args(plan_args())
+        .status(1)
+        .stderr_contains("topoplan::live::forbidden")
+        .stderr_contains("`kubectl auth can-i list extensionconfigs.runtime.cluster.x-k8s.io`")
+        .run();
+}
