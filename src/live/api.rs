@@ -145,6 +145,8 @@ impl<'t> Api<'t> {
                 ),
             ));
         }
+        // Which deadline a timeout is: the read's when it is the nearer one.
+        let by_deadline = self.request_timeout.is_none_or(|t| t >= left);
         let timeout = Some(self.request_timeout.map_or(left, |t| t.min(left)));
         let max = self.limit.max().saturating_sub(self.limit.used());
         let shown = format!("{server}{path}");
@@ -154,9 +156,7 @@ impl<'t> Api<'t> {
                 Ok(answer)
             }
             Err(Failed::TooLarge) => Err(self.limit.too_large(&shown)),
-            Err(Failed::TimedOut) if self.started.elapsed() >= self.deadline => {
-                Err(self.past_deadline(path))
-            }
+            Err(Failed::TimedOut) if by_deadline => Err(self.past_deadline(path)),
             Err(Failed::TimedOut) => Err(Diagnostic::error(
                 Code::LiveConnect,
                 format!(
@@ -635,6 +635,34 @@ mod tests {
         let mut api = Api::new(&mut t, InputLimit::new(10), None, Duration::from_secs(60));
         let e = api.list(&cms(), None, None).expect_err("over the budget");
         assert_eq!(e.code, Code::InputLimit);
+    }
+
+    #[test]
+    fn a_deeply_nested_answer_is_refused() {
+        struct Deep;
+        impl Transport for Deep {
+            fn get(&mut self, _: &str, _: u64, _: Option<Duration>) -> Result<Answer, Failed> {
+                let n = 100_000;
+                let body = format!("{{\"items\":{}{}}}", "[".repeat(n), "]".repeat(n));
+                Ok(Answer {
+                    status: 200,
+                    body: body.into_bytes(),
+                })
+            }
+            fn server(&self) -> String {
+                "https://test".into()
+            }
+        }
+        let mut t = Deep;
+        let mut api = Api::new(
+            &mut t,
+            InputLimit::new(1 << 20),
+            None,
+            Duration::from_secs(60),
+        );
+        let e = api.list(&cms(), None, None).expect_err("too deep");
+        assert_eq!(e.code, Code::LiveResponse);
+        assert!(e.message.contains("recursion limit"), "{}", e.message);
     }
 
     #[test]
