@@ -567,3 +567,38 @@ fn a_real_api_servers_403_names_the_rbac_check() {
         .stderr_contains("`kubectl auth can-i list extensionconfigs.runtime.cluster.x-k8s.io`")
         .run();
 }
+
+// ---- TLS ----
+
+/// Without the cluster's CA the server's certificate is refused; `insecure-skip-tls-verify`
+/// in the kubeconfig (and only there) turns verification off.
+#[test]
+fn tls_is_verified_unless_the_kubeconfig_says_otherwise() {
+    let server = replayed();
+    let mut kc: Value =
+        serde_json::from_str(&kubeconfig(&server, json!({"token": "t0ken"}), json!({})))
+            .expect("json");
+    if let Some(c) = kc
+        .pointer_mut("/clusters/0/cluster")
+        .and_then(Value::as_object_mut)
+    {
+        c.remove("certificate-authority-data");
+    }
+    live_test(&kc.to_string())
+        .args(plan_args())
+        .status(1)
+        .stderr_contains("topoplan::live::connect")
+        .run();
+    assert!(
+        server.seen().is_empty(),
+        "no request passed an unverified handshake"
+    );
+    if let Some(c) = kc
+        .pointer_mut("/clusters/0/cluster")
+        .and_then(Value::as_object_mut)
+    {
+        c.insert("insecure-skip-tls-verify".into(), json!(true));
+    }
+    live_test(&kc.to_string()).args(plan_args()).run();
+    assert!(!server.seen().is_empty());
+}
