@@ -1,6 +1,8 @@
 //! `--live`, `--kubeconfig`, `--context`: the management cluster read live and read-only, from
 //! the stand-in API server of `tests/live_server` on 127.0.0.1 replaying the recordings of
-//! `testdata/live/` (see its README for how they were made).
+//! `testdata/live/` (see its README for how they were made). Without the `live` feature there
+//! is no client to test (`src/live/mod.rs` tests the refusal).
+#![cfg(feature = "live")]
 
 mod common;
 mod live_server;

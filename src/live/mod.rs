@@ -129,3 +129,46 @@ pub fn merge(files: Option<Inputs>, live: Inputs) -> Inputs {
     }
     files
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(not(feature = "live"))]
+    #[test]
+    fn without_the_feature_a_live_read_is_refused() {
+        let e = connect(&LiveRequest::default()).err().expect("refused");
+        assert_eq!(e.code, Code::LiveKubeconfig);
+        assert!(
+            e.message.contains("without the `live` feature"),
+            "{}",
+            e.message
+        );
+    }
+
+    fn object(kind: &str, name: &str) -> Object {
+        let origin = crate::source::Origin {
+            file: crate::source::SourceFile::new("t", String::new()),
+            spans: std::sync::Arc::new(crate::source::SpanTable::default()),
+        };
+        let v = serde_json::json!({"apiVersion": "v1", "kind": kind, "metadata": {"name": name, "namespace": "ns"}});
+        Object::new(v, origin, "ns").expect("object")
+    }
+
+    #[test]
+    fn files_win_over_the_cluster() {
+        let files = Inputs {
+            objects: vec![object("ConfigMap", "a")],
+            ..Inputs::default()
+        };
+        let live = Inputs {
+            objects: vec![object("ConfigMap", "a"), object("ConfigMap", "b")],
+            ..Inputs::default()
+        };
+        let merged = merge(Some(files), live);
+        let names: Vec<&str> = merged.objects.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+        assert_eq!(merged.warnings.len(), 1);
+        assert!(merged.warnings[0].message.contains("ConfigMap ns/a"));
+    }
+}
