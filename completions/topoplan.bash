@@ -157,7 +157,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__diff)
-            opts="-n -v -o -q -h -V --base-ref --namespace --substitute --env-file --provider-repo --config --env --env-all --max-input-bytes --max-yaml-nodes --max-cluster-objects --max-cluster-bytes --max-generated-objects --max-generated-bytes --max-cel-cost --feature-gates --crds --extension --allow-extension-url --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --cluster --current --output --stat --detailed-exitcode --fail-on-warn --no-objects --diagnostics-format --color --quiet --help --version"
+            opts="-n -v -o -q -h -V --base-ref --namespace --substitute --env-file --provider-repo --config --env --env-all --max-input-bytes --max-yaml-nodes --max-cluster-objects --max-cluster-bytes --max-generated-objects --max-generated-bytes --max-cel-cost --feature-gates --crds --extension --allow-extension-url --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --cluster --current --live --kubeconfig --context --request-timeout --live-deadline --save-current --output --stat --detailed-exitcode --fail-on-warn --no-objects --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -264,6 +264,26 @@ _topoplan() {
                     return 0
                     ;;
                 --current)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --live-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --save-current)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -847,7 +867,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__plan)
-            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --env --env-all --max-input-bytes --max-yaml-nodes --max-cluster-objects --max-cluster-bytes --max-generated-objects --max-generated-bytes --max-cel-cost --feature-gates --crds --extension --allow-extension-url --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --current --all-current --detailed-exitcode --fail-on-warn --no-objects --cluster --output-directory --output-dir --output --explain --show-unchanged --stat --diagnostics-format --color --quiet --help --version"
+            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --env --env-all --max-input-bytes --max-yaml-nodes --max-cluster-objects --max-cluster-bytes --max-generated-objects --max-generated-bytes --max-cel-cost --feature-gates --crds --extension --allow-extension-url --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --current --all-current --live --kubeconfig --context --request-timeout --live-deadline --save-current --detailed-exitcode --fail-on-warn --no-objects --cluster --output-directory --output-dir --output --explain --show-unchanged --stat --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -954,6 +974,26 @@ _topoplan() {
                     return 0
                     ;;
                 --current)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --live-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --save-current)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1015,7 +1055,7 @@ _topoplan() {
             return 0
             ;;
         topoplan__subcmd__validate)
-            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --env --env-all --max-input-bytes --max-yaml-nodes --max-cluster-objects --max-cluster-bytes --max-generated-objects --max-generated-bytes --max-cel-cost --feature-gates --crds --extension --allow-extension-url --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --current --old --output --fail-on-warn --exclude --strict --diagnostics-format --color --quiet --help --version"
+            opts="-f -n -v -o -q -h -V --filename --namespace --substitute --env-file --provider-repo --config --env --env-all --max-input-bytes --max-yaml-nodes --max-cluster-objects --max-cluster-bytes --max-generated-objects --max-generated-bytes --max-cel-cost --feature-gates --crds --extension --allow-extension-url --ca-file --insecure-skip-tls-verify --max-extension-response-bytes --record-extensions --replay-extensions --trace-extensions --redact-setting --verbose --current --live --kubeconfig --context --request-timeout --live-deadline --save-current --old --output --fail-on-warn --exclude --strict --diagnostics-format --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1122,6 +1162,26 @@ _topoplan() {
                     return 0
                     ;;
                 --current)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --live-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --save-current)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

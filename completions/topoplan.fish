@@ -67,6 +67,11 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l replay-extens
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l trace-extensions -d 'Write each call to the extensions as a YAML file in DIR, and summarise it on stderr' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l redact-setting -d 'Redact the extension setting KEY in traces and recordings; repeatable' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l current -d 'The management cluster\'s objects (files, directories, - or an earlier --output-dir); -f is then the change; repeatable' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l kubeconfig -d 'The kubeconfig of the live read (implies --live) [default: KUBECONFIG, else ~/.kube/config, as kubectl]' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l context -d 'The kubeconfig context of the live read (implies --live) [default: its current context]' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l request-timeout -d 'How long one request of the live read may take, as kubectl\'s flag: 1s, 2m, 3h, or seconds; 0: no limit of its own' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l live-deadline -d 'How long the whole live read may take (1s, 2m, 3h, or seconds)' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l save-current -d 'Write what the live read read into DIR, as files --current DIR reads back (a CI job then plans without credentials; a bug report carries the state)' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l cluster -d 'Plan only this Cluster; repeatable' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l output-dir -l output-directory -d 'Write one YAML file per object under DIR' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s o -l output -d 'What to print on stdout' -r -f -a "table\t'A table per Cluster'
@@ -84,7 +89,8 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l substitute -d
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l env-all -d 'Let substitution read the whole environment, as clusterctl does. For local use: in CI the environment holds secrets that a ${VAR} in a pull request\'s files would print'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -s v -l verbose -d 'Print a one-line summary of each call to the extensions on stderr'
-complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l all-current -d 'With --current: plan every stored Cluster, not only those the change in -f affects (a drift check: what the topology controller would do now)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l all-current -d 'With --current or --live: plan every stored Cluster, not only those the change in -f affects (a drift check: what the topology controller would do now)'
+complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l live -d 'Read what the plan needs of the management cluster from the live cluster of the kubeconfig\'s current context, read-only (get and list only)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l detailed-exitcode -d 'Exit with 2 when the plan changes anything (0 when it changes nothing, 1 on error)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l fail-on-warn -d 'Exit with 1 when any warning was reported, after printing everything'
 complete -c topoplan -n "__fish_topoplan_using_subcommand plan" -l no-objects -d 'Leave each object out of the JSON/YAML document (verdicts, notes and diffs stay)'
@@ -119,6 +125,11 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l trace-extensi
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l redact-setting -d 'Redact the extension setting KEY in traces and recordings; repeatable' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l cluster -d 'Review only this Cluster: NAMESPACE/NAME, or NAME (in -n\'s namespace when given, else the one Cluster of that name); repeatable' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l current -d 'The management cluster\'s objects (files, directories or -), as `plan --current` reads them: OLD and NEW are then changes, and each side takes the ClusterClasses, templates and affected Clusters it lacks from here; repeatable' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l kubeconfig -d 'The kubeconfig of the live read (implies --live) [default: KUBECONFIG, else ~/.kube/config, as kubectl]' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l context -d 'The kubeconfig context of the live read (implies --live) [default: its current context]' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l request-timeout -d 'How long one request of the live read may take, as kubectl\'s flag: 1s, 2m, 3h, or seconds; 0: no limit of its own' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l live-deadline -d 'How long the whole live read may take (1s, 2m, 3h, or seconds)' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l save-current -d 'Write what the live read read into DIR, as files --current DIR reads back (a CI job then plans without credentials; a bug report carries the state)' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s o -l output -d 'What to print on stdout' -r -f -a "table\t'A table per Cluster'
 json\t'The plan document as JSON'
 yaml\t'The plan document as YAML'
@@ -134,6 +145,7 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l substitute -d
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l env-all -d 'Let substitution read the whole environment, as clusterctl does. For local use: in CI the environment holds secrets that a ${VAR} in a pull request\'s files would print'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -s v -l verbose -d 'Print a one-line summary of each call to the extensions on stderr'
+complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l live -d 'Read what the plan needs of the management cluster from the live cluster of the kubeconfig\'s current context, read-only (get and list only)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l stat -d 'One line per changed Cluster instead of its objects and diffs'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l detailed-exitcode -d 'Exit with 2 when the change does anything (0 when nothing, 1 on error)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand diff" -l fail-on-warn -d 'Exit with 1 when any warning was reported, after printing everything (as conftest\'s flag does): a CI gate that treats warnings as errors'
@@ -165,6 +177,11 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l replay-ex
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l trace-extensions -d 'Write each call to the extensions as a YAML file in DIR, and summarise it on stderr' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l redact-setting -d 'Redact the extension setting KEY in traces and recordings; repeatable' -r
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l current -d 'The objects as they are now (files, directories or -), read as `plan --current` reads them, with the input applied over them as `plan --current` applies it (a Cluster keeps the references and uid only its stored form holds; a template or ClusterClass keeps the fields its file never set): ClusterClasses and Clusters found here are validated as updates, with Cluster API\'s update rules, and a Cluster\'s version change is refused while the stored ControlPlane, MachineDeployments or MachinePools still roll out the previous one; repeatable' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l kubeconfig -d 'The kubeconfig of the live read (implies --live) [default: KUBECONFIG, else ~/.kube/config, as kubectl]' -r -F
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l context -d 'The kubeconfig context of the live read (implies --live) [default: its current context]' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l request-timeout -d 'How long one request of the live read may take, as kubectl\'s flag: 1s, 2m, 3h, or seconds; 0: no limit of its own' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l live-deadline -d 'How long the whole live read may take (1s, 2m, 3h, or seconds)' -r
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l save-current -d 'Write what the live read read into DIR, as files --current DIR reads back (a CI job then plans without credentials; a bug report carries the state)' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l old -d 'Like --current, but each input object replaces its stored form whole, as `kubectl replace` would: a reference the stored Cluster has and the input lacks is a removal ("cannot be removed"); repeatable' -r -F
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s o -l output -d 'What to print on stdout: diagnostics only (text), findings as JSON, or the defaulted objects as YAML' -r -f -a "text\t'Diagnostics on stderr, nothing on stdout'
 json\t'A findings document on stdout'
@@ -181,6 +198,7 @@ complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l substitut
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l env-all -d 'Let substitution read the whole environment, as clusterctl does. For local use: in CI the environment holds secrets that a ${VAR} in a pull request\'s files would print'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l insecure-skip-tls-verify -d 'Do not verify the extensions\' TLS certificates'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s v -l verbose -d 'Print a one-line summary of each call to the extensions on stderr'
+complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l live -d 'Read what the plan needs of the management cluster from the live cluster of the kubeconfig\'s current context, read-only (get and list only)'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l fail-on-warn -d 'Exit with 1 when any warning was reported, after printing everything (as conftest\'s flag does): a CI gate that treats warnings as errors'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -l strict -d 'A field the CustomResourceDefinition does not declare (schema::pruned, often a misindented field) is an error, not a warning, as kubectl\'s strict field validation'
 complete -c topoplan -n "__fish_topoplan_using_subcommand validate" -s q -l quiet -d 'Print only errors on stderr: no warnings, no progress bar'

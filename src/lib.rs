@@ -33,6 +33,8 @@ The pipeline:
 - [`output`]: table, plan document, review, output directory, streamed as Clusters complete;
 - [`extension_check`]: `extension check`: a Runtime extension judged against the
   topology-mutation guidelines with the requests a plan sends;
+- [`live`]: the management cluster read live and read-only (`--live`, `--kubeconfig`,
+  `--context`), what the plan needs of it, and `--save-current`;
 - [`pipeline`]: the driver: one entry per command, the stages in order, Clusters streamed;
 - [`cli`]: the command line, resolved into the options the pipeline takes.
 
@@ -85,6 +87,8 @@ pub mod plan;
 pub mod output;
 
 pub mod extension_check;
+
+pub mod live;
 
 pub mod pipeline;
 

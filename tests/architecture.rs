@@ -39,6 +39,7 @@ const STAGES: &[&str] = &[
     "plan",
     "output",
     "extension_check",
+    "live",
     "pipeline",
     "cli",
     // Test and fuzzing support, above everything.

@@ -73,6 +73,10 @@ pub struct DiffArgs {
     #[arg(long = "current", value_name = "PATH")]
     pub current: Vec<PathBuf>,
 
+    /// The live management cluster.
+    #[command(flatten)]
+    pub live: super::input::LiveArgs,
+
     /// What to print on stdout.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -177,7 +181,7 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
         }),
     );
     let current = match &new {
-        Ok(n) => super::input::current_load(n, &args.current).unwrap_or_else(|e| {
+        Ok(n) => super::input::current_load(n, &args.current, &args.live).unwrap_or_else(|e| {
             errors.push(e);
             None
         }),

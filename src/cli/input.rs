@@ -220,14 +220,119 @@ pub fn variable_values(
     ))
 }
 
+/// Reading the management cluster live, read-only (`plan`, `diff`, `validate`). A cluster is
+/// contacted only when one of `--live`, `--kubeconfig`, `--context` is given: a `KUBECONFIG`
+/// in the environment alone (a CI runner's) never starts a read.
+#[derive(Debug, Clone, Default, Args)]
+pub struct LiveArgs {
+    /// Read what the plan needs of the management cluster from the live cluster of the
+    /// kubeconfig's current context, read-only (get and list only).
+    ///
+    /// Instead of, or with, --current files (a file's copy of an object wins over the
+    /// cluster's). --kubeconfig and --context imply it; a KUBECONFIG in the environment alone
+    /// never does.
+    #[arg(long = "live", help_heading = "Current state")]
+    pub live: bool,
+
+    /// The kubeconfig of the live read (implies --live) [default: KUBECONFIG, else
+    /// ~/.kube/config, as kubectl].
+    #[arg(
+        long = "kubeconfig",
+        value_name = "PATH",
+        help_heading = "Current state"
+    )]
+    pub kubeconfig: Option<PathBuf>,
+
+    /// The kubeconfig context of the live read (implies --live) [default: its current
+    /// context].
+    #[arg(long = "context", value_name = "NAME", help_heading = "Current state")]
+    pub context: Option<String>,
+
+    /// How long one request of the live read may take, as kubectl's flag: 1s, 2m, 3h, or
+    /// seconds; 0: no limit of its own.
+    #[arg(
+        long = "request-timeout",
+        value_name = "DURATION",
+        default_value = "30s",
+        value_parser = parse_request_timeout,
+        help_heading = "Current state"
+    )]
+    pub request_timeout: std::time::Duration,
+
+    /// How long the whole live read may take (1s, 2m, 3h, or seconds).
+    #[arg(
+        long = "live-deadline",
+        value_name = "DURATION",
+        default_value = "5m",
+        value_parser = parse_request_timeout,
+        help_heading = "Current state"
+    )]
+    pub deadline: std::time::Duration,
+
+    /// Write what the live read read into DIR, as files --current DIR reads back (a CI job
+    /// then plans without credentials; a bug report carries the state).
+    ///
+    /// DIR is replaced whole, and only if it is missing, empty or written by topoplan.
+    #[arg(
+        long = "save-current",
+        value_name = "DIR",
+        help_heading = "Current state"
+    )]
+    pub save_current: Option<PathBuf>,
+}
+
+/// A duration as kubectl's `--request-timeout` takes it: Go's syntax (`1m30s`), or a number
+/// of seconds.
+pub fn parse_request_timeout(s: &str) -> Result<std::time::Duration, String> {
+    if let Ok(secs) = s.parse::<u64>() {
+        return Ok(std::time::Duration::from_secs(secs));
+    }
+    let nanos = crate::go::time::parse_duration(s)?;
+    u64::try_from(nanos)
+        .map(std::time::Duration::from_nanos)
+        .map_err(|_| format!("invalid duration {s:?}: it may not be negative"))
+}
+
+impl LiveArgs {
+    /// The live read asked for, if any.
+    pub fn request(&self) -> Result<Option<crate::load::LiveRequest>, Diagnostic> {
+        let asked = self.live || self.kubeconfig.is_some() || self.context.is_some();
+        if !asked {
+            if self.save_current.is_some() {
+                return Err(Diagnostic::error(
+                    Code::Usage,
+                    "--save-current writes what a live read read, and no live read was asked for",
+                )
+                .with_help("add --live (or --kubeconfig / --context) to read the cluster"));
+            }
+            return Ok(None);
+        }
+        if self.deadline.is_zero() {
+            return Err(Diagnostic::error(
+                Code::Usage,
+                "--live-deadline must be longer than 0s",
+            ));
+        }
+        Ok(Some(crate::load::LiveRequest {
+            kubeconfig: self.kubeconfig.clone(),
+            context: self.context.clone(),
+            request_timeout: (!self.request_timeout.is_zero()).then_some(self.request_timeout),
+            deadline: self.deadline,
+            save: self.save_current.clone(),
+        }))
+    }
+}
+
 /// How `--current` is read, by `plan` and `validate` alike: the stored objects as they are (no
-/// `${VAR}` substitution), with the input's default namespace, byte budget and per-file kinds;
-/// `None` without paths. Both reading stdin (`-f -` and `--current -`) is refused: the second
+/// `${VAR}` substitution), with the input's default namespace, byte budget and per-file kinds,
+/// and the live cluster when `live` asks for it; `None` without either. Both reading stdin (`-f -` and `--current -`) is refused: the second
 /// read would find it empty and the stored objects silently missing.
 pub fn current_load(
     load: &LoadOptions,
     paths: &[PathBuf],
+    live: &LiveArgs,
 ) -> Result<Option<LoadOptions>, Diagnostic> {
+    let live = live.request()?;
     let stdin = |p: &[PathBuf]| p.iter().any(|p| p.as_os_str() == "-");
     if stdin(&load.paths) && stdin(paths) {
         return Err(Diagnostic::error(
@@ -236,7 +341,8 @@ pub fn current_load(
         )
         .with_help("write one of them to a file and name it instead"));
     }
-    Ok((!paths.is_empty()).then(|| LoadOptions {
+    Ok((!paths.is_empty() || live.is_some()).then(|| LoadOptions {
+        live,
         paths: paths.to_vec(),
         default_namespace: load.default_namespace.clone(),
         substitute: None,

@@ -14,6 +14,8 @@ use crate::plan::{self, PlanOptions};
 
 /// Arguments of `topoplan plan`.
 #[derive(Debug, Args)]
+// Where the stored state comes from (files or the live cluster): what --all-current needs.
+#[command(group(clap::ArgGroup::new("stored").args(["current", "live", "kubeconfig", "context"]).multiple(true)))]
 pub struct PlanArgs {
     /// What to read.
     #[command(flatten, next_help_heading = "Input")]
@@ -40,14 +42,18 @@ pub struct PlanArgs {
     #[arg(long = "current", value_name = "PATH", help_heading = "Current state")]
     pub current: Vec<PathBuf>,
 
-    /// With --current: plan every stored Cluster, not only those the change in -f affects (a
-    /// drift check: what the topology controller would do now).
+    /// With --current or --live: plan every stored Cluster, not only those the change in -f
+    /// affects (a drift check: what the topology controller would do now).
     #[arg(
         long = "all-current",
-        requires = "current",
+        requires = "stored",
         help_heading = "Current state"
     )]
     pub all_current: bool,
+
+    /// The live management cluster.
+    #[command(flatten)]
+    pub live: super::input::LiveArgs,
 
     /// Exit with 2 when the plan changes anything (0 when it changes nothing, 1 on error).
     #[arg(long = "detailed-exitcode", help_heading = "Output")]
@@ -251,7 +257,8 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
         load.exclude.push(dir.clone());
     }
     load.exclude.extend(args.extensions.dirs());
-    let current = super::input::current_load(&load, &args.current).map_err(|d| vec![d])?;
+    let current =
+        super::input::current_load(&load, &args.current, &args.live).map_err(|d| vec![d])?;
     let crds = args.admission.crds(&load);
     Ok((
         PlanOptions {

@@ -34,6 +34,10 @@ pub struct ValidateArgs {
     #[arg(long = "current", value_name = "PATH", conflicts_with = "old")]
     pub current: Vec<PathBuf>,
 
+    /// The live management cluster.
+    #[command(flatten)]
+    pub live: super::input::LiveArgs,
+
     /// Like --current, but each input object replaces its stored form whole, as `kubectl
     /// replace` would: a reference the stored Cluster has and the input lacks is a removal
     /// ("cannot be removed"); repeatable.
@@ -98,7 +102,7 @@ pub fn resolve(args: ValidateArgs) -> Result<(ValidateOptions, Format), Failure>
     load.exclude_globs = globs.into_iter().filter_map(Result::ok).collect();
     let replace = args.current.is_empty() && !args.old.is_empty();
     let stored = if replace { &args.old } else { &args.current };
-    let current = super::input::current_load(&load, stored)?;
+    let current = super::input::current_load(&load, stored, &args.live)?;
     Ok((
         ValidateOptions {
             crds: args.admission.crds(&load),

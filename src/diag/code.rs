@@ -99,6 +99,21 @@ codes! {
     /// A CustomResourceDefinition topoplan cannot read.
     InputCrd = "input::crd",
         "A CustomResourceDefinition of the input lacks what topoplan reads from it (group, kind, versions, schema).";
+    /// The kubeconfig of a live read.
+    LiveKubeconfig = "live::kubeconfig",
+        "The kubeconfig of a live read (`--live`, `--kubeconfig`, `--context`) cannot be used: missing, malformed, no such context, or credentials its exec plugin or files cannot give; or topoplan was built without the `live` feature.";
+    /// The management cluster cannot be reached.
+    LiveConnect = "live::connect",
+        "The management cluster's API server cannot be reached or authenticated to (connection, TLS, proxy, 401), or a request passed `--request-timeout` or the read passed `--live-deadline`.";
+    /// A 403 on a kind a live read needs.
+    LiveForbidden = "live::forbidden",
+        "The API server refused to let the credentials list or get a kind the plan needs (403); the help names the `kubectl auth can-i` check and docs/live.md gives a read-only ClusterRole.";
+    /// An API server answer topoplan cannot use.
+    LiveResponse = "live::response",
+        "An API server answer a live read cannot use: an unexpected status, a body that is not the JSON the API documents, a list that keeps expiring (410) or pages without end.";
+    /// `--save-current` cannot be written.
+    LiveSave = "live::save",
+        "`--save-current DIR` cannot be written: DIR holds files topoplan did not write, is an input, or a file cannot be created.";
     /// A local provider repository that cannot be used.
     ProviderRepository = "provider::repository",
         "A local provider repository (`--provider-repo`, or a `file://` provider of the clusterctl configuration) cannot be used: a missing provider, release or file, a path clusterctl would not read.";

@@ -87,6 +87,25 @@ pub struct LoadOptions {
     /// `mkdocs.yml` in a repository read whole), with one warning counting them, instead of
     /// failing on them.
     pub skip_foreign: bool,
+    /// The set's objects are also read from a live management cluster (`--live`,
+    /// `--kubeconfig`, `--context`; `crate::live` reads it, once the change is known).
+    pub live: Option<LiveRequest>,
+}
+
+/// Where and how to read a live management cluster, resolved from the command line: the set's
+/// files win over its objects (the reader is `crate::live`, which needs the plan's scope).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LiveRequest {
+    /// `--kubeconfig`; `None`: `KUBECONFIG`, then `~/.kube/config`, as kubectl.
+    pub kubeconfig: Option<PathBuf>,
+    /// `--context`; `None`: the kubeconfig's current context.
+    pub context: Option<String>,
+    /// `--request-timeout`: the deadline of one request; `None`: no deadline of its own.
+    pub request_timeout: Option<std::time::Duration>,
+    /// `--live-deadline`: the deadline of the whole read.
+    pub deadline: std::time::Duration,
+    /// `--save-current`: write what was read there, as files `--current` reads back.
+    pub save: Option<PathBuf>,
 }
 
 /// A test on a document's text: parse it, or pass over it ([`LoadOptions::keep_document`]).
@@ -552,6 +571,43 @@ fn file_objects(
     }
     out.warnings.extend(variables.warning());
     out
+}
+
+/// Objects from texts held in memory (`name`, YAML text), each read as a file of that name
+/// would be with `opts` (its paths are not read): what a live read hands to the loader, so
+/// that its objects are exactly those its saved files give back. The texts were charged to
+/// the byte budget when they were received.
+pub fn load_texts(opts: &LoadOptions, texts: Vec<(String, String)>) -> Result<Inputs, Diagnostics> {
+    let files: Vec<FileOut> = texts
+        .into_par_iter()
+        .map(|(name, text)| {
+            let file = SourceFile::new(name, text);
+            let work = match yaml::parse_stream(&file) {
+                Ok(docs) => FileWork::Parsed(
+                    Arc::clone(&file),
+                    Arc::new(
+                        docs.into_iter()
+                            .map(|d| Parsed {
+                                value: d.value,
+                                spans: Arc::new(d.spans),
+                            })
+                            .collect(),
+                    ),
+                ),
+                Err(e) => FileWork::Failed(e),
+            };
+            file_objects(work, &opts.default_namespace, false, false)
+        })
+        .collect();
+    let mut inputs = Inputs::default();
+    let mut errors = Vec::new();
+    for mut f in files {
+        inputs.objects.append(&mut f.objects);
+        inputs.runtime_messages.append(&mut f.runtime_messages);
+        errors.append(&mut f.errors);
+        inputs.warnings.append(&mut f.warnings);
+    }
+    finish(opts, inputs, errors, &[])
 }
 
 /// Name of the marker file `plan --output-dir` writes at the top of its directory (what it

@@ -63,7 +63,7 @@ where
     let mut sets = vec![opts.old.clone(), opts.plan.load.clone()];
     sets.extend(opts.plan.current.as_ref().map(super::expand_plan_outputs));
     let mut loaded = load::load_many(&sets).into_iter();
-    let (mut old, mut new, stored) = match (loaded.next(), loaded.next(), loaded.next()) {
+    let (mut old, mut new, mut stored) = match (loaded.next(), loaded.next(), loaded.next()) {
         (Some(Ok(o)), Some(Ok(n)), None) => (o, n, None),
         (Some(Ok(o)), Some(Ok(n)), Some(Ok(c))) => (o, n, Some(c)),
         (o, n, c) => {
@@ -74,6 +74,18 @@ where
             return Err(Diagnostics(errors).into());
         }
     };
+    // The live cluster, read for what both sides need of it.
+    if let Some(current) = &opts.plan.current
+        && current.live.is_some()
+    {
+        let change: Vec<Object> = old.objects.iter().chain(&new.objects).cloned().collect();
+        let paths: Vec<std::path::PathBuf> = [&opts.old, &opts.plan.load, current]
+            .iter()
+            .flat_map(|o| o.paths.iter().cloned())
+            .collect();
+        let files = stored.take().unwrap_or_default();
+        stored = Some(super::with_live(current, files, &change, false, &paths)?);
+    }
     // Against the management cluster, OLD and NEW are changes: each side takes the classes,
     // templates and affected Clusters it lacks from the store, so the review is of what the
     // change does to the Clusters it affects.

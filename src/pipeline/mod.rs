@@ -17,6 +17,8 @@ Diagnostics keep the order and content a whole-input run gives them.
 The command line resolves flags into options and chooses the rendering; nothing here prints.
 */
 
+use std::path::PathBuf;
+
 use crate::api;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::load::{self, LoadOptions, Object};
@@ -191,6 +193,16 @@ fn load_change(opts: &PlanOptions) -> Result<(load::Inputs, Option<load::Inputs>
         &current_opts,
         crate::plan::scope::rounds(change, opts.all_current),
     );
+    let current = current.and_then(|files| {
+        let paths: Vec<PathBuf> = opts
+            .load
+            .paths
+            .iter()
+            .chain(&current_opts.paths)
+            .cloned()
+            .collect();
+        with_live(&current_opts, files, change, opts.all_current, &paths)
+    });
     match (inputs, current) {
         (Ok(i), Ok(c)) => Ok((i, Some(c))),
         (i, c) => {
@@ -200,6 +212,24 @@ fn load_change(opts: &PlanOptions) -> Result<(load::Inputs, Option<load::Inputs>
             Err(Diagnostics(errors).into())
         }
     }
+}
+
+/// The stored state from `--current` files (`files`) and, when asked for, the live cluster:
+/// what the change needs of it is read ([`crate::live`]) and joins the files' objects, which
+/// win for an object in both. `inputs`: the run's input paths (`--save-current` may not
+/// replace one).
+pub(crate) fn with_live(
+    current: &LoadOptions,
+    files: load::Inputs,
+    change: &[Object],
+    all_current: bool,
+    inputs: &[PathBuf],
+) -> Result<load::Inputs, Diagnostics> {
+    if current.live.is_none() {
+        return Ok(files);
+    }
+    let live = crate::live::read(current, change, all_current, inputs)?;
+    Ok(crate::live::merge(Some(files), live))
 }
 
 /// `--cluster` values the change does not affect: against the management cluster only the

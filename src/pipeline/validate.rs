@@ -58,7 +58,10 @@ pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
                 d.splice(0..0, skipped.iter().cloned());
                 Diagnostics(d)
             })?;
-            skipped.extend(old.warnings);
+            let paths: Vec<std::path::PathBuf> =
+                opts.load.paths.iter().chain(&o.paths).cloned().collect();
+            let mut old = super::with_live(&o, old, &inputs.objects, false, &paths)?;
+            skipped.append(&mut old.warnings);
             old.objects
         }
         None => Vec::new(),
