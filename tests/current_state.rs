@@ -186,17 +186,37 @@ fn apply_edit(dir: &Path, e: &Edit) {
     std::fs::write(&p, text.replacen(e.from, e.to, 1)).expect("write edit");
 }
 
+/// `t` running `plan -f in --current cur` with `args` appended.
+fn plan_current(t: Test, args: &[&str]) -> Test {
+    t.args(["plan", "-f", "in", "--current", "cur"])
+        .args(args.iter().copied())
+}
+
 /// Plan with `--current cur --detailed-exitcode`, expecting exit code `exit`; return the plan
 /// document.
 #[track_caller]
 fn run_json(t: Test, extra: &[&str], exit: i32) -> Value {
-    let out = t
-        .args(["plan", "-f", "in", "--current", "cur", "--output", "json"])
-        .args(["--detailed-exitcode"])
+    let out = plan_current(t, &["--output", "json", "--detailed-exitcode"])
         .args(extra.iter().copied())
         .status(exit)
         .run();
     serde_json::from_str(&out.stdout).expect("plan document")
+}
+
+/// `example` (in `in/`) planned from scratch into `out/`: its objects as Cluster API's first
+/// reconcile creates them, to plan against as the current state.
+fn first_reconcile(example: &str) -> common::Output {
+    Test::new()
+        .fixture(example, "in")
+        .args(["plan", "-f", "in", "--output-dir", "out"])
+        .run()
+}
+
+/// `example` in `in/` and the plan of `first` (see [`first_reconcile`]) in `cur/`.
+fn against(example: &str, first: &common::Output) -> Test {
+    Test::new()
+        .fixture(example, "in")
+        .copy(&first.dir.path().join("out"), "cur")
 }
 
 fn s(v: &Value) -> &str {
@@ -1004,26 +1024,8 @@ fn settled_cluster_deletes_shim() {
 /// Plan `example` from scratch into `out/`, then again with `--current out`: every object is
 /// unchanged and the exit code is 0.
 fn round_trip(example: &str) {
-    let first = Test::new()
-        .fixture(example, "in")
-        .args(["plan", "-f", "in", "--output-dir", "out"])
-        .run();
-    first.ok();
-    let dir = first.dir.path().to_path_buf();
-    let out = Test::new()
-        .fixture(example, "in")
-        .args([
-            "plan",
-            "-f",
-            "in",
-            "--output",
-            "json",
-            "--detailed-exitcode",
-        ])
-        .args(["--current", dir.join("out").to_str().expect("utf-8 path")])
-        .status(0)
-        .run();
-    let doc: Value = serde_json::from_str(&out.stdout).expect("plan document");
+    let first = first_reconcile(example);
+    let doc = run_json(against(example, &first), &[], 0);
     for c in doc["clusters"].as_array().expect("clusters") {
         let objs = c["objects"].as_array().expect("objects");
         assert!(objs.len() > 1, "{example}: {c}");
@@ -1068,22 +1070,18 @@ fn round_trip_variables() {
 /// The table of a rotation: NOTE column, rollouts, diffs.
 #[test]
 fn template_spec_change_table() {
-    let out = setup(&TEMPLATE_SPEC)
-        .args(["plan", "-f", "in", "--current", "cur"])
-        .run();
+    let out = plan_current(setup(&TEMPLATE_SPEC), &[]).run();
     insta::assert_snapshot!("current_template_spec_table", out.ok());
 }
 
 /// Unchanged objects are counted, not listed, unless asked for (as terraform's plan).
 #[test]
 fn unchanged_objects_are_listed_only_when_asked() {
-    let hidden = setup(&TEMPLATE_SPEC)
-        .args(["plan", "-f", "in", "--current", "cur"])
+    let hidden = plan_current(setup(&TEMPLATE_SPEC), &[])
         .stdout_contains("13 unchanged")
         .stdout_lacks("unchanged\n")
         .run();
-    let shown = setup(&TEMPLATE_SPEC)
-        .args(["plan", "-f", "in", "--current", "cur", "--show-unchanged"])
+    let shown = plan_current(setup(&TEMPLATE_SPEC), &["--show-unchanged"])
         .stdout_contains("team-a     Secret                 dev-shim            unchanged\n")
         .run();
     let rows = |o: &str| o.lines().filter(|l| l.starts_with("team-a ")).count();
@@ -1097,26 +1095,25 @@ fn unchanged_objects_are_listed_only_when_asked() {
 /// nothing on stdout. Returns stderr.
 #[track_caller]
 fn refused(edits: &[Edit], remove: &[&str]) -> String {
-    let t = setup(&NONE);
+    refused_row(&NONE, edits, remove)
+}
+
+/// Run scenario `sc` with more edits and files of it removed; it must fail with nothing on
+/// stdout. Returns stderr.
+#[track_caller]
+fn refused_row(sc: &Scenario, edits: &[Edit], remove: &[&str]) -> String {
+    let t = setup(sc);
     for e in edits {
         apply_edit(t.path(), e);
     }
     for r in remove {
         std::fs::remove_file(t.path().join(r)).expect("remove fixture file");
     }
-    let out = t
-        .args([
-            "plan",
-            "-f",
-            "in",
-            "--current",
-            "cur",
-            "--detailed-exitcode",
-        ])
+    plan_current(t, &["--detailed-exitcode"])
         .status(1)
         .stdout("")
-        .run();
-    out.stderr
+        .run()
+        .stderr
 }
 
 const MD0_FILE: &str = "cur/MachineDeployment_team-a_dev-md-0-p7p2x.yaml";
@@ -1215,8 +1212,7 @@ fn bad_duplicate_topology_name() {
         "cur/MachineDeployment_team-a_dev-md-0-zzzzz.yaml",
         &md.replace("name: dev-md-0-p7p2x", "name: dev-md-0-zzzzz"),
     );
-    let out = t
-        .args(["plan", "-f", "in", "--current", "cur"])
+    let out = plan_current(t, &[])
         .status(1)
         .stderr_contains("duplicate MachineDeployment team-a/dev-md-0-zzzzz found for label topology.cluster.x-k8s.io/deployment-name: md-0")
         .run();
@@ -1271,40 +1267,29 @@ fn bad_objects_without_their_cluster() {
 /// md-0 switched to a class whose infrastructure is another kind: the controller refuses to
 /// change the kind of md-0's existing template.
 fn incompatible_rebase() -> String {
-    let t = Test::new()
-        .fixture("testdata/examples/quick-start", "in")
-        .fixture("testdata/current/base", "cur");
-    let arm = std::fs::read_to_string(repo().join("testdata/current/rebase/docker-small-arm.yaml"))
-        .expect("read fixture");
-    let t = t.file("in/docker-small-arm.yaml", &arm);
-    apply_edit(
-        t.path(),
-        &edit(
-            "in/cluster.yaml",
-            "    classRef:\n      name: docker-small\n",
-            "    classRef:\n      name: docker-small-arm\n",
-        ),
-    );
-    apply_edit(
-        t.path(),
-        &edit(
-            "in/cluster.yaml",
-            "- class: general\n",
-            "- class: general-arm\n",
-        ),
-    );
-    let out = t
-        .args([
-            "plan",
-            "-f",
-            "in",
-            "--current",
-            "cur",
-            "--detailed-exitcode",
-        ])
-        .status(1)
-        .run();
-    out.stderr
+    let arm_class = Scenario {
+        inputs: &[(
+            "testdata/current/rebase/docker-small-arm.yaml",
+            "docker-small-arm.yaml",
+        )],
+        ..NONE
+    };
+    refused_row(
+        &arm_class,
+        &[
+            edit(
+                "in/cluster.yaml",
+                "    classRef:\n      name: docker-small\n",
+                "    classRef:\n      name: docker-small-arm\n",
+            ),
+            edit(
+                "in/cluster.yaml",
+                "- class: general\n",
+                "- class: general-arm\n",
+            ),
+        ],
+        &[],
+    )
 }
 
 #[test]
@@ -1335,17 +1320,7 @@ fn incompatible_rebase_names_the_machine_deployment() {
 /// re-pointed MachineDeployment (as planned) under modified/, the rest under unchanged/.
 #[test]
 fn output_dir_with_current() {
-    let out = setup(&TEMPLATE_SPEC)
-        .args([
-            "plan",
-            "-f",
-            "in",
-            "--current",
-            "cur",
-            "--output-dir",
-            "out",
-        ])
-        .run();
+    let out = plan_current(setup(&TEMPLATE_SPEC), &["--output-dir", "out"]).run();
     out.ok();
     let root = out.dir.path().join("out/team-a/dev");
     let list = |action: &str| -> Vec<String> {
@@ -1397,19 +1372,7 @@ fn output_dir_with_current() {
 fn output_dir_modified_has_original_planned_and_diff() {
     let t = setup(&REPLICAS);
     let current = std::fs::read_to_string(t.path().join(MD0_FILE)).expect("read current");
-    let out = t
-        .args([
-            "plan",
-            "-f",
-            "in",
-            "--current",
-            "cur",
-            "--output-dir",
-            "out",
-            "--output",
-            "json",
-        ])
-        .run();
+    let out = plan_current(t, &["--output-dir", "out", "--output", "json"]).run();
     let doc: Value = serde_json::from_str(out.ok()).expect("plan document");
     let md = find(&doc, "MachineDeployment", MD0);
     let dir = out.dir.path().join("out/team-a/dev/modified");
@@ -1471,11 +1434,7 @@ fn bad_version_downgrade() {
 #[test]
 fn v1beta1_minor_upgrade() {
     let example = "testdata/examples/quick-start-v1beta1";
-    let first = Test::new()
-        .fixture(example, "in")
-        .args(["plan", "-f", "in", "--output-dir", "out"])
-        .run();
-    first.ok();
+    let first = first_reconcile(example);
     let created = first.dir.path().join("out/default/dev/created");
     let kcp = std::fs::read_dir(&created)
         .expect("created/")
@@ -1491,27 +1450,12 @@ fn v1beta1_minor_upgrade() {
     let mut text = std::fs::read_to_string(&kcp).expect("read KubeadmControlPlane");
     text.push_str("status:\n  version: v1.34.1\n");
     std::fs::write(&kcp, text).expect("write KubeadmControlPlane");
-    let t = Test::new().fixture(example, "in");
+    let t = against(example, &first);
     apply_edit(
         t.path(),
         &edit("in/cluster.yaml", "version: v1.34.1", "version: v1.35.0"),
     );
-    let out = t
-        .args([
-            "plan",
-            "-f",
-            "in",
-            "--output",
-            "json",
-            "--detailed-exitcode",
-        ])
-        .args([
-            "--current",
-            first.dir.path().join("out").to_str().expect("utf-8"),
-        ])
-        .status(2)
-        .run();
-    let doc: Value = serde_json::from_str(&out.stdout).expect("plan document");
+    let doc = run_json(t, &[], 2);
     let by_kind = |kind: &str| -> Vec<&Value> {
         objects(&doc)
             .iter()
@@ -1580,60 +1524,45 @@ fn v1beta1_minor_upgrade() {
 #[test]
 fn cluster_only_in_current_is_planned_as_stored() {
     let ex = "testdata/examples/quick-start";
-    let first = common::Test::new()
-        .fixture(ex, "in")
-        .args(["plan", "-f", "in", "--output-dir", "state"])
-        .run();
-    let dir = first.dir.path();
-    let run = |extra: &[&str]| {
-        let mut cmd = assert_cmd::Command::cargo_bin("topoplan").expect("binary");
-        cmd.current_dir(dir).args([
+    let first = first_reconcile(ex);
+    let without_cluster = |t: Test| {
+        t.args([
             "plan",
             "-f",
             "in/clusterclass.yaml",
             "-f",
             "in/templates.yaml",
-            "--current",
-            "state",
-            "--detailed-exitcode",
-        ]);
-        cmd.args(extra);
-        cmd.output().expect("run")
+        ])
+        .args(["--current", "cur", "--detailed-exitcode"])
     };
-    let same = run(&[]);
-    assert_eq!(
-        same.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&same.stderr)
-    );
-    let text = String::from_utf8_lossy(&same.stdout).to_string();
-    assert!(
-        text.contains("Cluster team-a/dev (ClusterClass fleet/docker-small):"),
-        "{text}"
-    );
-    assert!(
-        text.contains("0 to create, 0 to modify, 17 unchanged, 0 to delete."),
-        "{text}"
-    );
+    without_cluster(against(ex, &first))
+        .stdout_contains("Cluster team-a/dev (ClusterClass fleet/docker-small):")
+        .stdout_contains("0 to create, 0 to modify, 17 unchanged, 0 to delete.")
+        .run();
 
-    let templates = std::fs::read_to_string(dir.join("in/templates.yaml")).expect("read");
-    std::fs::write(
-        dir.join("in/templates.yaml"),
-        templates.replacen("imageRepository: kindest", "imageRepository: mirror", 1),
-    )
-    .expect("write");
-    let drift = run(&[]);
-    assert_eq!(drift.status.code(), Some(2));
-    let text = String::from_utf8_lossy(&drift.stdout).to_string();
+    let t = against(ex, &first);
+    apply_edit(
+        t.path(),
+        &edit(
+            "in/templates.yaml",
+            "imageRepository: kindest",
+            "imageRepository: mirror",
+        ),
+    );
+    let drift = without_cluster(t)
+        .status(2)
+        .stdout_contains("+    imageRepository: mirror")
+        .run();
     // (Unchanged objects are not listed, so the columns are as wide as the changed ones.)
     assert!(
-        text.lines()
+        drift
+            .stdout
+            .lines()
             .any(|l| l.split_whitespace().collect::<Vec<_>>()
                 == ["team-a", "DockerCluster", "dev-86xbh", "modified"]),
-        "{text}"
+        "{}",
+        drift.stdout
     );
-    assert!(text.contains("+    imageRepository: mirror"), "{text}");
 }
 
 /// The uid the API server gave Cluster dev in [`existing_cluster_as_exported`].

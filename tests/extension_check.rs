@@ -31,24 +31,25 @@ fn server(m: Misbehaviour) -> ExtensionServer {
     s
 }
 
-/// `extension check -o json` of the fixture against `server`, with extra arguments.
+/// `extension check -f ex --extension EXT` of the fixture (in `ex/`), with `args` appended.
+fn extension_check(ext: &str, args: &[&str]) -> Test {
+    Test::new()
+        .fixture(FIXTURE, "ex")
+        .args(["extension", "check", "-f", "ex", "--extension", ext])
+        .args(args.iter().copied())
+}
+
+/// `extension check -o json` of the fixture against `server`, with extra arguments (and
+/// `--calls 3` unless they say how many).
 fn check(server: &ExtensionServer, extra: &[&str]) -> Test {
-    let ext = format!("test-extension={}", server.url);
-    let mut args = vec![
-        "extension",
-        "check",
-        "-f",
-        "ex",
-        "--extension",
-        &ext,
-        "-o",
-        "json",
-    ];
-    args.extend_from_slice(extra);
-    if !extra.contains(&"--calls") {
-        args.extend(["--calls", "3"]);
-    }
-    Test::new().fixture(FIXTURE, "ex").args(args)
+    let calls: &[&str] = if extra.contains(&"--calls") {
+        &[]
+    } else {
+        &["--calls", "3"]
+    };
+    extension_check(&format!("test-extension={}", server.url), &["-o", "json"])
+        .args(extra.iter().copied())
+        .args(calls.iter().copied())
 }
 
 /// (name, status) of every check of a JSON report.
@@ -270,19 +271,7 @@ fn a_failing_discovery_skips_the_rest() {
 #[test]
 fn the_table_for_people() {
     let s = server(Misbehaviour::TouchesStatus);
-    let ext = format!("test-extension={}", s.url);
-    let out = Test::new()
-        .fixture(FIXTURE, "ex")
-        .args([
-            "extension",
-            "check",
-            "-f",
-            "ex",
-            "--extension",
-            &ext,
-            "--calls",
-            "2",
-        ])
+    let out = extension_check(&format!("test-extension={}", s.url), &["--calls", "2"])
         .status(1)
         .run();
     // Latencies and the port vary from run to run.
@@ -300,24 +289,8 @@ fn with_baseline(variables: Value) -> Value {
     let doc = json!({"apiVersion": "hooks.runtime.cluster.x-k8s.io/v1alpha1",
         "kind": "DiscoverVariablesResponse", "status": "Success", "variables": variables});
     let yaml = serde_json::to_string(&doc).expect("JSON");
-    let ext = format!("test-extension={}", s.url);
-    let out = Test::new()
-        .fixture(FIXTURE, "ex")
+    let out = check(&s, &["--calls", "1", "--baseline", "previous.yaml"])
         .file("previous.yaml", &yaml)
-        .args([
-            "extension",
-            "check",
-            "-f",
-            "ex",
-            "--extension",
-            &ext,
-            "--calls",
-            "1",
-            "-o",
-            "json",
-            "--baseline",
-            "previous.yaml",
-        ])
         .run_unchecked();
     serde_json::from_str(&out.stdout).expect("JSON")
 }
@@ -397,41 +370,23 @@ fn a_baseline_reports_a_narrowed_enum_and_a_new_required_variable() {
 #[test]
 fn a_baseline_that_is_no_discover_variables_response_is_refused() {
     let s = server(Misbehaviour::Conforming);
-    let ext = format!("test-extension={}", s.url);
-    Test::new()
-        .fixture(FIXTURE, "ex")
-        .file("previous.yaml", "kind: Cluster\n")
-        .args([
-            "extension",
-            "check",
-            "-f",
-            "ex",
-            "--extension",
-            &ext,
-            "--baseline",
-            "previous.yaml",
-        ])
-        .status(1)
-        .stdout("")
-        .stderr_contains("topoplan::extension::baseline")
-        .stderr_contains(
-            "--baseline previous.yaml: expected kind DiscoverVariablesResponse, got Cluster",
-        )
-        .run();
+    extension_check(
+        &format!("test-extension={}", s.url),
+        &["--baseline", "previous.yaml"],
+    )
+    .file("previous.yaml", "kind: Cluster\n")
+    .status(1)
+    .stdout("")
+    .stderr_contains("topoplan::extension::baseline")
+    .stderr_contains(
+        "--baseline previous.yaml: expected kind DiscoverVariablesResponse, got Cluster",
+    )
+    .run();
 }
 
 #[test]
 fn an_input_without_the_extensions_patches_is_an_error() {
-    Test::new()
-        .fixture(FIXTURE, "ex")
-        .args([
-            "extension",
-            "check",
-            "-f",
-            "ex",
-            "--extension",
-            "other=http://127.0.0.1:1",
-        ])
+    extension_check("other=http://127.0.0.1:1", &[])
         .status(1)
         .stdout("")
         .stderr_contains("topoplan::extension::nothing-to-check")
@@ -471,18 +426,7 @@ fn garbage_answers_fail_the_checks_without_a_panic() {
 
 #[test]
 fn calls_must_be_positive() {
-    Test::new()
-        .fixture(FIXTURE, "ex")
-        .args([
-            "extension",
-            "check",
-            "-f",
-            "ex",
-            "--extension",
-            "test-extension=http://127.0.0.1:1",
-            "--calls",
-            "0",
-        ])
+    extension_check("test-extension=http://127.0.0.1:1", &["--calls", "0"])
         .status(1)
         .stdout("")
         .stderr_contains("--calls 0: must be between 1 and 1000")
@@ -508,18 +452,7 @@ fn documents_follow_the_schema() {
 #[test]
 fn recordings_are_refused_a_check_talks_to_the_live_extension() {
     for flag in ["--record-extensions", "--replay-extensions"] {
-        Test::new()
-            .fixture(FIXTURE, "ex")
-            .args([
-                "extension",
-                "check",
-                "-f",
-                "ex",
-                "--extension",
-                "test-extension=http://127.0.0.1:1",
-                flag,
-                "rec",
-            ])
+        extension_check("test-extension=http://127.0.0.1:1", &[flag, "rec"])
             .status(1)
             .stderr_contains(&format!(
                 "extension check cannot use {flag}: it checks the live extension"

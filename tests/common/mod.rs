@@ -99,7 +99,13 @@ impl Test {
 
     /// Copy a fixture directory of the repository into the working directory under `name`.
     pub fn fixture(self, src: &str, name: &str) -> Test {
-        copy_dir(&repo().join(src), &self.dir.path().join(name));
+        self.copy(&repo().join(src), name)
+    }
+
+    /// Copy directory `src` (e.g. what an earlier run wrote) into the working directory under
+    /// `name`.
+    pub fn copy(self, src: &Path, name: &str) -> Test {
+        copy_dir(src, &self.dir.path().join(name));
         self
     }
 

@@ -272,13 +272,20 @@ impl Plan {
     /// A [`Test`] with `class.yaml`, `cluster.yaml` and the extra files written and no
     /// arguments yet (for other commands, or expectations of a failure).
     pub fn test(&self) -> Test {
-        let mut t = Test::new()
-            .file("class.yaml", &self.class_yaml())
-            .file("cluster.yaml", &self.cluster_yaml());
-        for (name, content) in &self.files {
-            t = t.file(name, content);
-        }
-        t
+        self.files()
+            .iter()
+            .fold(Test::new(), |t, (name, content)| t.file(name, content))
+    }
+
+    /// Every input file as (name, content): `class.yaml`, `cluster.yaml` and the extra files
+    /// (for runners other than [`Test`], e.g. the bounded one of the hostile tests).
+    pub fn files(&self) -> Vec<(String, String)> {
+        let mut files = vec![
+            ("class.yaml".to_string(), self.class_yaml()),
+            ("cluster.yaml".to_string(), self.cluster_yaml()),
+        ];
+        files.extend(self.files.iter().cloned());
+        files
     }
 
     /// A [`Test`] of `topoplan plan -f .` with `args` appended, to add expectations to.

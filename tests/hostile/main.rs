@@ -8,6 +8,10 @@
 
 mod harness;
 
+// The shared CLI test builders, for the `Plan` scenario builder's inputs.
+#[path = "../common/mod.rs"]
+mod common;
+
 // The project's test extension (a faithful Runtime SDK server on 127.0.0.1), shared.
 #[path = "../extension_server/mod.rs"]
 mod extension_server;

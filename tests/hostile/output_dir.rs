@@ -6,49 +6,58 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::scenario::{Plan, WORKER_CLASS};
 #[allow(unused_imports)]
 use crate::harness::*;
 
-/// The bundled example `name` (under testdata/examples), as (file name, text).
-fn example(name: &str) -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata/examples")
-        .join(name);
-    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
-        .expect("example")
-        .flatten()
-        .map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            (
-                name,
-                std::fs::read_to_string(e.path()).expect("read example"),
-            )
-        })
-        .collect();
-    files.sort();
-    files
+/// `plan -f qs --output-dir out`: the run most tests make.
+const PLAN_QS: &[&str] = &["plan", "-f", "qs", "--output-dir", "out"];
+
+/// The Cluster the tests plan: `dev` in namespace `team-a`, so its plan is `out/team-a/dev/`.
+fn team_a() -> Plan {
+    Plan::new()
+        .namespace("team-a")
+        .cluster_name("dev")
+        .machine_deployment("md-0", WORKER_CLASS, 1)
 }
 
-/// `h` with the example `name` copied to `to/`.
-fn with_example(mut h: Hostile, name: &str, to: &str) -> Hostile {
-    for (f, text) in example(name) {
-        h = h.file(&format!("{to}/{f}"), text);
-    }
-    h
+/// `h` with the inputs of `plan` under `to/`.
+fn with_plan(h: Hostile, plan: &Plan, to: &str) -> Hostile {
+    plan.files()
+        .into_iter()
+        .fold(h, |h, (f, text)| h.file(&format!("{to}/{f}"), text))
 }
 
-/// A working directory holding the quick-start example in `qs/` and, in `out/`, the plan an
-/// earlier run wrote for the v1beta1 example (so the old and the new plan differ).
-fn with_earlier_plan() -> Hostile {
-    let h = with_example(Hostile::new(), "quick-start", "qs");
-    let h = with_example(h, "quick-start-v1beta1", "v1");
-    let status = Command::new(bin())
-        .current_dir(h.path())
-        .args(["plan", "-f", "v1", "--output-dir", "out"])
+/// A fresh working directory with [`team_a`]'s inputs in `qs/`.
+fn qs() -> Hostile {
+    with_plan(Hostile::new(), &team_a(), "qs")
+}
+
+/// Run `plan -f INPUT --output-dir out` in `dir` (unbounded: it prepares a test) and assert it
+/// succeeds.
+fn plan_into_out(dir: &Path, input: &str) {
+    let out = Command::new(bin())
+        .current_dir(dir)
+        .args(["plan", "-f", input, "--output-dir", "out"])
         .stdout(Stdio::null())
-        .status()
+        .stderr(Stdio::piped())
+        .output()
         .expect("run topoplan");
-    assert!(status.success(), "the earlier plan is written");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A working directory holding [`team_a`]'s inputs in `qs/` and, in `out/`, the plan an earlier
+/// run wrote for Cluster `dev` of the default namespace (so the old and the new plan differ).
+fn with_earlier_plan() -> Hostile {
+    let earlier = Plan::new()
+        .cluster_name("dev")
+        .machine_deployment("md-0", WORKER_CLASS, 1);
+    let h = with_plan(qs(), &earlier, "v1");
+    plan_into_out(h.path(), "v1");
     assert!(h.path().join("out/default/dev/created").is_dir());
     h
 }
@@ -81,9 +90,7 @@ fn refused_untouched(h: Hostile, args: &[&str], needle: &str) -> String {
 
 #[test]
 fn dash_o_is_the_format_and_writes_no_directory() {
-    let r = with_example(Hostile::new(), "quick-start", "qs")
-        .args(["plan", "-f", "qs", "-o", "json"])
-        .run();
+    let r = qs().args(["plan", "-f", "qs", "-o", "json"]).run();
     r.within(2.0, 512);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("a JSON plan document");
@@ -96,8 +103,8 @@ fn dash_o_is_the_format_and_writes_no_directory() {
 
 #[test]
 fn diff_takes_dash_o_as_its_format() {
-    let h = with_example(Hostile::new(), "quick-start", "old");
-    let r = with_example(h, "quick-start", "new")
+    let h = with_plan(Hostile::new(), &team_a(), "old");
+    let r = with_plan(h, &team_a(), "new")
         .args(["diff", "old", "new", "-o", "json"])
         .run();
     r.within(2.0, 512);
@@ -108,7 +115,7 @@ fn diff_takes_dash_o_as_its_format() {
 
 #[test]
 fn output_directory_alias_and_missing_parents() {
-    let r = with_example(Hostile::new(), "quick-start", "qs")
+    let r = qs()
         .args(["plan", "-f", "qs", "--output-directory", "a/b/out"])
         .run();
     r.within(2.0, 512);
@@ -119,7 +126,7 @@ fn output_directory_alias_and_missing_parents() {
 
 #[test]
 fn refuses_the_current_directory() {
-    let h = with_example(Hostile::new(), "quick-start", "qs");
+    let h = qs();
     refused_untouched(
         h,
         &["plan", "-f", "qs", "--output-dir", "."],
@@ -129,7 +136,7 @@ fn refuses_the_current_directory() {
 
 #[test]
 fn refuses_an_ancestor_of_the_current_directory() {
-    let h = with_example(Hostile::new(), "quick-start", "qs");
+    let h = qs();
     refused_untouched(
         h,
         &["plan", "-f", "qs", "--output-dir", ".."],
@@ -195,10 +202,10 @@ fn refuses_a_symbolic_link() {
 
 #[test]
 fn refuses_a_file() {
-    let h = with_example(Hostile::new(), "quick-start", "qs").file("out", "not a directory");
+    let h = qs().file("out", "not a directory");
     refused_untouched(
         h,
-        &["plan", "-f", "qs", "--output-dir", "out"],
+        PLAN_QS,
         "output directory out exists and is not a directory",
     );
 }
@@ -209,7 +216,7 @@ fn refuses_a_mount_point() {
     if !Path::new("/proc/self").exists() {
         return;
     }
-    let h = with_example(Hostile::new(), "quick-start", "qs");
+    let h = qs();
     refused_untouched(
         h,
         &["plan", "-f", "qs", "--output-dir", "/proc"],
@@ -222,7 +229,7 @@ fn refuses_a_file_the_user_added_naming_it() {
     let h = with_earlier_plan().file("out/default/dev/notes.txt", "my notes");
     let err = refused_untouched(
         h,
-        &["plan", "-f", "qs", "--output-dir", "out"],
+        PLAN_QS,
         "output directory out holds default/dev/notes.txt, which topoplan did not write",
     );
     assert!(
@@ -237,7 +244,7 @@ fn refuses_a_yaml_file_the_user_added_where_plans_go() {
     let h = with_earlier_plan().file("out/default/dev/created/Extra_default_x.yaml", "a: 1\n");
     refused_untouched(
         h,
-        &["plan", "-f", "qs", "--output-dir", "out"],
+        PLAN_QS,
         "holds default/dev/created/Extra_default_x.yaml, which topoplan did not write",
     );
 }
@@ -245,11 +252,7 @@ fn refuses_a_yaml_file_the_user_added_where_plans_go() {
 #[test]
 fn refuses_a_user_file_with_a_hostile_name_without_printing_it_raw() {
     let h = with_earlier_plan().file("out/\u{1b}[2J\u{7}.txt", "x");
-    refused_untouched(
-        h,
-        &["plan", "-f", "qs", "--output-dir", "out"],
-        "which topoplan did not write",
-    );
+    refused_untouched(h, PLAN_QS, "which topoplan did not write");
 }
 
 #[test]
@@ -257,7 +260,7 @@ fn refuses_a_link_planted_in_an_earlier_plan() {
     let h = with_earlier_plan().symlink("/", "out/default/dev/created/root");
     refused_untouched(
         h,
-        &["plan", "-f", "qs", "--output-dir", "out"],
+        PLAN_QS,
         "holds default/dev/created/root, which topoplan did not write",
     );
 }
@@ -268,11 +271,7 @@ fn refuses_a_plan_of_an_older_topoplan_that_listed_nothing() {
         "out/.topoplan-plan",
         "written by topoplan plan -o; safe to delete\n",
     );
-    refused_untouched(
-        h,
-        &["plan", "-f", "qs", "--output-dir", "out"],
-        "was written by an older topoplan",
-    );
+    refused_untouched(h, PLAN_QS, "was written by an older topoplan");
 }
 
 #[test]
@@ -288,11 +287,7 @@ fn a_failing_plan_leaves_the_earlier_one() {
 #[test]
 fn a_failed_rename_puts_the_earlier_plan_back() {
     let h = with_earlier_plan().env("TOPOPLAN_TEST_WRITE_HOOK", "fail-swap");
-    let err = refused_untouched(
-        h,
-        &["plan", "-f", "qs", "--output-dir", "out"],
-        "cannot replace out",
-    );
+    let err = refused_untouched(h, PLAN_QS, "cannot replace out");
     assert!(
         err.contains("the previous plan was put back in place"),
         "{err}"
@@ -301,9 +296,7 @@ fn a_failed_rename_puts_the_earlier_plan_back() {
 
 #[test]
 fn replacing_an_earlier_plan_leaves_nothing_behind() {
-    let r = with_earlier_plan()
-        .args(["plan", "-f", "qs", "--output-dir", "out"])
-        .run();
+    let r = with_earlier_plan().args(PLAN_QS.iter().copied()).run();
     r.within(2.0, 512);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
@@ -319,7 +312,7 @@ fn replacing_an_earlier_plan_leaves_nothing_behind() {
 fn signal_when(h: &Hostile, ready: impl Fn(&Path) -> bool, signal: libc::c_int) -> Option<i32> {
     let mut child = Command::new(bin())
         .current_dir(h.path())
-        .args(["plan", "-f", "qs", "--output-dir", "out"])
+        .args(PLAN_QS)
         .env("TOPOPLAN_TEST_WRITE_HOOK", "pause:400")
         .env("NO_COLOR", "1")
         .stdout(Stdio::null())
@@ -347,7 +340,7 @@ fn staging(dir: &Path) -> bool {
         .any(|n| n.contains("topoplan-staging"))
 }
 
-/// In the middle of the swap: the new plan (quick-start's team-a) is in `out`, or the old one
+/// In the middle of the swap: the new plan (team-a's) is in `out`, or the old one
 /// was renamed aside; the old one is not deleted yet.
 fn swapping(dir: &Path) -> bool {
     std::fs::read_to_string(dir.join("out/.topoplan-plan")).is_ok_and(|m| m.contains("team-a/"))
@@ -356,9 +349,7 @@ fn swapping(dir: &Path) -> bool {
 
 /// The tree `plan -f qs --output-dir out` writes from scratch.
 fn new_plan_tree() -> Vec<(PathBuf, Vec<u8>)> {
-    let r = with_example(Hostile::new(), "quick-start", "qs")
-        .args(["plan", "-f", "qs", "--output-dir", "out"])
-        .run();
+    let r = qs().args(PLAN_QS.iter().copied()).run();
     assert_eq!(r.code, 0, "{}", r.stderr);
     snapshot_tree(&r.dir.path().join("out"))
 }
@@ -405,14 +396,8 @@ fn sigint_while_staging_keeps_the_earlier_plan() {
 fn links_planted_in_a_plan_read_as_current_are_not_followed() {
     // `--current DIR` reads an earlier plan; a link back into it (or a loop) must neither
     // duplicate its objects nor send the walk round in circles.
-    let h = with_example(Hostile::new(), "quick-start", "qs");
-    let status = Command::new(bin())
-        .current_dir(h.path())
-        .args(["plan", "-f", "qs", "--output-dir", "out"])
-        .stdout(Stdio::null())
-        .status()
-        .expect("run topoplan");
-    assert!(status.success());
+    let h = qs();
+    plan_into_out(h.path(), "qs");
     let r = h
         .symlink("created", "out/team-a/dev/again")
         .symlink(".", "out/team-a/dev/loop")
@@ -447,20 +432,9 @@ fn sigkill_during_the_swap_leaves_a_whole_plan_in_place() {
 /// plan in `out/` as input (it would find every object twice).
 #[test]
 fn the_output_directory_is_not_read_back_as_input() {
-    let h = with_example(Hostile::new(), "quick-start", "in");
+    let h = with_plan(Hostile::new(), &team_a(), "in");
     let dir = h.path().to_path_buf();
-    let first = Command::new(bin())
-        .current_dir(&dir)
-        .args(["plan", "-f", ".", "--output-dir", "out"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .output()
-        .expect("run topoplan");
-    assert!(
-        first.status.success(),
-        "{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
+    plan_into_out(&dir, ".");
     let planned = snapshot_tree(&dir.join("out"));
     let r = h.args(["plan", "-f", ".", "--output-dir", "out"]).run();
     r.within(2.0, 512);
