@@ -19,6 +19,52 @@ of searching the whole text (a CRD's schemas are most of it) once per wanted kin
 unusual on the way falls back to the whole-text test.
 */
 
+/// The values of `--crds` documents no reader looks at, for the span-free reader
+/// ([`crate::load::yaml::fast::SkipValue`]): the schema of a CustomResourceDefinition's version
+/// that `wanted` refuses (its group, version and kind are read from what comes before the
+/// schema, as generators write it: `spec.group` and `spec.names.kind` before `spec.versions`,
+/// and each version's `name` before its `schema`). Only [`super::definition::read_wanted`] reads
+/// a version's schema, and it passes over such a version before looking at it; a version whose
+/// name is not yet read, or a document that is no CustomResourceDefinition, keeps everything.
+pub fn unused_version_schemas(
+    wanted: impl Fn(&super::Gvk) -> bool + Send + Sync + 'static,
+) -> crate::load::yaml::fast::SkipValue {
+    use crate::load::yaml::fast::{Level, SkipValue};
+    use serde_json::Value;
+    let test = move |levels: &[Level<'_>]| -> bool {
+        let [root, spec, versions, version, schema] = levels else {
+            return false;
+        };
+        if (spec.key, versions.key, schema.key) != ("spec", "versions", "schema") {
+            return false;
+        }
+        let (Some(root), Some(spec), Some(version)) = (root.entries, spec.entries, version.entries)
+        else {
+            return false;
+        };
+        fn s<'m>(m: &'m serde_json::Map<String, Value>, k: &str) -> Option<&'m str> {
+            m.get(k).and_then(Value::as_str)
+        }
+        if s(root, "kind") != Some("CustomResourceDefinition")
+            || s(root, "apiVersion") != Some("apiextensions.k8s.io/v1")
+        {
+            return false;
+        }
+        let kind = spec
+            .get("names")
+            .and_then(|n| n.get("kind"))
+            .and_then(Value::as_str);
+        match (s(spec, "group"), kind, s(version, "name")) {
+            (Some(group), Some(kind), Some(name)) => !wanted(&super::Gvk::new(group, name, kind)),
+            _ => false,
+        }
+    };
+    SkipValue {
+        depth: 5,
+        test: std::sync::Arc::new(test),
+    }
+}
+
 /// Whether the YAML document `text` may define one of `kinds` (see the module docs).
 pub fn may_define(text: &str, kinds: &[String]) -> bool {
     if let Some(kind) = header_kind(text, true) {

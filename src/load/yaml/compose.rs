@@ -75,6 +75,20 @@ fn charge_run(n: usize, span: Span) -> Result<(), YamlError> {
     .limit())
 }
 
+/// Charge `n` nodes to the run only if they fit its bound; whether they did (nothing is charged
+/// when they do not, so that a reader falling back to [`Composer`] fails where it alone would).
+pub(super) fn try_charge_run(n: usize) -> bool {
+    let Some(run) = RUN_NODES.get() else {
+        return true;
+    };
+    let n = n as u64;
+    run.used
+        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
+            used.checked_add(n).filter(|&u| u <= run.limit)
+        })
+        .is_ok()
+}
+
 /// Index of a node in [`Composed::nodes`].
 pub(super) type NodeId = usize;
 
@@ -444,7 +458,7 @@ impl<'a> Composer<'a> {
 }
 
 /// Whether the text ends in a line with content but no line break.
-fn ends_in_unterminated_line(text: &str) -> bool {
+pub(super) fn ends_in_unterminated_line(text: &str) -> bool {
     if text.ends_with(['\n', '\r']) {
         return false;
     }
@@ -497,7 +511,7 @@ fn next_document_marker(text: &str, from: usize) -> usize {
 /// YAML 1.1 (libyaml, yaml.v2) treats NEL, LS and PS as line breaks — a plain value or comment
 /// containing one is split there by kubectl — while granit (YAML 1.2) reads them as ordinary
 /// characters. Rather than guess, reject them (in quoted strings too, where Go folds them).
-fn check_line_breaks(region: &str, base: usize) -> Result<(), YamlError> {
+pub(super) fn check_line_breaks(region: &str, base: usize) -> Result<(), YamlError> {
     // Each of them starts with byte C2 or E2 in UTF-8: only there is a character decoded.
     let found = memchr::memchr2_iter(0xC2, 0xE2, region.as_bytes()).find_map(|i| {
         region
@@ -567,7 +581,7 @@ fn check_directives(region: &str, base: usize) -> Result<(), YamlError> {
 }
 
 /// YAML 1.1 has no `\/` escape (JSON and YAML 1.2 do); yaml.v2 rejects it.
-fn check_escapes(raw: &str, base: usize) -> Result<(), YamlError> {
+pub(super) fn check_escapes(raw: &str, base: usize) -> Result<(), YamlError> {
     let mut chars = raw.char_indices();
     while let Some((i, c)) = chars.next() {
         if c != '\\' {
