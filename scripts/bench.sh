@@ -50,17 +50,18 @@ provider_crds_budget() {
     git -C "$repo" ls-tree -r --name-only HEAD | grep -E 'config/crd/bases/[^/]*\.yaml$' |
       while read -r f; do git -C "$repo" show "HEAD:$f" > "$work/own/$(basename "$f")"; done
   done
-  local copy=0 size=0
+  local copy=0 size=0 r
   while [ "$size" -lt $((16 * 1024 * 1024)) ]; do
-    copy=$((copy + 1))
+    copy=$((copy + 1)) r=0
     for repo in ${OTHER_REPOS:-}; do
+      r=$((r + 1))
       git -C "$repo" ls-tree -r --name-only HEAD | grep -E 'config/crd/bases/[^/]*\.yaml$' |
         while read -r f; do
           # Another project's kinds: its group and kind names prefixed.
           git -C "$repo" show "HEAD:$f" | sed -E \
             -e "s/^(  name: [a-z0-9]+\.)/\1copy$copy-/" -e "s/^(  group: )/\1copy$copy-/" \
             -e "s/^(    (kind|listKind): )/\1Copy$copy/" \
-            > "$work/unrelated/copy$copy-$(basename "$repo")-$(basename "$f")"
+            > "$work/unrelated/copy$copy-$r-$(basename "$f")"
         done
     done
     size=$(cat "$work"/unrelated/*.yaml 2>/dev/null | wc -c)

@@ -17,6 +17,7 @@ scalars still checked as the full path checks them, but nothing of it is built.
 */
 
 use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::Arc;
 
 use granit_parser::{Event, Parser, ScalarStyle, StructureStyle, options};
@@ -46,6 +47,11 @@ pub struct SkipValue {
     pub depth: usize,
     /// Whether to leave the value out.
     pub test: Arc<dyn Fn(&[Level<'_>]) -> bool + Send + Sync>,
+    /// Faster still, where the text is laid out plainly enough to tell: the byte ranges of a
+    /// document's text (whole lines, sorted, apart, strictly inside the document) that hold
+    /// only a key and the value `test` would leave out, so that they are not even scanned.
+    /// What is cut is not read at all, syntax errors included.
+    pub cut: Option<Arc<dyn Fn(&str) -> Vec<Range<usize>> + Send + Sync>>,
 }
 
 impl std::fmt::Debug for SkipValue {
@@ -91,6 +97,58 @@ pub(super) fn documents(
     if compose::check_line_breaks(text, 0).is_err() {
         return None;
     }
+    if let Some(cut) = skip.and_then(|s| s.cut.as_ref()) {
+        let ranges = cut(text);
+        if !ranges.is_empty()
+            && let Some(docs) = read_cut(text, base, &ranges, skip)
+        {
+            return Some(docs);
+        }
+    }
+    read(text, base, skip)
+}
+
+/// [`read`] of `text` without `ranges`, the extents mapped back onto `text`.
+fn read_cut(
+    text: &str,
+    base: usize,
+    ranges: &[Range<usize>],
+    skip: Option<&SkipValue>,
+) -> Option<Vec<(Value, Span)>> {
+    let mut kept = String::with_capacity(text.len());
+    let mut from = 0;
+    for r in ranges {
+        if r.start < from || r.start >= r.end {
+            return None;
+        }
+        kept.push_str(text.get(from..r.start)?);
+        from = r.end;
+    }
+    kept.push_str(text.get(from..)?);
+    // A position of the kept text in `text`: after every range that starts before it (no
+    // extent starts or ends at a range's start, the ranges being strictly inside documents).
+    let back = |mut at: usize| {
+        for r in ranges {
+            if r.start < at {
+                at += r.end - r.start;
+            }
+        }
+        at
+    };
+    let docs = read(&kept, 0, skip)?;
+    Some(
+        docs.into_iter()
+            .map(|(value, span)| {
+                let start = back(span.offset);
+                let end = back(span.offset + span.len);
+                (value, Span::new(start + base, end.saturating_sub(start)))
+            })
+            .collect(),
+    )
+}
+
+/// [`documents`] without cuts.
+fn read(text: &str, base: usize, skip: Option<&SkipValue>) -> Option<Vec<(Value, Span)>> {
     let opts = options! { emit_comments: false, emit_anchor_events: true };
     let mut reader = Reader {
         parser: Parser::new_from_str_with_options(text, opts),
@@ -549,6 +607,7 @@ mod tests {
         let skip = SkipValue {
             // The root, spec, versions, the item, its schema.
             depth: 5,
+            cut: None,
             test: Arc::new(|levels: &[Level<'_>]| {
                 let item = levels.get(3).and_then(|l| l.entries);
                 levels.last().is_some_and(|l| l.key == "schema")
