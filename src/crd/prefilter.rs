@@ -27,7 +27,7 @@ unusual on the way falls back to the whole-text test.
 /// a version's schema, and it passes over such a version before looking at it; a version whose
 /// name is not yet read, or a document that is no CustomResourceDefinition, keeps everything.
 pub fn unused_version_schemas(
-    wanted: impl Fn(&super::Gvk) -> bool + Send + Sync + 'static,
+    wanted: impl Fn(&super::structural::Gvk) -> bool + Send + Sync + 'static,
 ) -> crate::load::yaml::fast::SkipValue {
     use crate::load::yaml::fast::{Level, SkipValue};
     use serde_json::Value;
@@ -57,7 +57,9 @@ pub fn unused_version_schemas(
             .and_then(|n| n.get("kind"))
             .and_then(Value::as_str);
         match (s(spec, "group"), kind, s(version, "name")) {
-            (Some(group), Some(kind), Some(name)) => !wanted(&super::Gvk::new(group, name, kind)),
+            (Some(group), Some(kind), Some(name)) => {
+                !wanted(&super::structural::Gvk::new(group, name, kind))
+            }
             _ => false,
         }
     };
@@ -81,7 +83,7 @@ pub fn unused_version_schemas(
 /// scalar or flow collection in a schema must be indented so too.
 pub fn unused_schema_lines(
     text: &str,
-    wanted: &dyn Fn(&super::Gvk) -> bool,
+    wanted: &dyn Fn(&super::structural::Gvk) -> bool,
 ) -> Vec<std::ops::Range<usize>> {
     let mut cuts = Vec::new();
     let (mut api_version, mut top_kind, mut group, mut kind) = ("", "", "", "");
@@ -174,7 +176,7 @@ pub fn unused_schema_lines(
                         if let Some(n) = name
                             && crd
                             && [group, kind].iter().all(|w| word(w).is_some())
-                            && !wanted(&super::Gvk::new(group, n, kind))
+                            && !wanted(&super::structural::Gvk::new(group, n, kind))
                         {
                             open = Some(at);
                         }

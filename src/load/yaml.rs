@@ -26,6 +26,7 @@ sigs.k8s.io/yaml semantics, using `resolve` for scalars) → value and span tabl
 way back.
 */
 
+mod bounds;
 mod compose;
 mod decode;
 mod emit;
@@ -34,7 +35,7 @@ mod resolve;
 
 use std::sync::Arc;
 
-pub use compose::{DEFAULT_RUN_NODES, limit_run as limit_run_nodes};
+pub use bounds::{DEFAULT_RUN_NODES, limit_run as limit_run_nodes};
 pub use emit::to_yaml;
 
 use crate::diag::{Code, Diagnostic};

@@ -23,7 +23,9 @@ use std::sync::Arc;
 use granit_parser::{Event, Parser, ScalarStyle, StructureStyle, options};
 use serde_json::{Map, Value};
 
-use super::compose::{self, MAX_DOCUMENT_NODES};
+use super::bounds::{
+    MAX_DOCUMENT_NODES, ends_in_unterminated_line, slash_escape, try_charge, yaml11_line_break,
+};
 use super::resolve::{self, Resolved};
 use crate::source::Span;
 
@@ -81,7 +83,7 @@ enum Open {
 /// The documents of `text` (starting at byte `base` of its file) with their extents, or `None`
 /// when the text is outside this path's subset or fails: the caller then reads it on the full
 /// path. Nodes are charged to the run only when the whole text succeeds, and only when the
-/// charge fits ([`compose::try_charge_run`]), so the full path, when it runs instead, charges
+/// charge fits ([`super::bounds::try_charge`]), so the full path, when it runs instead, charges
 /// and fails exactly as it would alone.
 pub(super) fn documents(
     text: &str,
@@ -94,7 +96,7 @@ pub(super) fn documents(
     if bytes.first() == Some(&b'%') || memchr::memmem::find(bytes, b"\n%").is_some() {
         return None;
     }
-    if compose::check_line_breaks(text, 0).is_err() {
+    if yaml11_line_break(text).is_some() {
         return None;
     }
     if let Some(cut) = skip.and_then(|s| s.cut.as_ref()) {
@@ -169,7 +171,7 @@ fn read(text: &str, base: usize, skip: Option<&SkipValue>) -> Option<Vec<(Value,
             _ => {}
         }
     }
-    compose::try_charge_run(reader.nodes).then_some(docs)
+    try_charge(reader.nodes).then_some(docs)
 }
 
 struct Reader<'a, 's> {
@@ -195,7 +197,7 @@ impl<'a> Reader<'a, '_> {
     }
 
     /// One document after its start event: its value and extent (as the full path computes
-    /// them, see [`compose::Composer::next_document`]).
+    /// them).
     fn document(&mut self, explicit_start: Option<usize>) -> Option<(Value, Span)> {
         let mut stack: Vec<Frame> = Vec::new();
         let mut root: Option<(Value, Span)> = None;
@@ -342,7 +344,7 @@ impl<'a> Reader<'a, '_> {
     /// full path would fail.
     fn check_scalar(&self, style: ScalarStyle, span: Span, in_flow: bool) -> Option<bool> {
         let raw = self.text.get(span.offset..span.offset + span.len)?;
-        if matches!(style, ScalarStyle::DoubleQuoted) && compose::check_escapes(raw, 0).is_err() {
+        if matches!(style, ScalarStyle::DoubleQuoted) && slash_escape(raw).is_some() {
             return None;
         }
         let plain = matches!(style, ScalarStyle::Plain);
@@ -363,7 +365,7 @@ impl<'a> Reader<'a, '_> {
         let mut value = value;
         if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded)
             && span.offset + span.len >= self.text.len()
-            && compose::ends_in_unterminated_line(self.text)
+            && ends_in_unterminated_line(self.text)
             && value.ends_with('\n')
         {
             value.to_mut().pop();
