@@ -48,13 +48,19 @@ pub struct SkipValue {
     /// The number of levels, the root's and the tested value's included.
     pub depth: usize,
     /// Whether to leave the value out.
-    pub test: Arc<dyn Fn(&[Level<'_>]) -> bool + Send + Sync>,
+    pub test: Arc<LeaveOut>,
     /// Faster still, where the text is laid out plainly enough to tell: the byte ranges of a
     /// document's text (whole lines, sorted, apart, strictly inside the document) that hold
     /// only a key and the value `test` would leave out, so that they are not even scanned.
     /// What is cut is not read at all, syntax errors included.
-    pub cut: Option<Arc<dyn Fn(&str) -> Vec<Range<usize>> + Send + Sync>>,
+    pub cut: Option<Arc<CutLines>>,
 }
+
+/// [`SkipValue::test`]: whether to leave out the value at the end of the levels.
+pub type LeaveOut = dyn Fn(&[Level<'_>]) -> bool + Send + Sync;
+
+/// [`SkipValue::cut`]: the ranges of a document's text to cut before reading it.
+pub type CutLines = dyn Fn(&str) -> Vec<Range<usize>> + Send + Sync;
 
 impl std::fmt::Debug for SkipValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
