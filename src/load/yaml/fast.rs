@@ -123,7 +123,27 @@ fn read_cut(
     ranges: &[Range<usize>],
     skip: Option<&SkipValue>,
 ) -> Option<Vec<(Value, Span)>> {
-    let mut kept = String::with_capacity(text.len());
+    // The kept text goes to one buffer per thread: values own their strings, and a fresh
+    // buffer per document cost its pages being zeroed again each time.
+    thread_local! {
+        static KEPT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    KEPT.with(|buf| {
+        let Ok(mut kept) = buf.try_borrow_mut() else {
+            return None;
+        };
+        kept.clear();
+        read_cut_into(text, base, ranges, skip, &mut kept)
+    })
+}
+
+fn read_cut_into(
+    text: &str,
+    base: usize,
+    ranges: &[Range<usize>],
+    skip: Option<&SkipValue>,
+    kept: &mut String,
+) -> Option<Vec<(Value, Span)>> {
     let mut from = 0;
     for r in ranges {
         if r.start < from || r.start >= r.end {
@@ -143,7 +163,7 @@ fn read_cut(
         }
         at
     };
-    let docs = read(&kept, 0, skip)?;
+    let docs = read(kept, 0, skip)?;
     Some(
         docs.into_iter()
             .map(|(value, span)| {
