@@ -97,6 +97,10 @@ pub fn unused_schema_lines(
     for line in text.split_inclusive('\n') {
         let at = offset;
         offset += line.len();
+        // Most lines are a schema's, deeper than anything looked at: passed over at a glance.
+        if line.as_bytes().get(..5) == Some(b"     ") {
+            continue;
+        }
         let body = line.trim_start_matches(' ');
         let indent = line.len() - body.len();
         let content = body.trim_end_matches(['\n', '\r', ' ']);
