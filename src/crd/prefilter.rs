@@ -17,6 +17,13 @@ top-level `kind` and then `spec.names.kind` as plain words) defines that kind, a
 object only its own `kind`. The scan stops there, within the first [`HEADER_SCAN`] bytes, instead
 of searching the whole text (a CRD's schemas are most of it) once per wanted kind; anything
 unusual on the way falls back to the whole-text test.
+
+Owns as well what of a kept CRD need not be read: the schemas of its versions the run never
+meets ([`unused_version_schemas`]), which only [`super::definition::read_wanted`] would read and
+passes over. They are cut from the text before it is parsed where the lines on the way are laid
+out as controller-gen lays them out ([`unused_schema_lines`]), else left out while reading
+([`crate::load::yaml::fast`]); what is cut is not read at all, its syntax errors included, as
+for a document passed over.
 */
 
 /// The values of `--crds` documents no reader looks at, for the span-free reader

@@ -23,7 +23,9 @@ tiny edge cases (e.g. `[a:]` is `[{"a": null}]` here but `["a:"]` in Go).
 
 Pipeline: `compose` (granit-parser events → node tree with spans) → `decode` (yaml.v2 +
 sigs.k8s.io/yaml semantics, using `resolve` for scalars) → value and span table. `emit` is the
-way back.
+way back. Documents whose span tables are built on demand are read on a span-free path where
+they can be ([`fast`]: events straight to values, giving up to the full path on anything outside
+its subset); `bounds` holds what both paths keep to.
 */
 
 mod bounds;
