@@ -14,20 +14,119 @@ cd "$(dirname "$0")/.."
 # another topoplan binary to time it too, e.g. one built before CRDs were read).
 # --change: only issue #24's budget, a change planned against a 2,000-Cluster management
 # cluster (see change_budget below; needs only the bundled example).
+# --provider-crds: only issue #26's budgets, what real provider CRDs cost one Cluster (see
+# provider_crds_budget below; needs clones of Cluster API and its providers).
 only_budgets=false
 only_crds=false
 only_change=false
+only_provider_crds=false
 if [ "${1:-}" = "--budgets" ]; then only_budgets=true; shift; fi
 if [ "${1:-}" = "--crds" ]; then only_crds=true; shift; fi
 if [ "${1:-}" = "--change" ]; then only_change=true; shift; fi
+if [ "${1:-}" = "--provider-crds" ]; then only_provider_crds=true; shift; fi
+# The binary timed: a release build made here, or BIN (e.g. another worktree's build).
+bin=${BIN:-target/release/topoplan}
+build() { if [ -z "${BIN:-}" ]; then cargo build --release --quiet; fi; }
+
+# Issue #26's budgets, on one Cluster of Cluster API Provider AWS's simple ClusterClass
+# (templates/cluster-template-simple-clusterclass.yaml of CAPA_REPO):
+# - built-in schemas only (no --crds): <= 5 ms;
+# - --crds with Cluster API's and CAPA's CRDs (its own, every config/crd/bases file of the two);
+# - the same plus 16 MB of CRDs of kinds it never meets (OTHER_REPOS' config/crd/bases files,
+#   copied under other group and kind names until 16 MB): <= 15 ms over its own alone;
+# - reading the CRDs: validate with its own CRDs against without, over the bytes of the CRD
+#   documents that define a kind the run meets: >= 150 MB/s.
+# CAPI_REPO, CAPA_REPO and OTHER_REPOS (space-separated) are git clones, bare or not, of
+# kubernetes-sigs/cluster-api, kubernetes-sigs/cluster-api-provider-aws and other providers
+# (e.g. cluster-api-provider-azure, rancher/cluster-api-provider-rke2); their HEAD is read.
+provider_crds_budget() {
+  : "${CAPI_REPO:?set CAPI_REPO to a clone of kubernetes-sigs/cluster-api}"
+  : "${CAPA_REPO:?set CAPA_REPO to a clone of kubernetes-sigs/cluster-api-provider-aws}"
+  build
+  local work=target/bench/provider-crds
+  rm -rf "$work" && mkdir -p "$work/own" "$work/unrelated"
+  local repo f
+  for repo in "$CAPI_REPO" "$CAPA_REPO"; do
+    git -C "$repo" ls-tree -r --name-only HEAD | grep -E 'config/crd/bases/[^/]*\.yaml$' |
+      while read -r f; do git -C "$repo" show "HEAD:$f" > "$work/own/$(basename "$f")"; done
+  done
+  local copy=0 size=0 r
+  while [ "$size" -lt $((16 * 1024 * 1024)) ]; do
+    copy=$((copy + 1)) r=0
+    for repo in ${OTHER_REPOS:-}; do
+      r=$((r + 1))
+      git -C "$repo" ls-tree -r --name-only HEAD | grep -E 'config/crd/bases/[^/]*\.yaml$' |
+        while read -r f; do
+          # Another project's kinds: its group and kind names prefixed.
+          git -C "$repo" show "HEAD:$f" | sed -E \
+            -e "s/^(  name: [a-z0-9]+\.)/\1copy$copy-/" -e "s/^(  group: )/\1copy$copy-/" \
+            -e "s/^(    (kind|listKind): )/\1Copy$copy/" \
+            > "$work/unrelated/copy$copy-$r-$(basename "$f")"
+        done
+    done
+    size=$(cat "$work"/unrelated/*.yaml 2>/dev/null | wc -c)
+    [ "$copy" -lt 100 ] || { echo "OTHER_REPOS hold no CRDs" >&2; exit 1; }
+  done
+  git -C "$CAPA_REPO" show HEAD:templates/cluster-template-simple-clusterclass.yaml > "$work/capa-simple.yaml"
+  cat > "$work/vars.env" <<'ENV'
+CLUSTER_NAME=bench
+CONTROL_PLANE_MACHINE_COUNT=1
+WORKER_MACHINE_COUNT=1
+KUBERNETES_VERSION=v1.31.0
+AWS_REGION=us-east-1
+AWS_SSH_KEY_NAME=default
+AWS_CONTROL_PLANE_MACHINE_TYPE=t3.large
+AWS_NODE_MACHINE_TYPE=t3.large
+CNI_RESOURCES=""
+ENV
+  # The bytes of the CRD documents a run of this input must read: those defining a kind it
+  # meets (its objects', a template's object's, and the objects Cluster API generates).
+  local needed
+  needed=$(python3 - "$work/capa-simple.yaml" "$work"/own/*.yaml <<'PY'
+import re, sys
+kinds = set(re.findall(r"(?m)^kind: (\w+)$", open(sys.argv[1]).read()))
+kinds |= {k[: -len("Template")] for k in kinds if k.endswith("Template")}
+kinds |= {"MachineDeployment", "MachinePool", "MachineHealthCheck"}
+total = 0
+for p in sys.argv[2:]:
+    for doc in open(p).read().split("\n---\n"):
+        m = re.search(r"(?m)^    kind: (\w+)$", doc)
+        if m and m.group(1) in kinds:
+            total += len(doc.encode())
+print(total)
+PY
+)
+  local one=("$bin" plan --substitute --env-file "$work/vars.env" -f "$work/capa-simple.yaml")
+  local val=("$bin" validate --substitute --env-file "$work/vars.env" -f "$work/capa-simple.yaml")
+  echo "== provider CRDs: one Cluster of CAPA's simple ClusterClass; own CRDs $(cat "$work"/own/*.yaml | wc -c) bytes" \
+    "($needed of them defining kinds the run meets), unrelated $size bytes"
+  hyperfine --warmup 3 --runs "${RUNS:-20}" -N --export-json "$work/provider-crds.json" \
+    -n "plan, built-in schemas" "${one[*]}" \
+    -n "plan, --crds own" "${one[*]} --crds $work/own" \
+    -n "plan, --crds own + 16 MB unrelated" "${one[*]} --crds $work/own --crds $work/unrelated" \
+    -n "validate, built-in schemas" "${val[*]}" \
+    -n "validate, --crds own" "${val[*]} --crds $work/own"
+  python3 - "$work/provider-crds.json" "$needed" <<'PY'
+import json, sys
+r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
+med = lambda n: r[n]["median"]
+print("plan, built-in schemas: %.1f ms (median)" % (1e3 * med("plan, built-in schemas")))
+print("16 MB unrelated CRDs add: %.1f ms (medians)" % (1e3 * (med("plan, --crds own + 16 MB unrelated") - med("plan, --crds own"))))
+d = med("validate, --crds own") - med("validate, built-in schemas")
+print("reading the needed CRDs: %d bytes in %.1f ms, %.0f MB/s" % (int(sys.argv[2]), 1e3 * d, int(sys.argv[2]) / d / 1e6))
+PY
+  /usr/bin/time -f "plan, --crds own + 16 MB unrelated: %M KiB, %e s" "${one[@]}" --crds "$work/own" --crds "$work/unrelated" >/dev/null 2>"$work/unrelated.err" || true
+  tail -n1 "$work/unrelated.err"
+}
+if $only_provider_crds; then provider_crds_budget; exit 0; fi
 
 # Issue #24's budget: the management cluster is a 2,000-Cluster export written by `plan
 # --output-dir` (the quick-start Cluster under 2,000 names) plus its class and templates; `-f`
 # holds only the change. A worker template change (every Cluster of the class rotates it):
 # <= 3 s and <= 800 MiB; a change no Cluster is affected by: <= 1 s.
 change_budget() {
-  cargo build --release --quiet
-  local bin=target/release/topoplan work=target/bench/change ex=testdata/examples/quick-start
+  build
+  local work=target/bench/change ex=testdata/examples/quick-start
   rm -rf "$work" && mkdir -p "$work/fleet" "$work/change" "$work/unused"
   for i in $(seq 1 2000); do
     echo "---"
@@ -61,8 +160,7 @@ if $only_change; then change_budget; exit 0; fi
 example=${1:-../shared/examples/dev-quick-start}
 [ -d "$example" ] || { echo "no example directory at $example" >&2; exit 1; }
 
-cargo build --release --quiet
-bin=target/release/topoplan
+build
 work=target/bench
 rm -rf "$work" && mkdir -p "$work"
 

@@ -195,6 +195,33 @@ fn only_the_crds_of_kinds_the_run_meets_are_parsed() {
         .run();
 }
 
+#[test]
+fn a_crd_file_of_one_document_of_a_kind_the_run_never_meets_is_not_parsed() {
+    // controller-gen writes each CRD in a file of its own (`config/crd/bases`): a file of one
+    // document is tested as a stream's document is, and passed over unparsed.
+    let kcp = std::fs::read_to_string(repo().join("testdata/crds/kubeadm-control-plane.yaml"))
+        .expect("fixture");
+    let unused = "---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  names:\n    kind: Widget\n    plural: widgets\n  versions: [unclosed\n";
+    with_certs_patch()
+        .file("extra/kcp.yaml", &kcp)
+        .file("extra/widgets.yaml", unused)
+        .args(["plan", "-f", "in", "--crds", "extra"])
+        .status(1)
+        .stderr_contains("written by patch \"certs\"")
+        .stderr_lacks("topoplan::input::yaml")
+        .run();
+    with_certs_patch()
+        .file("extra/kcp.yaml", &kcp)
+        .file(
+            "extra/widgets.yaml",
+            &unused.replace("Widget", "DockerCluster"),
+        )
+        .args(["plan", "-f", "in", "--crds", "extra"])
+        .status(1)
+        .stderr_contains("extra/widgets.yaml:11:13")
+        .run();
+}
+
 /// A CRD's transition rule (`oldSelf`) runs against the stored object given with `--current`.
 #[test]
 fn transition_rules_see_the_stored_object() {

@@ -17,7 +17,212 @@ top-level `kind` and then `spec.names.kind` as plain words) defines that kind, a
 object only its own `kind`. The scan stops there, within the first [`HEADER_SCAN`] bytes, instead
 of searching the whole text (a CRD's schemas are most of it) once per wanted kind; anything
 unusual on the way falls back to the whole-text test.
+
+Owns as well what of a kept CRD need not be read: the schemas of its versions the run never
+meets ([`unused_version_schemas`]), which only [`super::definition::read_wanted`] would read and
+passes over. They are cut from the text before it is parsed where the lines on the way are laid
+out as controller-gen lays them out ([`unused_schema_lines`]), else left out while reading
+([`crate::load::yaml::fast`]); what is cut is not read at all, its syntax errors included, as
+for a document passed over.
 */
+
+/// The values of `--crds` documents no reader looks at, for the span-free reader
+/// ([`crate::load::yaml::fast::SkipValue`]): the schema of a CustomResourceDefinition's version
+/// that `wanted` refuses (its group, version and kind are read from what comes before the
+/// schema, as generators write it: `spec.group` and `spec.names.kind` before `spec.versions`,
+/// and each version's `name` before its `schema`). Only [`super::definition::read_wanted`] reads
+/// a version's schema, and it passes over such a version before looking at it; a version whose
+/// name is not yet read, or a document that is no CustomResourceDefinition, keeps everything.
+pub fn unused_version_schemas(
+    wanted: impl Fn(&super::structural::Gvk) -> bool + Send + Sync + 'static,
+) -> crate::load::yaml::fast::SkipValue {
+    use crate::load::yaml::fast::{Level, SkipValue};
+    use serde_json::Value;
+    let wanted = std::sync::Arc::new(wanted);
+    let wanted2 = std::sync::Arc::clone(&wanted);
+    let test = move |levels: &[Level<'_>]| -> bool {
+        let [root, spec, versions, version, schema] = levels else {
+            return false;
+        };
+        if (spec.key, versions.key, schema.key) != ("spec", "versions", "schema") {
+            return false;
+        }
+        let (Some(root), Some(spec), Some(version)) = (root.entries, spec.entries, version.entries)
+        else {
+            return false;
+        };
+        fn s<'m>(m: &'m serde_json::Map<String, Value>, k: &str) -> Option<&'m str> {
+            m.get(k).and_then(Value::as_str)
+        }
+        if s(root, "kind") != Some("CustomResourceDefinition")
+            || s(root, "apiVersion") != Some("apiextensions.k8s.io/v1")
+        {
+            return false;
+        }
+        let kind = spec
+            .get("names")
+            .and_then(|n| n.get("kind"))
+            .and_then(Value::as_str);
+        match (s(spec, "group"), kind, s(version, "name")) {
+            (Some(group), Some(kind), Some(name)) => {
+                !wanted(&super::structural::Gvk::new(group, name, kind))
+            }
+            _ => false,
+        }
+    };
+    let cut = std::sync::Arc::new(move |text: &str| unused_schema_lines(text, &|g| wanted2(g)));
+    SkipValue {
+        depth: 5,
+        test: std::sync::Arc::new(test),
+        cut: Some(cut),
+    }
+}
+
+/// The byte ranges of `text`, a CustomResourceDefinition written as generators write it, that
+/// hold the `schema` of a version `wanted` refuses: from the `    schema:` line of the version to
+/// the last line of its value, whole lines. Empty (nothing is cut, the document is read whole)
+/// unless the lines that are not inside a value are block mappings and sequences in
+/// controller-gen's layout: plain `kind` and `apiVersion` at the top, plain `spec.group` and
+/// `spec.names.kind` before `spec.versions`, each version's plain `name` before its `schema`;
+/// tabs, flow collections or quotes on the way, a second document, or a schema that is the
+/// document's last value give up. A value's lines are those indented more than its key (blank
+/// and comment lines among them), which is how YAML ends a block value; a multi-line quoted
+/// scalar or flow collection in a schema must be indented so too.
+pub fn unused_schema_lines(
+    text: &str,
+    wanted: &dyn Fn(&super::structural::Gvk) -> bool,
+) -> Vec<std::ops::Range<usize>> {
+    let mut cuts = Vec::new();
+    let (mut api_version, mut top_kind, mut group, mut kind) = ("", "", "", "");
+    // The top-level key and the key under `spec` (indent 2) of the current line.
+    let (mut top, mut under_spec) = ("", "");
+    // In `spec.versions`: the current item's name, and the start of an open cut.
+    let mut name: Option<&str> = None;
+    let mut open: Option<usize> = None;
+    let mut started = false;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let at = offset;
+        offset += line.len();
+        // Most lines are a schema's, deeper than anything looked at: passed over at a glance.
+        if line.as_bytes().get(..5) == Some(b"     ") {
+            continue;
+        }
+        let body = line.trim_start_matches(' ');
+        let indent = line.len() - body.len();
+        let content = body.trim_end_matches(['\n', '\r', ' ']);
+        // Blank and comment lines, and lines inside a value (deeper than the structure looked
+        // at, or a compact sequence's items under a key at indent 4).
+        if content.is_empty()
+            || content.starts_with('#')
+            || indent > 4
+            || (indent == 4 && content.starts_with("- "))
+        {
+            continue;
+        }
+        if let Some(start) = open.take() {
+            cuts.push(start..at);
+        }
+        if body.starts_with('\t') || content.starts_with("...") {
+            return Vec::new();
+        }
+        if indent == 0 && content == "---" {
+            if started {
+                return Vec::new();
+            }
+            started = true;
+            continue;
+        }
+        started = true;
+        match indent {
+            0 => {
+                let Some((key, value)) = entry(content) else {
+                    return Vec::new();
+                };
+                (top, under_spec) = (key, "");
+                match key {
+                    "apiVersion" => api_version = value,
+                    "kind" => top_kind = value,
+                    "spec" if !value.is_empty() => return Vec::new(),
+                    _ => {}
+                }
+            }
+            2 | 4 if top != "spec" => {}
+            2 => {
+                if let Some(rest) = content.strip_prefix("- ") {
+                    // A version item, its first key on the line (never cut: the line holds
+                    // the item's marker).
+                    if under_spec != "versions" {
+                        continue;
+                    }
+                    let Some((key, value)) = entry(rest) else {
+                        return Vec::new();
+                    };
+                    name = None;
+                    if key == "name" {
+                        name = word(value);
+                    }
+                    continue;
+                }
+                let Some((key, value)) = entry(content) else {
+                    return Vec::new();
+                };
+                under_spec = key;
+                match key {
+                    "group" => group = value,
+                    "names" | "versions" if !value.is_empty() => return Vec::new(),
+                    _ => {}
+                }
+            }
+            4 => {
+                let Some((key, value)) = entry(content) else {
+                    return Vec::new();
+                };
+                match (under_spec, key) {
+                    ("names", "kind") => kind = value,
+                    ("versions", "name") => name = word(value),
+                    ("versions", "schema") if value.is_empty() => {
+                        let crd = api_version == "apiextensions.k8s.io/v1"
+                            && top_kind == "CustomResourceDefinition";
+                        if let Some(n) = name
+                            && crd
+                            && [group, kind].iter().all(|w| word(w).is_some())
+                            && !wanted(&super::structural::Gvk::new(group, n, kind))
+                        {
+                            open = Some(at);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            // Indentation the layout never has, where it matters.
+            _ => return Vec::new(),
+        }
+    }
+    // A schema running to the end of the document is not cut: the document's end is its end.
+    cuts
+}
+
+/// `key: value` with a plain key, a trailing comment aside; `None` for anything else.
+fn entry(content: &str) -> Option<(&str, &str)> {
+    let (key, value) = content.split_once(':')?;
+    let value = match value.split_once(" #") {
+        Some((v, _)) => v,
+        None => value,
+    };
+    if !(value.is_empty() || value.starts_with(' ')) || word(key).is_none_or(str::is_empty) {
+        return None;
+    }
+    Some((key, value.trim()))
+}
+
+/// `w` if it is one plain word (letters, digits, `-_./`), as the values decided on must be.
+fn word(w: &str) -> Option<&str> {
+    (!w.is_empty()
+        && w.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./".contains(&b)))
+    .then_some(w)
+}
 
 /// Whether the YAML document `text` may define one of `kinds` (see the module docs).
 pub fn may_define(text: &str, kinds: &[String]) -> bool {
@@ -301,6 +506,103 @@ mod tests {
             ),
             None
         );
+    }
+
+    /// A CRD in controller-gen's layout with two versions.
+    const LAYOUT: &str = "---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  names:\n    categories:\n    - x\n    kind: Widget\n  scope: Namespaced\n  versions:\n  - additionalPrinterColumns:\n    - jsonPath: .a\n      name: A\n    name: v1\n    schema:\n      openAPIV3Schema:\n        description: \"two\n          lines\"\n\n        type: object\n    served: true\n  - name: v2\n    schema:\n      openAPIV3Schema:\n        type: object\n    served: true\n    storage: true\n";
+
+    fn cut_of(text: &str, versions: &[&str]) -> Vec<std::ops::Range<usize>> {
+        unused_schema_lines(text, &|g| {
+            g.group == "example.com" && g.kind == "Widget" && versions.contains(&g.version.as_str())
+        })
+    }
+
+    #[test]
+    fn the_schemas_of_unwanted_versions_are_cut_as_whole_lines() {
+        let cuts = cut_of(LAYOUT, &["v2"]);
+        assert_eq!(cuts.len(), 1);
+        let cut = &LAYOUT[cuts[0].clone()];
+        assert!(
+            cut.starts_with("    schema:\n") && cut.ends_with("        type: object\n"),
+            "{cut:?}"
+        );
+        assert!(cut.contains("lines"));
+        // The second version's schema runs to a `served` line, so it is cut too when unwanted.
+        assert_eq!(cut_of(LAYOUT, &["v1"]).len(), 1);
+        assert_eq!(cut_of(LAYOUT, &[]).len(), 2);
+        assert!(cut_of(LAYOUT, &["v1", "v2"]).is_empty());
+    }
+
+    #[test]
+    fn anything_unusual_on_the_way_cuts_nothing() {
+        for (from, to) in [
+            ("  group: example.com", "  group: \"example.com\""),
+            ("    kind: Widget", "    kind: !!str Widget"),
+            ("  - name: v2", "  - name: \"v2\""),
+            ("    name: v1", "    name: 'v1'"),
+            ("  versions:\n", "  versions: !!seq\n"),
+            ("kind: CustomResourceDefinition", "kind: Other"),
+            (
+                "apiVersion: apiextensions.k8s.io/v1\n",
+                "apiVersion: apiextensions.k8s.io/v1beta1\n",
+            ),
+            ("  scope: Namespaced", "\tscope: Namespaced"),
+            ("  scope: Namespaced", "   scope: Namespaced"),
+            ("spec:\n", "spec: &s\n"),
+        ] {
+            assert!(LAYOUT.contains(from), "{from}");
+            let text = LAYOUT.replace(from, to);
+            let cuts = cut_of(&text, &[]);
+            // Only the unplain version's name stops its own cut; anything else stops all.
+            let expect = usize::from(from.contains("name: v"));
+            assert!(cuts.len() <= expect, "{to:?}: {cuts:?}");
+        }
+        // A schema that is the document's last value, and a second document.
+        let last = LAYOUT.trim_end_matches("    served: true\n    storage: true\n");
+        assert_eq!(cut_of(last, &["v2"]).len(), 1);
+        assert!(cut_of(last, &["v1"]).is_empty());
+        assert!(cut_of(&format!("{LAYOUT}---\na: 1\n"), &[]).is_empty());
+    }
+
+    /// Read with the cuts, the documents are those read with the span-free reader leaving the
+    /// same schemas out, extents included: on the layout and on every fixture CRD.
+    #[test]
+    fn cut_reading_is_leaving_out_while_reading() {
+        use crate::load::yaml::parse_stream_kept;
+        use crate::source::SourceFile;
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/crds");
+        let mut texts = vec![LAYOUT.to_string()];
+        for f in ["capa", "capd", "kubeadm-bootstrap", "kubeadm-control-plane"] {
+            texts.push(std::fs::read_to_string(format!("{dir}/{f}.yaml")).unwrap());
+        }
+        let mut cut_any = false;
+        for text in texts {
+            for wanted in [vec![], vec!["v1beta1"], vec!["v1beta2", "v2"]] {
+                let with_cut =
+                    unused_version_schemas(move |g| wanted.contains(&g.version.as_str()));
+                let without = crate::load::yaml::fast::SkipValue {
+                    cut: None,
+                    ..with_cut.clone()
+                };
+                let file = SourceFile::new("t.yaml", text.clone());
+                let pieces = crate::load::yaml::Pieces::new(&file);
+                if let Some(c) = &with_cut.cut {
+                    cut_any |= (0..pieces.len()).any(|i| !c(pieces.text(i)).is_empty());
+                }
+                let a = parse_stream_kept(&file, &|_: &str| true, Some(&with_cut)).unwrap();
+                let b = parse_stream_kept(&file, &|_: &str| true, Some(&without)).unwrap();
+                assert_eq!(a.len(), b.len());
+                for (a, b) in a.iter().zip(&b) {
+                    assert_eq!((&a.value, a.span), (&b.value, b.span));
+                    // Locations come from the whole text either way.
+                    assert_eq!(
+                        a.spans.value_span("/spec/names/kind"),
+                        b.spans.value_span("/spec/names/kind")
+                    );
+                }
+            }
+        }
+        assert!(cut_any);
     }
 
     #[test]

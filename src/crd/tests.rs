@@ -436,6 +436,81 @@ spec:
 }
 
 /// A CRD schema node: the variable-schema keywords plus the CRD dialect's.
+/// `--crds` documents read as the pipeline reads them: only what may define `wanted`'s kinds,
+/// the schemas of other versions left out ([`prefilter::unused_version_schemas`]).
+fn crds_objects_wanted(name: &str, yaml: &str, wanted: &HashSet<Gvk>) -> Vec<Object> {
+    let file = SourceFile::new(name, yaml);
+    let kinds: Vec<String> = wanted.iter().map(|g| g.kind.clone()).collect();
+    let w = wanted.clone();
+    let skip = prefilter::unused_version_schemas(move |g| w.contains(g));
+    crate::load::yaml::parse_stream_kept(&file, &|t: &str| may_define(t, &kinds), Some(&skip))
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .into_iter()
+        .map(|d| {
+            let origin = Origin {
+                file: Arc::clone(&file),
+                spans: Arc::new(d.spans),
+            };
+            Object::new(d.value, origin, "default").unwrap_or_else(|e| panic!("{e:?}"))
+        })
+        .collect()
+}
+
+/// Leaving out the schemas of versions the run never meets changes nothing of what is read: for
+/// every served version of the fixtures, alone and with all, the same schemas compile, with the
+/// same warnings, and the left-out schemas are really gone.
+#[test]
+fn versions_the_run_never_meets_are_not_read_and_change_nothing() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/crds");
+    let mut left_out = 0;
+    for f in ["capa", "capd", "kubeadm-bootstrap", "kubeadm-control-plane"] {
+        let yaml = std::fs::read_to_string(format!("{dir}/{f}.yaml")).unwrap();
+        let all = objects(&format!("{f}.yaml"), &yaml);
+        let served: Vec<Gvk> = Crds::from_objects(&all)
+            .0
+            .served()
+            .into_iter()
+            .cloned()
+            .collect();
+        let mut sets: Vec<HashSet<Gvk>> =
+            served.iter().map(|g| HashSet::from([g.clone()])).collect();
+        sets.push(served.iter().cloned().collect());
+        for wanted in sets {
+            let want = |g: &Gvk| wanted.contains(g);
+            let (full, full_warnings) = Crds::from_objects_wanted(&all, &want);
+            let read = crds_objects_wanted(&format!("{f}.yaml"), &yaml, &wanted);
+            let (trimmed, trimmed_warnings) = Crds::from_objects_wanted(&read, &want);
+            assert_eq!(full.served(), trimmed.served(), "{f} {wanted:?}");
+            for g in full.served() {
+                let (a, b) = (
+                    full.get(&g.api_version(), &g.kind),
+                    trimmed.get(&g.api_version(), &g.kind),
+                );
+                assert_eq!(
+                    format!("{:?}", a.map(|s| s.schema())),
+                    format!("{:?}", b.map(|s| s.schema()))
+                );
+            }
+            let msgs = |w: &[crate::diag::Diagnostic]| {
+                w.iter().map(|d| d.message.clone()).collect::<Vec<_>>()
+            };
+            assert_eq!(msgs(&full_warnings), msgs(&trimmed_warnings));
+            left_out += read
+                .iter()
+                .flat_map(|o| {
+                    o.value
+                        .pointer("/spec/versions")
+                        .and_then(Value::as_array)
+                        .cloned()
+                        .unwrap_or_default()
+                })
+                .filter(|v| v.get("schema").is_none())
+                .count();
+        }
+    }
+    assert!(left_out > 10, "{left_out}");
+}
+
 fn crd_schema() -> impl Strategy<Value = Value> {
     let leaf = (
         crate::schema::proptests::schema_json(),

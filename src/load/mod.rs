@@ -68,8 +68,9 @@ pub struct LoadOptions {
     /// (see [`crate::source::SpanTable::on_demand`]): for large inputs read for reference, such as
     /// `--crds`, whose nodes are rarely reported.
     pub spans_on_demand: bool,
-    /// Parse only the documents this accepts (by their text), where a stream can be cut at its
-    /// document markers; the rest are never parsed, so their syntax errors go unseen. For
+    /// Parse only the documents this accepts (by their text: one document's, or a whole
+    /// stream's where it cannot be cut at its document markers, such as a file of one
+    /// document); the rest are never parsed, so their syntax errors go unseen. For
     /// reference inputs read for a few documents among many (`--crds`). Applies only with
     /// `spans_on_demand`, and to a text read once (a text two inputs share is parsed whole).
     pub keep_document: Option<KeepDocument>,
@@ -78,6 +79,10 @@ pub struct LoadOptions {
     /// reads (`plan`'s, [`crate::plan::unread`]). Ignored with `spans_on_demand`, and for a
     /// text two inputs share (it is parsed whole).
     pub pass_over: Option<KeepDocument>,
+    /// With `keep_document`, on the same texts: values of the kept documents no reader looks
+    /// at, left out where the span-free reader can ([`yaml::fast::SkipValue`]; a reader must
+    /// not rely on them being left out).
+    pub skip_value: Option<yaml::fast::SkipValue>,
     /// `default_namespace` came from `-n`: an object whose own namespace differs is refused
     /// (kubectl's rule), except for kinds without a namespace.
     pub namespace_from_flag: bool,
@@ -288,20 +293,22 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
     // A text's span tables are left to build on demand only when every set reading it says so.
     let mut on_demand: Vec<bool> = Vec::new();
     // The document filter of the one set reading a text (none once a second set reads it).
-    let mut keep: Vec<Option<&KeepDocument>> = Vec::new();
+    let mut keep: Vec<Option<(&KeepDocument, Option<&yaml::fast::SkipValue>)>> = Vec::new();
     // The pass-over test of the one set reading a text, likewise.
     let mut pass_over: Vec<Option<&KeepDocument>> = Vec::new();
     let mut slot_of: Vec<Option<usize>> = Vec::with_capacity(substituted.len());
     {
-        let mut index: HashMap<&str, usize> = HashMap::new();
+        let mut index: HashMap<TextKey<'_>, usize> = HashMap::new();
         for (set, file) in &substituted {
             let lazy = sets.get(*set).is_some_and(|o| o.spans_on_demand);
             let slot = file.as_ref().ok().map(|f| {
-                let i = *index.entry(f.text.as_str()).or_insert_with(|| {
+                let i = *index.entry(TextKey(f.text.as_str())).or_insert_with(|| {
                     unique.push(Arc::clone(f));
                     uses.push(0);
                     on_demand.push(true);
-                    keep.push(sets.get(*set).and_then(|o| o.keep_document.as_ref()));
+                    keep.push(sets.get(*set).and_then(|o| {
+                        o.keep_document.as_ref().map(|k| (k, o.skip_value.as_ref()))
+                    }));
                     pass_over.push(sets.get(*set).and_then(|o| o.pass_over.as_ref()));
                     unique.len() - 1
                 });
@@ -331,7 +338,7 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
         .zip(pass_over.par_iter())
         .map(|(((f, &lazy), keep), pass_over)| {
             let docs = match (lazy, keep, pass_over) {
-                (true, Some(k), _) => yaml::parse_stream_kept(f, &*k.0),
+                (true, Some((k, skip)), _) => yaml::parse_stream_kept(f, &*k.0, *skip),
                 (true, None, _) => yaml::parse_stream_spans_on_demand(f),
                 (false, _, Some(p)) => yaml::parse_stream_passing_over(f, &*p.0),
                 (false, _, None) => yaml::parse_stream(f),
@@ -424,6 +431,22 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
             )
         })
         .collect()
+}
+
+/// A text as the key of the map that finds texts read twice: hashed by its length and its
+/// ends only (hashing every byte of a provider's CRDs cost more than reading them), compared
+/// whole.
+#[derive(PartialEq, Eq)]
+struct TextKey<'a>(&'a str);
+
+impl std::hash::Hash for TextKey<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        const ENDS: usize = 512;
+        let b = self.0.as_bytes();
+        b.len().hash(state);
+        b[..b.len().min(ENDS)].hash(state);
+        b[b.len().saturating_sub(ENDS)..].hash(state);
+    }
 }
 
 /// The checks on a set's objects as a whole (duplicates, `-n`, documents that are no objects),

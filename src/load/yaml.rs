@@ -23,17 +23,21 @@ tiny edge cases (e.g. `[a:]` is `[{"a": null}]` here but `["a:"]` in Go).
 
 Pipeline: `compose` (granit-parser events → node tree with spans) → `decode` (yaml.v2 +
 sigs.k8s.io/yaml semantics, using `resolve` for scalars) → value and span table. `emit` is the
-way back.
+way back. Documents whose span tables are built on demand are read on a span-free path where
+they can be ([`fast`]: events straight to values, giving up to the full path on anything outside
+its subset); `bounds` holds what both paths keep to.
 */
 
+mod bounds;
 mod compose;
 mod decode;
 mod emit;
+pub mod fast;
 mod resolve;
 
 use std::sync::Arc;
 
-pub use compose::{DEFAULT_RUN_NODES, limit_run as limit_run_nodes};
+pub use bounds::{DEFAULT_RUN_NODES, limit_run as limit_run_nodes};
 pub use emit::to_yaml;
 
 use crate::diag::{Code, Diagnostic};
@@ -67,19 +71,20 @@ pub fn parse_stream(file: &Arc<SourceFile>) -> Result<Vec<Document>, Diagnostic>
 /// [`parse_stream`], each document's span table built only when first asked
 /// ([`SpanTable::on_demand`]): for bulk inputs whose nodes are rarely reported.
 pub fn parse_stream_spans_on_demand(file: &Arc<SourceFile>) -> Result<Vec<Document>, Diagnostic> {
-    parse_stream_in_pieces(file, PIECE_BYTES, Spans::OnDemand, None)
+    parse_stream_in_pieces(file, PIECE_BYTES, Spans::OnDemand(None), None)
 }
 
 /// [`parse_stream_spans_on_demand`] for only the documents `keep` accepts by their text: the
 /// stream is cut at every document marker (see [`split_points`] for why each piece reads as in
 /// one pass) and the other pieces are never parsed. A stream that cannot be cut (one document,
-/// or directives) is parsed whole, and so is one where a kept piece fails, as
-/// [`parse_stream`] does.
+/// or directives) is one piece, tested whole; a stream where a kept piece fails is parsed
+/// whole, as [`parse_stream`] does.
 pub fn parse_stream_kept(
     file: &Arc<SourceFile>,
     keep: &(dyn Fn(&str) -> bool + Send + Sync),
+    skip: Option<&fast::SkipValue>,
 ) -> Result<Vec<Document>, Diagnostic> {
-    parse_stream_in_pieces(file, 1, Spans::OnDemand, Some(keep))
+    parse_stream_in_pieces(file, 1, Spans::OnDemand(skip), Some(keep))
 }
 
 /// [`parse_stream`], except that the documents `pass_over` accepts by their text are only
@@ -172,7 +177,7 @@ impl Pieces {
         let Some(text) = self.file.text.get(start..end) else {
             return Err(None);
         };
-        documents(text, start, &self.file, Spans::OnDemand).map_err(|e| {
+        documents(text, start, &self.file, Spans::OnDemand(None)).map_err(|e| {
             if e.0.limit {
                 Some(e.into_diagnostic(&self.file))
             } else {
@@ -190,17 +195,19 @@ impl Pieces {
 
     /// Every document of the stream in one pass (what a failed piece falls back to).
     pub fn parse_whole(&self) -> Result<Vec<Document>, Diagnostic> {
-        parse_stream_serial_with(&self.file, Spans::OnDemand)
+        parse_stream_serial_with(&self.file, Spans::OnDemand(None))
     }
 }
 
 /// When a document's span table is built.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Spans {
+#[derive(Debug, Clone, Copy)]
+enum Spans<'s> {
     /// While parsing.
     Recorded,
-    /// When first asked, by parsing the document's text again.
-    OnDemand,
+    /// When first asked, by parsing the document's text again; the value is read on the
+    /// span-free path where it can be ([`fast`]), leaving out what the [`fast::SkipValue`]
+    /// says no reader looks at.
+    OnDemand(Option<&'s fast::SkipValue>),
 }
 
 /// [`parse_stream`] with pieces of at least `piece_bytes`, and of those only the ones `keep`
@@ -208,12 +215,17 @@ enum Spans {
 fn parse_stream_in_pieces(
     file: &Arc<SourceFile>,
     piece_bytes: usize,
-    spans: Spans,
+    spans: Spans<'_>,
     keep: Option<&(dyn Fn(&str) -> bool + Send + Sync)>,
 ) -> Result<Vec<Document>, Diagnostic> {
     use rayon::prelude::*;
     let pieces = split_points(&file.text, piece_bytes);
     if pieces.len() <= 1 {
+        // A file of one document (how controller-gen writes each CRD) is one piece, and the
+        // test is on it as on any other: a test on text may see several documents at once.
+        if keep.is_some_and(|k| !k(&file.text)) {
+            return Ok(Vec::new());
+        }
         return parse_stream_serial_with(file, spans);
     }
     let parsed: Vec<Result<Vec<Document>, YamlError>> = pieces
@@ -246,7 +258,7 @@ pub fn parse_stream_serial(file: &Arc<SourceFile>) -> Result<Vec<Document>, Diag
 
 fn parse_stream_serial_with(
     file: &Arc<SourceFile>,
-    spans: Spans,
+    spans: Spans<'_>,
 ) -> Result<Vec<Document>, Diagnostic> {
     documents(&file.text, 0, file, spans).map_err(|e| e.into_diagnostic(file))
 }
@@ -257,8 +269,20 @@ fn documents(
     text: &str,
     base: usize,
     file: &Arc<SourceFile>,
-    spans: Spans,
+    spans: Spans<'_>,
 ) -> Result<Vec<Document>, YamlError> {
+    if let Spans::OnDemand(skip) = spans
+        && let Some(docs) = fast::documents(text, base, skip)
+    {
+        return Ok(docs
+            .into_iter()
+            .map(|(value, span)| Document {
+                value,
+                spans: SpanTable::on_demand(Arc::clone(file), span, document_spans),
+                span,
+            })
+            .collect());
+    }
     let mut composer = compose::Composer::charged(text);
     let mut docs = Vec::new();
     while let Some(composed) = composer.next_document()? {
@@ -273,7 +297,7 @@ fn documents(
                 }
                 (value, table)
             }
-            Spans::OnDemand => {
+            Spans::OnDemand(_) => {
                 let value = decode::decode(&composed).and_then(decode::into_value)?;
                 let table = SpanTable::on_demand(Arc::clone(file), span, document_spans);
                 (value, table)
@@ -325,40 +349,46 @@ fn split_points(text: &str, piece_bytes: usize) -> Vec<(usize, usize)> {
         return whole;
     }
     let bytes = text.as_bytes();
+    if bytes.first() == Some(&b'%') || memchr::memmem::find(bytes, b"\n%").is_some() {
+        return whole;
+    }
     let mut cuts = vec![0];
-    let mut line_start = 0;
-    // The last line with content, to ask at a marker whether it opens a block scalar (`key: |`,
-    // `>-`, a bare `>`); asking at every line cost more than parsing some of them.
-    let mut last_content: &[u8] = &[];
-    loop {
-        let line = bytes.get(line_start..).unwrap_or(&[]);
-        if line.first() == Some(&b'%') {
-            return whole;
-        }
-        let marker = line.starts_with(b"---")
-            && line
-                .get(3)
-                .is_none_or(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'));
+    // Only lines starting with `---` are looked at, found by a substring search: a provider's
+    // CRDs are megabytes with a marker every few hundred kilobytes.
+    let starts = (bytes.starts_with(b"---").then_some(0).into_iter())
+        .chain(memchr::memmem::find_iter(bytes, b"\n---").map(|i| i + 1));
+    for line_start in starts {
+        let marker = bytes
+            .get(line_start + 3)
+            .is_none_or(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'));
         // A block scalar left empty by the marker ends at the marker in one pass but at the
         // end of the piece when cut there, and its span would differ: never cut after one.
         if marker
             && line_start - cuts.last().copied().unwrap_or(0) >= piece_bytes
-            && !opens_block_scalar(last_content)
+            && !opens_block_scalar(last_content_before(bytes, line_start))
         {
             cuts.push(line_start);
-        }
-        let end = line.iter().position(|&b| b == b'\n');
-        let this = &line[..end.unwrap_or(line.len())];
-        if this.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\r')) {
-            last_content = this;
-        }
-        match end {
-            Some(i) => line_start += i + 1,
-            None => break,
         }
     }
     cuts.push(text.len());
     cuts.windows(2).map(|w| (w[0], w[1])).collect()
+}
+
+/// The last line with content (not only spaces, tabs and carriage returns) before the line
+/// starting at `line_start`, without its line break; empty if there is none.
+fn last_content_before(bytes: &[u8], line_start: usize) -> &[u8] {
+    let mut end = line_start;
+    while end > 0 {
+        // The line ending at `end - 1` (its line break).
+        let stop = end - 1;
+        let from = memchr::memrchr(b'\n', &bytes[..stop]).map_or(0, |i| i + 1);
+        let line = &bytes[from..stop];
+        if line.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\r')) {
+            return line;
+        }
+        end = from;
+    }
+    &[]
 }
 
 /// Whether `line`'s last token (a trailing comment aside) is a block scalar header: `|` or `>`
@@ -755,7 +785,7 @@ mod tests {
         let file = SourceFile::new("t.yaml", text.to_string());
         for pieces in [usize::MAX, 1] {
             let recorded = parse_stream_in_pieces(&file, pieces, Spans::Recorded, None).unwrap();
-            let lazy = parse_stream_in_pieces(&file, pieces, Spans::OnDemand, None).unwrap();
+            let lazy = parse_stream_in_pieces(&file, pieces, Spans::OnDemand(None), None).unwrap();
             assert_eq!(recorded.len(), lazy.len());
             for (r, l) in recorded.iter().zip(&lazy) {
                 assert_eq!(r.value, l.value);
@@ -784,7 +814,7 @@ mod tests {
         let text =
             "a: 1\n---\nbroken: [x\n---\nkind: List\nitems:\n  - name: |\n      y\n---\nz: [3]\n";
         let file = SourceFile::new("t.yaml", text.to_string());
-        let kept = parse_stream_kept(&file, &|t: &str| !t.contains("broken")).unwrap();
+        let kept = parse_stream_kept(&file, &|t: &str| !t.contains("broken"), None).unwrap();
         let whole = parse_stream_spans_on_demand(&SourceFile::new(
             "t.yaml",
             text.replace("broken: [x\n", "broken: 00\n"),
@@ -803,14 +833,34 @@ mod tests {
                 w.spans.value_span("/items/0/name")
             );
         }
-        let err = parse_stream_kept(&file, &|_: &str| true).unwrap_err();
+        let err = parse_stream_kept(&file, &|_: &str| true, None).unwrap_err();
         assert_eq!(
             Some(err.message.clone()),
             parse_stream(&file).err().map(|e| e.message)
         );
-        // One document (nothing to cut) is parsed whatever the test says.
-        let one = SourceFile::new("one.yaml", "a: 1\n".to_string());
-        assert_eq!(parse_stream_kept(&one, &|_: &str| false).unwrap().len(), 1);
+        // One document (nothing to cut, the way controller-gen writes each CRD in its own
+        // file) is tested as a whole, and so is a stream with a directive, which is never cut.
+        let one = SourceFile::new("one.yaml", "---\na: 1\n".to_string());
+        assert_eq!(
+            parse_stream_kept(&one, &|_: &str| false, None)
+                .unwrap()
+                .len(),
+            0
+        );
+        assert_eq!(
+            parse_stream_kept(&one, &|_: &str| true, None)
+                .unwrap()
+                .len(),
+            1
+        );
+        let directive = SourceFile::new("d.yaml", "%YAML 1.1\n---\na: 1\n---\nb: [\n".to_string());
+        assert_eq!(
+            parse_stream_kept(&directive, &|t: &str| !t.contains("b:"), None)
+                .unwrap()
+                .len(),
+            0
+        );
+        assert!(parse_stream_kept(&directive, &|_: &str| true, None).is_err());
     }
 
     #[test]
@@ -974,8 +1024,57 @@ mod tests {
         assert_eq!(split_points(&format!("%YAML 1.1\n---\n{text}"), 1).len(), 1);
     }
 
+    /// The cut points as they were found line by line, before the substring search: the
+    /// oracle of `cuts_are_found_as_line_by_line`.
+    fn split_points_by_lines(text: &str, piece_bytes: usize) -> Vec<(usize, usize)> {
+        let whole = vec![(0, text.len())];
+        if text.len() < piece_bytes.saturating_mul(2) {
+            return whole;
+        }
+        let bytes = text.as_bytes();
+        let mut cuts = vec![0];
+        let mut line_start = 0;
+        let mut last_content: &[u8] = &[];
+        loop {
+            let line = bytes.get(line_start..).unwrap_or(&[]);
+            if line.first() == Some(&b'%') {
+                return whole;
+            }
+            let marker = line.starts_with(b"---")
+                && line
+                    .get(3)
+                    .is_none_or(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'));
+            if marker
+                && line_start - cuts.last().copied().unwrap_or(0) >= piece_bytes
+                && !opens_block_scalar(last_content)
+            {
+                cuts.push(line_start);
+            }
+            let end = line.iter().position(|&b| b == b'\n');
+            let this = &line[..end.unwrap_or(line.len())];
+            if this.iter().any(|b| !matches!(b, b' ' | b'\t' | b'\r')) {
+                last_content = this;
+            }
+            match end {
+                Some(i) => line_start += i + 1,
+                None => break,
+            }
+        }
+        cuts.push(text.len());
+        cuts.windows(2).map(|w| (w[0], w[1])).collect()
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        #[test]
+        fn cuts_are_found_as_line_by_line(
+            parts in prop::collection::vec("(---|--- |---\t|----|%|a: \\[|]|\r|\n|  |b: \\\\|x|>-|\\|)*", 1..8),
+            piece in 1usize..40,
+        ) {
+            let text = parts.join("\n---\n");
+            prop_assert_eq!(split_points(&text, piece), split_points_by_lines(&text, piece), "{:?}", text);
+        }
 
         #[test]
         fn pieces_match_one_pass_on_yamlish_streams(

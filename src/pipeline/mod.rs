@@ -385,9 +385,10 @@ pub(crate) fn load_crds<'a>(
     };
     // A provider's components file holds its MutatingWebhookConfiguration beside its CRDs: it
     // says which kinds go through a defaulting webhook's round trip.
-    let kinds: Vec<String> = crate::crd::wanted_by(objects)
-        .into_iter()
-        .map(|g| g.kind)
+    let wanted = crate::crd::wanted_by(objects);
+    let kinds: Vec<String> = wanted
+        .iter()
+        .map(|g| g.kind.clone())
         .chain(["MutatingWebhookConfiguration".to_string()])
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
@@ -395,8 +396,12 @@ pub(crate) fn load_crds<'a>(
     let keep = load::KeepDocument(std::sync::Arc::new(move |text: &str| {
         crate::crd::may_define(text, &kinds)
     }));
+    // The admission that reads these CRDs compiles only the versions of `wanted`, the same
+    // set (its objects are these): the others' schemas need not be read at all.
+    let skip = crate::crd::prefilter::unused_version_schemas(move |g| wanted.contains(g));
     let o = LoadOptions {
         keep_document: Some(keep),
+        skip_value: Some(skip),
         ..o.clone()
     };
     let loaded = load::load(&o)?;

@@ -8,8 +8,6 @@ an arena indexed by [`NodeId`], so aliases are plain indices and building never 
 */
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use granit_parser::{
     ErrorKind, Event, Parser, ScalarStyle, ScanError, StrInput, StructureStyle, options,
@@ -18,55 +16,20 @@ use granit_parser::{
 use super::YamlError;
 use crate::source::Span;
 
-/// The most nodes (scalars, aliases, collections) one document may have. Every node costs a few
-/// hundred bytes by the time it is a value with a span, so this keeps one document near 300 MB
-/// whatever its form: a block sequence and a one-line flow sequence stop at the same count, while
-/// they are read. etcd stores objects of at most 1.5 MiB, well under this.
-pub(super) const MAX_DOCUMENT_NODES: usize = 1_000_000;
-
-/// The most nodes all documents of a run may have together, unless `--max-yaml-nodes` says
-/// otherwise: the per-document bound alone let twenty one-million-item documents (40 MB, within
-/// the byte budget) take 2 GB. A 10,000-Cluster fleet in one file has under a million nodes.
-pub const DEFAULT_RUN_NODES: u64 = 4_000_000;
-
-/// Nodes are charged to the run in batches of this many (and at each document's end), so the
-/// shared counter is touched rarely.
-const RUN_BATCH: usize = 4096;
-
-struct RunNodes {
-    limit: u64,
-    used: AtomicU64,
-}
-
-/// Process-wide: one process is one run, and its files are read on rayon workers. Set once by
-/// the CLI; without it there is no run-wide bound (the per-document one stays).
-static RUN_NODES: OnceLock<RunNodes> = OnceLock::new();
-
-/// Bound the YAML nodes of this process's run. The first call wins; false if already set.
-pub fn limit_run(limit: u64) -> bool {
-    RUN_NODES
-        .set(RunNodes {
-            limit,
-            used: AtomicU64::new(0),
-        })
-        .is_ok()
-}
+use super::bounds::{
+    MAX_DOCUMENT_NODES, RUN_BATCH, charge, ends_in_unterminated_line, slash_escape,
+    yaml11_line_break,
+};
 
 /// Charge `n` more nodes to the run; the error, at `span`, once the run's total passes its
 /// bound.
 fn charge_run(n: usize, span: Span) -> Result<(), YamlError> {
-    let Some(run) = RUN_NODES.get() else {
+    let Err(limit) = charge(n) else {
         return Ok(());
     };
-    let n = n as u64;
-    let used = run.used.fetch_add(n, Ordering::Relaxed).saturating_add(n);
-    if used <= run.limit {
-        return Ok(());
-    }
     Err(YamlError::new(
         format!(
-            "input too large: the inputs of this run hold more than {} YAML nodes (--max-yaml-nodes)",
-            run.limit
+            "input too large: the inputs of this run hold more than {limit} YAML nodes (--max-yaml-nodes)"
         ),
         span,
         "the run's node budget runs out in this document",
@@ -443,17 +406,6 @@ impl<'a> Composer<'a> {
     }
 }
 
-/// Whether the text ends in a line with content but no line break.
-fn ends_in_unterminated_line(text: &str) -> bool {
-    if text.ends_with(['\n', '\r']) {
-        return false;
-    }
-    let last = text
-        .rfind('\n')
-        .map_or(text, |i| text.get(i + 1..).unwrap_or(""));
-    last.chars().any(|c| !matches!(c, ' ' | '\t'))
-}
-
 /// libyaml accepts only ASCII letters, digits, `-` and `_` in anchor and alias names (YAML 1.2
 /// allows almost anything).
 fn check_anchor_name(name: &str, span: Span) -> Result<(), YamlError> {
@@ -497,15 +449,8 @@ fn next_document_marker(text: &str, from: usize) -> usize {
 /// YAML 1.1 (libyaml, yaml.v2) treats NEL, LS and PS as line breaks — a plain value or comment
 /// containing one is split there by kubectl — while granit (YAML 1.2) reads them as ordinary
 /// characters. Rather than guess, reject them (in quoted strings too, where Go folds them).
-fn check_line_breaks(region: &str, base: usize) -> Result<(), YamlError> {
-    // Each of them starts with byte C2 or E2 in UTF-8: only there is a character decoded.
-    let found = memchr::memchr2_iter(0xC2, 0xE2, region.as_bytes()).find_map(|i| {
-        region
-            .get(i..)
-            .and_then(|r| r.chars().next())
-            .filter(|c| matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}'))
-            .map(|c| (i, c))
-    });
+pub(super) fn check_line_breaks(region: &str, base: usize) -> Result<(), YamlError> {
+    let found = yaml11_line_break(region);
     match found {
         None => Ok(()),
         Some((i, c)) => Err(YamlError::new(
@@ -567,22 +512,16 @@ fn check_directives(region: &str, base: usize) -> Result<(), YamlError> {
 }
 
 /// YAML 1.1 has no `\/` escape (JSON and YAML 1.2 do); yaml.v2 rejects it.
-fn check_escapes(raw: &str, base: usize) -> Result<(), YamlError> {
-    let mut chars = raw.char_indices();
-    while let Some((i, c)) = chars.next() {
-        if c != '\\' {
-            continue;
-        }
-        if let Some((_, '/')) = chars.next() {
-            return Err(YamlError::new(
-                "found unknown escape character `\\/` (YAML 1.1 has no such escape)",
-                Span::new(base + i, 2),
-                "unknown escape",
-            )
-            .with_help("write a plain `/` instead"));
-        }
+pub(super) fn check_escapes(raw: &str, base: usize) -> Result<(), YamlError> {
+    match slash_escape(raw) {
+        None => Ok(()),
+        Some(i) => Err(YamlError::new(
+            "found unknown escape character `\\/` (YAML 1.1 has no such escape)",
+            Span::new(base + i, 2),
+            "unknown escape",
+        )
+        .with_help("write a plain `/` instead")),
     }
-    Ok(())
 }
 
 fn span_at(offset: usize) -> Span {
