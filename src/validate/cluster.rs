@@ -38,6 +38,7 @@ use crate::k8s::values::{self as k8s, atoi};
 use crate::k8s::version::blang::{
     BuildCompare, Version, compare_with_build_tags, compare_without_pre,
 };
+use crate::variables::values::default_and_validate;
 
 const UPGRADE_CONCURRENCY: &str = "topology.cluster.x-k8s.io/upgrade-concurrency";
 const UNSAFE_CLASS_NAME: &str = "unsafe.topology.cluster.x-k8s.io/disable-update-class-name-check";
@@ -150,15 +151,15 @@ fn default(
         )]);
     }
     // Without the class there is nothing to default or validate variables against.
-    let Some(class) = class else {
+    if class.is_none() {
         return Ok(());
-    };
-    // Variable defaulting and validation (Cluster API's `DefaultAndValidateVariables`), owned
-    // by the variables module and injected through `Options::cluster_variables`.
-    if let Some(check) = opts.cluster_variables {
+    }
+    // Variable defaulting and validation against the class's status (Cluster API's
+    // `DefaultAndValidateVariables`, `crate::variables::values`'s).
+    if let Some(status) = opts.cluster_variables {
         let restored = super::definition_from::restore(new, spec);
         let old_spec = old.map(super::definition_from::with_restored);
-        let errs = check(spec, old_spec.as_ref(), class);
+        let errs = default_and_validate(spec, status, old_spec.as_ref());
         if !errs.is_empty() {
             return Err(errs);
         }

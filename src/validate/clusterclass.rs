@@ -33,6 +33,7 @@ use crate::k8s::validation::dns1123_subdomain;
 use crate::k8s::values as k8s;
 use crate::k8s::version::blang::{BuildCompare, Version, compare_with_build_tags};
 use crate::topology::names::{NameTarget, from_template};
+use crate::variables::definitions::validate_cluster_class_variables;
 
 /// `ClusterClass.validate`.
 pub fn validate(
@@ -69,12 +70,12 @@ pub fn validate(
     errs.extend(naming_strategies(spec));
     errs.extend(taints(spec, opts.gates.machine_taint_propagation));
 
-    // Step 7: variable definitions, owned by `crate::variables::definitions` and injected
-    // through `Options::class_variables` (Cluster API's `variables.ValidateClusterClassVariables`).
-    if let Some(check) = opts.class_variables {
+    // Step 7: variable definitions (Cluster API's `variables.ValidateClusterClassVariables`,
+    // `crate::variables::definitions`'s).
+    if opts.class_variables {
         let old_vars = old.map(|o| list_at(&o.spec_value, &["variables"]));
-        errs.extend(check(
-            old_vars,
+        errs.extend(validate_cluster_class_variables(
+            old_vars.unwrap_or(&[]),
             list_at(spec, &["variables"]),
             &spec_path.child("variables"),
         ));

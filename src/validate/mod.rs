@@ -45,7 +45,8 @@ pub mod patches;
 use serde_json::Value;
 
 use crate::api::{Cluster, ClusterClass};
-use crate::k8s::field::{FieldError, Path, invalid_object};
+use crate::k8s::field::{FieldError, invalid_object};
+use crate::variables::definitions::StatusVariables;
 pub use gates::Gates;
 
 /// What an admission request would have returned.
@@ -74,41 +75,22 @@ impl Outcome {
     }
 }
 
-/// Validation of ClusterClass variable definitions: `(old spec.variables or None on create,
-/// new spec.variables, path "spec.variables") -> errors`. Supplied by
-/// `crate::variables::definitions` (Cluster API's `variables.ValidateClusterClassVariables`).
-pub type ClassVariablesCheck<'a> =
-    dyn Fn(Option<&[Value]>, &[Value], &Path) -> Vec<FieldError> + 'a;
-
-/// Defaulting and validation of a Cluster's variable values (Cluster API's
-/// `DefaultAndValidateVariables`): defaults the values in the new Cluster spec (v1beta2 JSON)
-/// in place and returns the errors; gets the old spec on update and the Cluster's class.
-pub type ClusterVariablesCheck<'a> =
-    dyn Fn(&mut Value, Option<&Value>, &ClusterClass) -> Vec<FieldError> + 'a;
-
-/// How to validate: gate states and the injected variable steps.
-#[derive(Clone, Copy, Default)]
+/// How to validate: gate states, and the variable steps' data (the variables module's own
+/// rules run on it: Cluster API's webhooks call the same functions).
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Options<'a> {
     /// Feature gates.
     pub gates: Gates,
-    /// ClusterClass variable definitions (step 7 of the class webhook); `None` skips the step.
-    pub class_variables: Option<&'a ClassVariablesCheck<'a>>,
-    /// Cluster variable defaulting and validation (`Default`); `None` skips the step.
-    pub cluster_variables: Option<&'a ClusterVariablesCheck<'a>>,
+    /// Step 7 of the class webhook, the variable definitions
+    /// (`variables.ValidateClusterClassVariables`); `false` skips it.
+    pub class_variables: bool,
+    /// The `status.variables` of the Cluster's class: the Cluster's variable values are
+    /// defaulted and validated against them (`DefaultAndValidateVariables`, in the defaulting
+    /// webhook); `None` skips the step (a class whose variables did not reconcile).
+    pub cluster_variables: Option<&'a StatusVariables>,
     /// The stored objects (`--current`) a Cluster version change is checked against (is the
     /// previous version still rolling out?); `None` skips that check.
     pub live: Option<&'a cluster::rollout::Live<'a>>,
-}
-
-impl std::fmt::Debug for Options<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Options")
-            .field("gates", &self.gates)
-            .field("class_variables", &self.class_variables.is_some())
-            .field("cluster_variables", &self.cluster_variables.is_some())
-            .field("live", &self.live.is_some())
-            .finish()
-    }
 }
 
 /// Validate a ClusterClass create (`old` = `None`) or update, with topoplan's default gates and

@@ -21,9 +21,8 @@ use crate::source::Origin;
 
 use super::{Options, Outcome, stored};
 use crate::k8s::field::Path;
-use crate::variables::definitions::{StatusVariables, validate_cluster_class_variables};
+use crate::variables::definitions::StatusVariables;
 use crate::variables::status::{Discovery, NotReconciled, status_variables};
-use crate::variables::values::default_and_validate;
 
 /// Whether the run serves `validate` or `plan`: a class whose templates are missing from the
 /// input is fine for the webhook (it never reads them) but cannot be planned.
@@ -257,12 +256,9 @@ pub fn admit(
                 using.push(c);
             }
         }
-        let check = |old: Option<&[Value]>, new: &[Value], path: &Path| {
-            validate_cluster_class_variables(old.unwrap_or(&[]), new, path)
-        };
         let opts = Options {
             gates: settings.gates,
-            class_variables: Some(&check),
+            class_variables: true,
             ..Options::default()
         };
         let outcome = super::cluster_class_with(&opts, class, old_class, &using);
@@ -330,14 +326,10 @@ pub fn admit(
         });
         let class_admitted = class_ok.get(&class_key).copied().unwrap_or(false);
         let vars = status_vars.get(&class_key).filter(|_| class_admitted);
-        let check = |spec: &mut Value, old: Option<&Value>, _: &ClusterClass| match vars {
-            Some(sv) => default_and_validate(spec, sv, old),
-            None => Vec::new(),
-        };
         let opts = Options {
             gates: settings.gates,
-            class_variables: None,
-            cluster_variables: Some(&check),
+            class_variables: false,
+            cluster_variables: vars,
             live: Some(&live),
         };
         let mut outcome = super::cluster_with(&opts, cluster, old_cluster, class, old_class);

@@ -121,41 +121,34 @@ fn default_rejects_an_empty_class_name() {
 }
 
 #[test]
-fn variables_are_injected_into_default() {
-    let check = |spec: &mut Value, old: Option<&Value>, class: &ClusterClass| {
-        if let Some(t) = spec.get_mut("topology").and_then(Value::as_object_mut) {
-            t.insert(
-                "variables".into(),
-                serde_json::json!([{"name": "x", "value": 1}]),
-            );
-        }
-        if old.is_some() {
-            vec![FieldError::invalid(
-                &Path::of(&["spec", "topology", "variables"]),
-                class.object.name.as_str(),
-                "from the variables module",
-            )]
-        } else {
-            Vec::new()
-        }
-    };
+fn variables_are_defaulted_and_validated_against_the_class_status() {
+    let status = crate::variables::definitions::StatusVariables::from_inline(&[serde_json::json!(
+        {"name": "x", "required": false, "schema": {"openAPIV3Schema": {"type": "integer", "default": 1, "maximum": 5}}}
+    )]);
     let opts = Options {
-        cluster_variables: Some(&check),
+        cluster_variables: Some(&status),
         ..Options::default()
     };
     let class = class1();
     let out = crate::validate::cluster_with(&opts, &c("{}"), None, Some(&class), None);
-    assert!(out.is_ok());
+    assert!(out.is_ok(), "{:?}", msgs(&out.errors));
     assert_eq!(
         out.defaulted
-            .and_then(|s| s.pointer("/topology/variables/0/name").cloned()),
-        Some(Value::from("x"))
+            .and_then(|s| s.pointer("/topology/variables/0").cloned()),
+        Some(serde_json::json!({"name": "x", "value": 1}))
     );
-    let out = crate::validate::cluster_with(&opts, &c("{}"), Some(&c("{}")), Some(&class), None);
+    let too_big = c("{spec: {topology: {variables: [{name: x, value: 9}]}}}");
+    let out = crate::validate::cluster_with(&opts, &too_big, None, Some(&class), None);
     assert_eq!(
         msgs(&out.errors),
-        ["spec.topology.variables: Invalid value: \"class1\": from the variables module"]
+        [
+            "spec.topology.variables[x].value: Invalid value: \"9\": should be less than or equal to 5"
+        ]
     );
+    // Without the class's status (its variables did not reconcile) the step is skipped.
+    let out =
+        crate::validate::cluster_with(&Options::default(), &too_big, None, Some(&class), None);
+    assert!(out.is_ok());
 }
 
 #[test]

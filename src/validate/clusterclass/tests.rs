@@ -215,28 +215,22 @@ fn taints_follow_the_gate() {
 }
 
 #[test]
-fn variable_definitions_are_injected() {
-    let old = cc("{variables: [{name: a}]}");
-    let new = cc("{variables: [{name: a}, {name: b}]}");
-    let check = |old: Option<&[Value]>, new: &[Value], path: &Path| {
-        vec![FieldError::invalid(
-            &path.index(new.len() - 1),
-            format!("{}", old.map_or(0, <[Value]>::len)),
-            "from the variables module",
-        )]
-    };
-    let opts = Options {
-        class_variables: Some(&check),
+fn variable_definitions_are_checked_when_asked() {
+    // Two definitions of one name: the variables module's rule, run as step 7.
+    let new = cc(
+        "{variables: [{name: a, required: false, schema: {openAPIV3Schema: {type: string}}}, {name: a, required: false, schema: {openAPIV3Schema: {type: string}}}]}",
+    );
+    let on = Options {
+        class_variables: true,
         ..Options::default()
     };
     assert_eq!(
-        msgs(&validate(&opts, &new, Some(&old), &[])),
-        ["spec.variables[1]: Invalid value: \"1\": from the variables module"]
+        msgs(&validate(&on, &new, None, &[])),
+        [
+            "spec.variables[a].name: Invalid value: \"a\": variable name must be unique. Variable with name \"a\" is defined more than once"
+        ]
     );
-    assert_eq!(
-        msgs(&validate(&opts, &new, None, &[])),
-        ["spec.variables[1]: Invalid value: \"0\": from the variables module"]
-    );
+    assert!(validate(&Options::default(), &new, None, &[]).is_empty());
 }
 
 #[test]
