@@ -67,7 +67,6 @@ const KNOWN_FOLDER_CYCLES: &[&[&str]] = &[
         "cli/validate.rs",
         "cli/version.rs",
     ],
-    &["crd/builtin.rs", "crd/clean.rs", "crd/mod.rs"],
     &[
         "extension_check/determinism.rs",
         "extension_check/errors.rs",

@@ -12,7 +12,7 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use super::{Crds, Gvk, Structural};
+use super::structural::{Gvk, Structural};
 use crate::load::Object;
 use crate::schema::cel::Compile;
 use crate::source::{Origin, SourceFile, SpanTable};
@@ -22,13 +22,6 @@ const DATA: &str = include_str!("../../data/crds/cluster-api.json");
 
 /// The name diagnostics give the built-in data.
 const NAME: &str = "data/crds/cluster-api.json (built in)";
-
-/// The built-in registry, every version compiled (for callers that do not know what they need;
-/// the pipeline asks for what its input uses, [`super::Crds::with_builtin_wanted`]).
-pub fn builtin() -> &'static Crds {
-    static CRDS: OnceLock<Crds> = OnceLock::new();
-    CRDS.get_or_init(|| Crds::new().with_builtin())
-}
 
 /// The CRD objects of the data, read once.
 fn objects() -> &'static [Object] {
@@ -121,6 +114,7 @@ pub fn main_commit() -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::crd::Crds;
 
     #[test]
     fn every_kind_and_version_is_served_and_reads_without_warnings() {
@@ -141,7 +135,7 @@ mod tests {
                 w.iter().map(|d| &d.message).collect::<Vec<_>>()
             );
         }
-        let b = builtin();
+        let b = Crds::builtin();
         for (v, kinds) in [
             (
                 "cluster.x-k8s.io/v1beta2",

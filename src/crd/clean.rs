@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use super::Structural;
+use super::structural::Structural;
 use crate::json::hash::{content_hasher, hash_value};
 
 /// Most contents remembered; past it, memory starts over (a fleet of distinct contents gains

@@ -251,6 +251,13 @@ impl Crds {
         Some(admit_with(object, old, &s, round_trip))
     }
 
+    /// The built-in registry, every version compiled (for callers that do not know what they
+    /// need; the pipeline asks for what its input uses, [`Crds::with_builtin_wanted`]).
+    pub fn builtin() -> &'static Crds {
+        static CRDS: std::sync::OnceLock<Crds> = std::sync::OnceLock::new();
+        CRDS.get_or_init(|| Crds::new().with_builtin())
+    }
+
     /// This registry, plus Cluster API's built-in schemas ([`builtin`]) for the versions and
     /// kinds it does not serve itself: the input's own CRD of a kind wins.
     pub fn with_builtin(self) -> Crds {

@@ -58,7 +58,7 @@ impl Settings<'_> {
             mode,
             gates: super::Gates::default(),
             registry: None,
-            crds: crate::crd::builtin::builtin(),
+            crds: crate::crd::Crds::builtin(),
             stored: None,
         }
     }
