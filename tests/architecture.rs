@@ -77,11 +77,6 @@ const KNOWN_FOLDER_CYCLES: &[&[&str]] = &[
         "extension_check/variables.rs",
     ],
     &[
-        "load/yaml.rs",
-        "load/yaml/compose.rs",
-        "load/yaml/decode.rs",
-    ],
-    &[
         "plan/ssa/cluster.rs",
         "plan/ssa/intent.rs",
         "plan/ssa/managed_fields.rs",

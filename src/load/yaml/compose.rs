@@ -13,7 +13,7 @@ use granit_parser::{
     ErrorKind, Event, Parser, ScalarStyle, ScanError, StrInput, StructureStyle, options,
 };
 
-use super::YamlError;
+use super::error::YamlError;
 use crate::source::Span;
 
 use super::bounds::{
