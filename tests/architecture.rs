@@ -68,15 +68,6 @@ const KNOWN_FOLDER_CYCLES: &[&[&str]] = &[
         "cli/version.rs",
     ],
     &[
-        "extension_check/determinism.rs",
-        "extension_check/errors.rs",
-        "extension_check/idempotence.rs",
-        "extension_check/mod.rs",
-        "extension_check/timeouts.rs",
-        "extension_check/validity.rs",
-        "extension_check/variables.rs",
-    ],
-    &[
         "plan/ssa/cluster.rs",
         "plan/ssa/intent.rs",
         "plan/ssa/managed_fields.rs",

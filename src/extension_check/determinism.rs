@@ -13,8 +13,9 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::probe::{Probe, Refusal};
+use super::report::{Check, Status};
+use super::subject::{Subject, call_label};
 use super::templates::{first_difference, resulting};
-use super::{Check, Status, Subject, call_label};
 use crate::patches::capture::{Call, Captured};
 use crate::patches::request::Request;
 use crate::runtime::{GeneratePatchesRequest, GeneratePatchesResponse};
@@ -130,7 +131,7 @@ pub fn check(s: &Subject<'_>, first: &[First<'_>]) -> Check {
                 .with("handler", json!(f.call.handler))
                 .with("attempt", json!(what))
                 .with("difference", difference(&base, &other))
-                .with("request", super::request_json(f.wire));
+                .with("request", super::subject::request_json(f.wire));
             }
         }
     }
@@ -145,6 +146,6 @@ pub fn check(s: &Subject<'_>, first: &[First<'_>]) -> Check {
     )
     .with(
         "requests",
-        super::judged(&first.iter().map(|f| f.call).collect::<Vec<_>>()),
+        super::subject::judged(&first.iter().map(|f| f.call).collect::<Vec<_>>()),
     )
 }

@@ -12,7 +12,8 @@ use std::time::Duration;
 use serde_json::json;
 
 use super::probe::millis;
-use super::{Check, ExternalPatch, Status};
+use super::report::{Check, Status};
+use super::subject::ExternalPatch;
 use crate::runtime::{FailurePolicy, Registry};
 
 const NAME: &str = "discovery";

@@ -15,7 +15,8 @@ refused request got the same message both times.
 use serde_json::{Value, json};
 
 use super::probe::{Probe, Refusal};
-use super::{Check, Status, Subject, call_label};
+use super::report::{Check, Status};
+use super::subject::{Subject, call_label};
 use crate::patches::capture::{Call, Captured};
 use crate::runtime::{GeneratePatchesRequest, GeneratePatchesResponse};
 use crate::variables::builtins::BUILTIN;
@@ -197,7 +198,7 @@ pub fn check(s: &Subject<'_>) -> Vec<Check> {
         .with("variation", json!(v.what))
         .with("first", a)
         .with("then", b)
-        .with("request", super::request_json(&v.request)),
+        .with("request", super::subject::request_json(&v.request)),
         None if refused == 0 => Check::skipped(
             MESSAGES,
             "the extension refused none of the invalid requests, so there was no message to compare",

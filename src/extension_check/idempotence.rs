@@ -8,8 +8,9 @@ are. Patches that apply as no-ops are fine: templates are compared, not patches.
 use serde_json::{Value, json};
 
 use super::determinism::{First, outcome};
+use super::report::{Check, Status};
+use super::subject::{Subject, call_label};
 use super::templates::{first_difference, with_templates};
-use super::{Check, Status, Subject, call_label};
 
 const NAME: &str = "idempotence";
 
@@ -89,6 +90,6 @@ pub fn check(s: &Subject<'_>, first: &[First<'_>]) -> Check {
     )
     .with(
         "requests",
-        super::judged(&first.iter().map(|f| f.call).collect::<Vec<_>>()),
+        super::subject::judged(&first.iter().map(|f| f.call).collect::<Vec<_>>()),
     )
 }

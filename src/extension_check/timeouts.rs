@@ -14,7 +14,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::probe::{Refusal, millis};
-use super::{Check, GUIDELINE_LATENCY, Status, Subject};
+use super::report::{Check, Status};
+use super::subject::{GUIDELINE_LATENCY, Subject};
 use crate::patches::capture::Captured;
 use crate::runtime::DiscoverVariablesRequest;
 

@@ -12,8 +12,9 @@ use serde_json::{Value, json};
 
 use super::determinism::First;
 use super::probe::Refusal;
+use super::report::{Check, Status};
+use super::subject::{Subject, call_label};
 use super::templates::{apply_raw, changed_paths};
-use super::{Check, Status, Subject, call_label};
 use crate::api::ApiVersion;
 use crate::patches::capture::Captured;
 use crate::patches::engine::written_back;
@@ -45,7 +46,7 @@ pub fn check(s: &Subject<'_>, first: &[First<'_>]) -> Check {
                     "{who}: the extension refused a request a plan sends: {m}"
                 ))
                 .with("handler", json!(f.call.handler))
-                .with("request", super::request_json(f.wire));
+                .with("request", super::subject::request_json(f.wire));
             }
             Err(Refusal::Error(e)) => {
                 return fail(format!("{who}: {e}")).with("handler", json!(f.call.handler));
@@ -132,7 +133,7 @@ pub fn check(s: &Subject<'_>, first: &[First<'_>]) -> Check {
                 r.text()
             ))
             .with("handler", json!(call.handler))
-            .with("request", super::request_json(wire));
+            .with("request", super::subject::request_json(wire));
         }
     }
     Check::new(
@@ -146,7 +147,7 @@ pub fn check(s: &Subject<'_>, first: &[First<'_>]) -> Check {
     )
     .with(
         "requests",
-        super::judged(
+        super::subject::judged(
             &first
                 .iter()
                 .map(|f| f.call)

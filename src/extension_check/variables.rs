@@ -20,7 +20,8 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::probe::Refusal;
-use super::{Check, Status, Subject};
+use super::report::{Check, Status};
+use super::subject::Subject;
 use crate::k8s::field::{Path, aggregate};
 use crate::runtime::DiscoverVariablesRequest;
 use crate::variables::definitions::validate_cluster_class_variables;

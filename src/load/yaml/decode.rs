@@ -23,8 +23,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 
-use super::error::YamlError;
 use super::compose::{Composed, Node, NodeId, NodeKind};
+use super::error::YamlError;
 use super::resolve::{self, MERGE_TAG, Resolved};
 use crate::source::{Span, SpanTable, escape_token};
 

@@ -28,7 +28,11 @@ pub(super) struct ErrorData {
 }
 
 impl YamlError {
-    pub(super) fn new(message: impl Into<String>, span: Span, label: impl Into<String>) -> YamlError {
+    pub(super) fn new(
+        message: impl Into<String>,
+        span: Span,
+        label: impl Into<String>,
+    ) -> YamlError {
         YamlError(Box::new(ErrorData {
             message: message.into(),
             span,
