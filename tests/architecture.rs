@@ -81,16 +81,6 @@ const KNOWN_FOLDER_CYCLES: &[&[&str]] = &[
         "schema/cel/mod.rs",
     ],
     &[
-        "topology/desired/cluster.rs",
-        "topology/desired/control_plane.rs",
-        "topology/desired/health_check.rs",
-        "topology/desired/infrastructure_cluster.rs",
-        "topology/desired/machine_deployment.rs",
-        "topology/desired/machine_pool.rs",
-        "topology/desired/mod.rs",
-        "topology/desired/worker.rs",
-    ],
-    &[
         "validate/cluster.rs",
         "validate/clusterclass.rs",
         "validate/compatibility.rs",

@@ -3,8 +3,10 @@
 
 use serde_json::{Value, json};
 
-use super::{Ctx, refs, set_path};
+use super::ctx::Ctx;
+use super::refs;
 use crate::api::labels;
+use crate::json::set_path;
 
 /// The input Cluster with the topology labels and the two references set.
 ///

@@ -5,11 +5,14 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
+use super::ctx::Ctx;
 use super::infrastructure_cluster::{ensure_owner_ref, naming_error, shim_owner_ref};
-use super::{Ctx, Role, refs, set_path};
+use super::refs;
+use super::role::Role;
 use crate::api::convert::go_duration_string;
 use crate::api::{ApiVersion, labels};
 use crate::diag::Diagnostic;
+use crate::json::set_path;
 use crate::topology::contract::Contract;
 use crate::topology::names::{self, NameTarget};
 use crate::topology::template::{self, CloneInput, merge_map, string_map, to_value};

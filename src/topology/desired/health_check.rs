@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Ctx, put};
+use super::ctx::{Ctx, put};
 use crate::api::convert::V1BETA1_NAMESPACE;
 use crate::api::convert::go_duration_string;
 use crate::api::{ApiVersion, HealthCheck, labels};

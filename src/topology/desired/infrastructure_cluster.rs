@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::Ctx;
-use super::Role;
+use super::ctx::Ctx;
+use super::role::Role;
 use crate::diag::Diagnostic;
 use crate::topology::names::{self, NameTarget};
 use crate::topology::template::{self, CloneInput};

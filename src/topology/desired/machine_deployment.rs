@@ -3,8 +3,11 @@
 
 use serde_json::{Map, Value, json};
 
+use super::ctx::{Ctx, put};
+use super::object::DesiredObject;
+use super::role::Role;
 use super::worker::{self, Kind};
-use super::{Ctx, DesiredObject, Role, health_check, put, refs};
+use super::{health_check, refs};
 use crate::api::{ApiVersion, MachineDeploymentClass, MachineDeploymentTopology};
 use crate::diag::Diagnostic;
 use crate::topology::names::NameTarget;

@@ -4,8 +4,11 @@
 
 use serde_json::{Map, Value, json};
 
+use super::ctx::{Ctx, put};
+use super::object::DesiredObject;
+use super::refs;
+use super::role::Role;
 use super::worker::{self, Kind};
-use super::{Ctx, DesiredObject, Role, put, refs};
 use crate::api::{ApiVersion, MachinePoolTopology};
 use crate::diag::Diagnostic;
 use crate::topology::names::NameTarget;

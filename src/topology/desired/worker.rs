@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
+use super::ctx::Ctx;
 use super::infrastructure_cluster::naming_error;
-use super::{Ctx, Role};
+use super::role::Role;
 use crate::api::{ApiVersion, Deletion, ObjectMeta, labels};
 use crate::diag::Diagnostic;
 use crate::load::Object;
