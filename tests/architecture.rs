@@ -68,14 +68,6 @@ const KNOWN_FOLDER_CYCLES: &[&[&str]] = &[
         "cli/version.rs",
     ],
     &[
-        "plan/ssa/cluster.rs",
-        "plan/ssa/intent.rs",
-        "plan/ssa/managed_fields.rs",
-        "plan/ssa/merge.rs",
-        "plan/ssa/mod.rs",
-        "plan/ssa/user_apply.rs",
-    ],
-    &[
         "schema/cel/check.rs",
         "schema/cel/compiled.rs",
         "schema/cel/mod.rs",

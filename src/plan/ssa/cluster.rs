@@ -11,11 +11,11 @@ restricted to its identity, its two topology labels and the two references.
 
 use serde_json::{Map, Value};
 
+use super::change::{Change, Verdict, change_with};
 use super::intent::{CLUSTER_ALLOWED_V1BETA1, FieldPath, filter, intent_with};
 use super::lists::ListTypes;
 use super::managed_fields::has_topology_managed_fields;
 use super::merge::{apply, ownership_changed};
-use super::{Change, Verdict, change_with};
 use crate::api::ApiVersion;
 
 /// The fields the v1beta2 merge patch carries, as (parent, field).

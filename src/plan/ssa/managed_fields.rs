@@ -455,7 +455,7 @@ impl FieldSet {
 /// `intent`: one `Apply` entry owning exactly the intent's fields. Used for state topoplan
 /// itself computed (`diff`'s old side), so that a field dropped from a template between the two
 /// sides is seen as removed, as it would be on a real cluster.
-pub fn record_topology_apply(object: &mut Value, intent: &Value, lists: &super::ListTypes) {
+pub fn record_topology_apply(object: &mut Value, intent: &Value, lists: &super::lists::ListTypes) {
     let api_version = object
         .get("apiVersion")
         .and_then(Value::as_str)
