@@ -72,14 +72,6 @@ const KNOWN_FOLDER_CYCLES: &[&[&str]] = &[
         "schema/cel/compiled.rs",
         "schema/cel/mod.rs",
     ],
-    &[
-        "validate/cluster.rs",
-        "validate/clusterclass.rs",
-        "validate/compatibility.rs",
-        "validate/machines.rs",
-        "validate/mod.rs",
-        "validate/patches.rs",
-    ],
 ];
 
 /// Imports allowed to run up the pipeline: (importing file, imported module, why).

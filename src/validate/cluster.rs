@@ -26,10 +26,9 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::{
-    Options, Outcome, TemplateRef, classes, compatibility, get, health_check_defined, list_at,
-    machines, str_at,
-};
+use super::options::{Options, Outcome};
+use super::read::{TemplateRef, classes, get, health_check_defined, list_at, str_at};
+use super::{compatibility, machines};
 use crate::api::{ApiVersion, Cluster, ClusterClass};
 use crate::go::ip::parse_cidr;
 use crate::k8s::field::{BadValue, FieldError, Path, go_quote};

@@ -23,10 +23,9 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::{
-    Options, TemplateRef, classes, compatibility, get, health_check_defined, list_at, machines,
-    patches, str_at,
-};
+use super::options::Options;
+use super::read::{TemplateRef, classes, get, health_check_defined, list_at, str_at};
+use super::{compatibility, machines, patches};
 use crate::api::{Cluster, ClusterClass};
 use crate::k8s::field::{FieldError, Path, go_quote};
 use crate::k8s::validation::dns1123_subdomain;

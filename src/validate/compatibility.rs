@@ -12,7 +12,7 @@ reported index is the one in the new class. Adding or removing the control plane
 
 use serde_json::Value;
 
-use super::{TemplateRef, list_at, str_at};
+use super::read::{TemplateRef, list_at, str_at};
 use crate::api::ClusterClass;
 use crate::k8s::field::{FieldError, Path};
 use crate::k8s::values::{group_of, parse_group_version};

@@ -9,7 +9,7 @@ Callers pass the JSON of the class or topology entry and the path it is reported
 
 use serde_json::Value;
 
-use super::{get, list_at, str_at};
+use super::read::{get, list_at, str_at};
 use crate::k8s::field::{BadValue, FieldError, Path};
 use crate::k8s::validation::qualified_name;
 use crate::k8s::values::IntOrString;

@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::{TemplateRef, bool_at, get, list_at, str_at};
+use super::read::{TemplateRef, bool_at, get, list_at, str_at};
 use crate::api::ClusterClass;
 use crate::go::json::structs::{Fields, GoValue};
 use crate::gotemplate::{MissingKey, Options as TplOptions, parse, sprig};

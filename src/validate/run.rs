@@ -19,7 +19,8 @@ use crate::k8s::field::FieldError;
 use crate::load::Object;
 use crate::source::Origin;
 
-use super::{Options, Outcome, stored};
+use super::options::{Options, Outcome};
+use super::stored;
 use crate::k8s::field::Path;
 use crate::variables::definitions::StatusVariables;
 use crate::variables::status::{Discovery, NotReconciled, status_variables};
