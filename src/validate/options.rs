@@ -6,7 +6,7 @@ warnings and the defaulted spec).
 
 use serde_json::Value;
 
-use super::Gates;
+use super::gates::Gates;
 use crate::k8s::field::{FieldError, invalid_object};
 use crate::variables::definitions::StatusVariables;
 
