@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use topoplan::cli::generated;
+use clap::CommandFactory;
+use topoplan::cli::{Cli, generated};
 
 fn check(path: PathBuf, expected: &str, stale: &mut Vec<String>) {
     if std::env::var_os("TOPOPLAN_BLESS").is_some() {
@@ -24,11 +25,11 @@ fn completions_and_man_pages_are_current() {
     for (shell, file) in generated::SHELLS {
         check(
             root.join("completions").join(file),
-            &generated::completion(*shell),
+            &generated::completion(*shell, Cli::command()),
             &mut stale,
         );
     }
-    let pages = generated::man_pages();
+    let pages = generated::man_pages(Cli::command());
     assert!(
         pages.len() >= 2,
         "a page for topoplan and one per subcommand"

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 use clap_complete::Shell;
 
-use super::{Failure, write_stdout};
+use super::terminal::{Failure, write_stdout};
 
 /// Arguments of `topoplan completions`.
 #[derive(Debug, Args)]
@@ -15,8 +15,8 @@ pub struct CompletionsArgs {
     pub shell: Shell,
 }
 
-/// Print the script.
-pub fn run(args: &CompletionsArgs) -> Result<ExitCode, Failure> {
-    write_stdout(&super::generated::completion(args.shell))?;
+/// Print the script for the command line `cli` (the dispatch passes its own definition).
+pub fn run(args: &CompletionsArgs, cli: clap::Command) -> Result<ExitCode, Failure> {
+    write_stdout(&super::generated::completion(args.shell, cli))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::input::{AdmissionArgs, ExtensionArgs, InputArgs};
 use super::plan::Format;
-use super::{Failure, report, stdout_color, stdout_failure};
+use super::terminal::{Failure, report, stdout_color, stdout_failure};
 use crate::diag::{Code, Diagnostic};
 use crate::output::{self, render};
 use crate::pipeline::{self, Step};
@@ -213,13 +213,13 @@ pub fn resolve(args: &DiffArgs) -> Result<ReviewOptions, Vec<Diagnostic>> {
 /// Run `diff`.
 pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
     let opts = resolve(&args)?;
-    let bar = super::progress("planning");
+    let bar = super::terminal::progress("planning");
     let progress = |s: Step| match s {
         Step::Total(n) => bar.add_total(n),
         Step::Done(n) => bar.inc(n),
     };
     // --stat asks for one line per Cluster: no diffs, by any program.
-    let external = super::external_diff(args.format == Format::Table && !args.stat);
+    let external = super::terminal::external_diff(args.format == Format::Table && !args.stat);
     let membership = std::sync::OnceLock::new();
     let renderer = render::review::renderer(
         args.format.kind(),
@@ -242,7 +242,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
         )
     };
     let stdout = std::io::stdout();
-    let mut sink = render::Sink::new(&*renderer, super::held_stdout(&stdout));
+    let mut sink = render::Sink::new(&*renderer, super::terminal::held_stdout(&stdout));
     let mut diff_tree: Option<output::external_diff::Tree> = None;
     let emit = |(piece, pairs): (render::Piece, Option<Vec<output::external_diff::Pair>>)| {
         if let Some(pairs) = pairs {

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::Args;
 use serde_json::Value;
 
-use super::{Failure, write_stdout, write_stdout_with};
+use super::terminal::{Failure, write_stdout, write_stdout_with};
 use crate::diag::{Code, Diagnostic};
 use crate::gotemplate::capi::RenderError;
 use crate::load::limit::{InputLimit, ReadError};

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::input::{AdmissionArgs, ExtensionArgs, InputArgs, read_text};
-use super::{Failure, report, write_stdout};
+use super::terminal::{Failure, report, write_stdout};
 use crate::diag::{Code, Diagnostic};
 use crate::extension_check::{
     Baseline, CheckOptions, DEFAULT_CALLS, DEFAULT_DEADLINE_SECS, MAX_CALLS,

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 
 use super::input::{InputLimitArgs, variable_values};
-use super::{Failure, write_stdout};
+use super::terminal::{Failure, write_stdout};
 use crate::pipeline::generate::{GenerateOptions, Generated};
 
 /// Arguments of `topoplan generate`.

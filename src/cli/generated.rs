@@ -2,10 +2,7 @@
 //! under `completions/` and `man/`; `tests/generated.rs` fails when they are stale and rewrites
 //! them when run with `TOPOPLAN_BLESS=1`.
 
-use clap::CommandFactory;
 use clap_complete::Shell;
-
-use super::Cli;
 
 /// Shells we ship completions for, with their file names.
 pub const SHELLS: &[(Shell, &str)] = &[
@@ -16,9 +13,9 @@ pub const SHELLS: &[(Shell, &str)] = &[
     (Shell::PowerShell, "_topoplan.ps1"),
 ];
 
-/// The completion script for `shell`.
-pub fn completion(shell: Shell) -> String {
-    let mut cmd = Cli::command();
+/// The completion script for `shell`, of the command line `cli` (`Cli::command()`).
+pub fn completion(shell: Shell, cli: clap::Command) -> String {
+    let mut cmd = cli;
     let mut buf = Vec::new();
     clap_complete::generate(shell, &mut cmd, "topoplan", &mut buf);
     String::from_utf8_lossy(&buf).into_owned()
@@ -26,8 +23,9 @@ pub fn completion(shell: Shell) -> String {
 
 /// Man pages: (file name, roff text) for `topoplan` and each subcommand, nested ones included
 /// (`topoplan-generate-cluster.1`).
-pub fn man_pages() -> Vec<(String, String)> {
-    let cmd = Cli::command();
+/// `cli` is the command line's definition (`Cli::command()`).
+pub fn man_pages(cli: clap::Command) -> Vec<(String, String)> {
+    let cmd = cli;
     let mut pages = vec![("topoplan.1".to_string(), render_man(cmd.clone()))];
     sub_pages(&cmd, "topoplan", "topoplan", &mut pages);
     pages

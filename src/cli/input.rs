@@ -766,7 +766,8 @@ impl ExtensionArgs {
             record: self.record_extensions.clone(),
             replay: self.replay_extensions.clone(),
             trace: self.trace_extensions.clone(),
-            summaries: (self.verbose || self.trace_extensions.is_some()) && !super::quiet(),
+            summaries: (self.verbose || self.trace_extensions.is_some())
+                && !super::terminal::quiet(),
             redact: self.redact_settings.iter().cloned().collect(),
         };
         if errors.is_empty() && wire != crate::runtime::WireOptions::default() {

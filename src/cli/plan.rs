@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use super::input::{AdmissionArgs, ExtensionArgs, InputArgs};
-use super::{Failure, report, stdout_color, stdout_failure};
+use super::terminal::{Failure, report, stdout_color, stdout_failure};
 use crate::diag::{Code, Diagnostic};
 use crate::output::{self, render};
 use crate::pipeline::{self, Step};
@@ -276,7 +276,9 @@ pub fn resolve(args: PlanArgs) -> Result<(PlanOptions, OutputOptions), Vec<Diagn
             dir: args.output_dir,
             inputs,
             color: stdout_color(),
-            external_diff: super::external_diff(args.format == Format::Table && !args.stat),
+            external_diff: super::terminal::external_diff(
+                args.format == Format::Table && !args.stat,
+            ),
             explain: args.explain,
             show_unchanged: args.show_unchanged,
             stat: args.stat,
@@ -325,7 +327,7 @@ struct Chunk {
 pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
     use output::replace::{Staging, WriteError};
     let (opts, out) = resolve(args)?;
-    let bar = super::progress("planning");
+    let bar = super::terminal::progress("planning");
     let progress = |s: Step| match s {
         Step::Total(n) => bar.add_total(n),
         Step::Done(n) => bar.inc(n),
@@ -358,7 +360,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
             .map(|_| (c.namespace.clone(), c.name.clone(), c.source.clone())),
     };
     let stdout = std::io::stdout();
-    let mut sink = render::Sink::new(&*renderer, super::held_stdout(&stdout));
+    let mut sink = render::Sink::new(&*renderer, super::terminal::held_stdout(&stdout));
     let mut staging: Option<Staging<'_>> = None;
     let mut layout = output::files::Layout::default();
     let mut dir_error: Option<WriteError> = None;

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::{Failure, write_stdout};
+use super::terminal::{Failure, write_stdout};
 use crate::output::schema::{Kind, text};
 
 /// Arguments of `topoplan schema`.

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use super::input::{AdmissionArgs, ExtensionArgs, InputArgs};
-use super::{Failure, report, write_stdout};
+use super::terminal::{Failure, report, write_stdout};
 use crate::pipeline::validate::ValidateOptions;
 
 /// Arguments of `topoplan validate`.

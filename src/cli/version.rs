@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
-use super::{Failure, write_stdout};
+use super::terminal::{Failure, write_stdout};
 
 /// The Cluster API behaviour topoplan reproduces: (release, API version of the objects it
 /// reads in that release's shape, the commit its built-in CRDs come from and the bundled
