@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 use kube_cel::cel::IdedExpr;
 use kube_cel::cel::common::ast::{EntryExpr, Expr, LiteralValue};
 
-use super::Env;
+use super::env::Env;
 use super::parse::{Issue, Parsed, line_col};
 use super::types::{Decl, Kind};
 

@@ -40,12 +40,11 @@ use kube_cel::cel::common::ast::{EntryExpr, Expr};
 use kube_cel::cel::{Context, IdedExpr, Value as Cel};
 use serde_json::Value;
 
+use super::compile::{Compiled, compile_rule, evaluator_failure, has_rules, with_big_stack};
+use super::env::{Env, MAX_MESSAGE_EXPRESSION_BYTES, PER_CALL_LIMIT};
 use super::rule::{self, Rule};
 use super::types::{self, Decl, Kind, decl_of_crd, escape, schema_type};
-use super::{
-    Compiled, Env, MAX_MESSAGE_EXPRESSION_BYTES, PER_CALL_LIMIT, compile_rule, eval, value,
-    with_big_stack,
-};
+use super::{eval, value};
 use crate::k8s::field::{BadValue, FieldError, Path};
 
 /// Expression trees at most this deep are evaluated on the caller's stack (a rayon worker has
@@ -143,7 +142,7 @@ impl Validator {
 
     /// [`Validator::compile`], compiling the rules eagerly or on first use.
     pub fn compile_with(schema: &Value, when: Compile) -> Result<Option<Validator>, String> {
-        if !super::has_rules(schema) {
+        if !has_rules(schema) {
             return Ok(None);
         }
         with_big_stack(|| {
@@ -196,7 +195,7 @@ impl Validator {
         };
         if self.deep {
             return with_big_stack(|| run(&eval::base_context()))
-                .unwrap_or_else(|e| super::evaluator_failure(path, e));
+                .unwrap_or_else(|e| evaluator_failure(path, e));
         }
         thread_local! {
             // Building the function table costs more than most objects' rules.

@@ -69,8 +69,10 @@ today both environments declare the same functions.
 
 pub mod budget;
 mod check;
+mod compile;
 mod compiled;
 mod cost;
+mod env;
 mod eval;
 mod memo;
 mod ops;
@@ -81,67 +83,20 @@ mod types;
 mod value;
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 use kube_cel::cel::{Context, Value as Cel};
 use serde_json::Value;
 
 use crate::k8s::field::{BadValue, FieldError, Path};
-use check::Ty;
+use compile::{compile_rule, evaluator_failure, has_rules, with_big_stack};
 pub use compiled::{Compile, Validator};
-use parse::Parsed;
+use env::MAX_MESSAGE_EXPRESSION_BYTES;
+pub use env::{
+    Env, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, STATIC_ESTIMATED_COST_LIMIT,
+    STATIC_ESTIMATED_CRD_COST_LIMIT,
+};
 use rule::Rule;
 use types::{Decl, decl_of, schema_type};
-
-/// Which CEL environment compiles an expression (new expressions use the n-1 compatibility env).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Env {
-    /// Expressions not present in the previous version of the schema.
-    NewExpressions,
-    /// Expressions already stored (and values being validated).
-    StoredExpressions,
-}
-
-impl Env {
-    /// The Kubernetes minor version whose CEL libraries this environment has.
-    fn minor(self) -> u32 {
-        match self {
-            Env::NewExpressions => 35,
-            Env::StoredExpressions => 36,
-        }
-    }
-}
-
-/// `StaticEstimatedCostLimit`.
-pub const STATIC_ESTIMATED_COST_LIMIT: u64 = 10_000_000;
-/// `StaticEstimatedCRDCostLimit`.
-pub const STATIC_ESTIMATED_CRD_COST_LIMIT: u64 = 100_000_000;
-/// `PerCallLimit`.
-pub const PER_CALL_LIMIT: u64 = 1_000_000;
-/// `RuntimeCELCostBudget`.
-pub const RUNTIME_CEL_COST_BUDGET: u64 = 10_000_000;
-/// `MaxEvaluatedMessageExpressionSizeBytes`.
-const MAX_MESSAGE_EXPRESSION_BYTES: usize = 5 * 1024;
-
-/// Run `f` on a stack large enough for the `cel` crate's recursive parser and interpreter on
-/// any input [`parse`] lets through.
-///
-/// The stack is a segment of 256 MiB mapped for the call on the calling thread (`stacker`),
-/// whose pages are touched only as deep as the parser goes. A thread per call cost more (its
-/// start, and the join); a pool of big-stack threads could deadlock, since a rayon worker waiting
-/// for one may take up other work that needs the same rule's compiled program it is computing.
-fn with_big_stack<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| stacker::grow(256 << 20, f))).map_err(
-        |p| {
-            let what = p
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_string())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            format!("the CEL evaluator failed: {what}")
-        },
-    )
-}
 
 /// Start the `cel` crate's parser in the background: its first parse in a process builds the
 /// grammar's tables, which costs more than a millisecond, and a run that is about to admit Cluster
@@ -154,66 +109,6 @@ pub fn warm_up() {
         .spawn(|| {
             let _ = kube_cel::cel::Program::compile("self");
         });
-}
-
-/// A failure of the evaluator itself (not of a rule) as an internal error at `path`: the
-/// input is reported, never the process aborted.
-fn evaluator_failure(path: &Path, e: String) -> Vec<FieldError> {
-    vec![FieldError::internal(path, e)]
-}
-
-/// A compiled rule.
-struct Compiled {
-    parsed: Arc<Parsed>,
-    uses_old_self: bool,
-    cost: u64,
-    message: Option<Result<(Arc<Parsed>, u64), String>>,
-}
-
-/// Compile `src` for a node of type `decl`: the parsed program and its type, or the issues.
-fn compile_expr<'d>(
-    src: &str,
-    decl: Option<&'d Decl>,
-    optional_old_self: bool,
-    env: Env,
-) -> Result<(Arc<Parsed>, Ty<'d>), String> {
-    let parsed = parse::parse(src).map_err(|i| parse::render(src, &i))?;
-    let ty = check::check(&parsed, src, decl, optional_old_self, env)
-        .map_err(|i| parse::render(src, &i))?;
-    Ok((parsed, ty))
-}
-
-fn compile_rule(
-    r: &Rule,
-    decl: Option<&Decl>,
-    rule_env: Env,
-    msg_env: Env,
-) -> Result<Compiled, String> {
-    let (parsed, ty) = compile_expr(&r.rule, decl, r.optional_old_self, rule_env)
-        .map_err(|issues| format!("compilation failed: {issues}"))?;
-    if ty != Ty::Bool && ty != Ty::Dyn {
-        return Err("cel expression must evaluate to a bool".into());
-    }
-    let uses_old_self = parsed.expr().references().has_variable("oldSelf");
-    let cost = cost::estimate(parsed.expr(), decl);
-    let message = (!r.message_expression.is_empty()).then(|| {
-        match compile_expr(&r.message_expression, decl, r.optional_old_self, msg_env) {
-            Err(issues) => Err(format!("messageExpression compilation failed: {issues}")),
-            Ok((_, t)) if t != Ty::Str && t != Ty::Dyn => {
-                Err("messageExpression must evaluate to a string".into())
-            }
-            Ok((p, _)) => {
-                let c = cost::estimate(p.expr(), decl);
-                Ok((p, c))
-            }
-        }
-    });
-    Ok(Compiled {
-        parsed,
-        uses_old_self,
-        cost,
-        message,
-    })
 }
 
 fn cost_error_message(name: &str, cost: u64, limit: u64) -> String {
@@ -603,15 +498,6 @@ pub fn validate(
     }
     with_big_stack(|| validate_inner(schema, value, old, path, budget))
         .unwrap_or_else(|e| evaluator_failure(path, e))
-}
-
-/// Whether any node of `schema` carries `x-kubernetes-validations`.
-fn has_rules(schema: &Value) -> bool {
-    match schema {
-        Value::Object(m) => m.contains_key("x-kubernetes-validations") || m.values().any(has_rules),
-        Value::Array(a) => a.iter().any(has_rules),
-        _ => false,
-    }
 }
 
 fn validate_inner(
