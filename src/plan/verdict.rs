@@ -417,21 +417,9 @@ impl Pass<'_, '_, '_> {
                 self.errors.push(incompatible(who, current, &d.role, &errs));
                 continue;
             }
-            let v = compare(current, d, self.input);
-            self.out.inexact += usize::from(!v.exact);
-            let (after, change) = (v.after, v.change);
-            if let Some(why) = self.holds.held.get(&d.role) {
-                self.results[i] = Some(hold(
-                    &mut self.out,
-                    d,
-                    current,
-                    after,
-                    change,
-                    why,
-                    &self.holds.waits,
-                ));
+            let Some((after, change)) = self.compare_unless_held(i, d, current) else {
                 continue;
-            }
+            };
             match change {
                 Change::None => {
                     self.results[i] = Some(judged(Action::Unchanged, d, after, current));
@@ -448,6 +436,34 @@ impl Pass<'_, '_, '_> {
             }
         }
         renames
+    }
+
+    /// Compare the `i`-th desired object with `current`: what the apply leaves and what
+    /// changes, or `None` when the upgrade sequencing holds the object (its verdict, with the
+    /// change it will get later, is then already given).
+    fn compare_unless_held(
+        &mut self,
+        i: usize,
+        d: &DesiredObject,
+        current: &Object,
+    ) -> Option<(Value, Change)> {
+        let v = compare(current, d, self.input);
+        self.out.inexact += usize::from(!v.exact);
+        match self.holds.held.get(&d.role) {
+            Some(why) => {
+                self.results[i] = Some(hold(
+                    &mut self.out,
+                    d,
+                    current,
+                    v.after,
+                    v.change,
+                    why,
+                    &self.holds.waits,
+                ));
+                None
+            }
+            None => Some((v.after, v.change)),
+        }
     }
 
     /// Rotation of the `i`-th desired object, a template whose spec changed: a copy under a new
@@ -562,21 +578,9 @@ impl Pass<'_, '_, '_> {
                     .push(incompatible(current, current, &d.role, &errs));
                 continue;
             }
-            let v = compare(current, d, self.input);
-            self.out.inexact += usize::from(!v.exact);
-            let (after, change) = (v.after, v.change);
-            if let Some(why) = self.holds.held.get(&d.role) {
-                self.results[i] = Some(hold(
-                    &mut self.out,
-                    d,
-                    current,
-                    after,
-                    change,
-                    why,
-                    &self.holds.waits,
-                ));
+            let Some((after, change)) = self.compare_unless_held(i, d, current) else {
                 continue;
-            }
+            };
             let action = if change == Change::None {
                 Action::Unchanged
             } else {
