@@ -7,7 +7,7 @@
 #   scripts/apiserver/build.sh [ROOT]      default ROOT: /tmp/topoplan-apiserver
 #
 # Gives $ROOT/bin/kube-apiserver, $ROOT/bin/etcd, $ROOT/bin/etcdctl. Took 6 minutes from an empty ROOT on two
-# cores (Kubernetes' code generators run first, then the build; the downloads are ~100 MB).
+# cores (Kubernetes' code generators run first, then the build; about 130 MB of packages and source are downloaded).
 set -euo pipefail
 ROOT="${1:-/tmp/topoplan-apiserver}"
 mkdir -p "$ROOT"/apt/{lists/partial,cache/archives/partial,etc/preferences.d} "$ROOT"/{debs,root,src,bin,home}
