@@ -28,7 +28,7 @@ use crate::api as capi;
 use crate::diag::Diagnostic;
 use crate::load::Object;
 use crate::load::object::group_of;
-use crate::plan::affected;
+use crate::plan::{affected, scope};
 use crate::source::{Origin, SourceFile, SpanTable};
 
 /// Kinds read whatever the change, as (group, kind).
@@ -324,9 +324,8 @@ fn references(value: &Value, namespace: &str) -> Vec<(String, String, String, St
                     }
                 }
                 for (k, child) in map {
-                    let is_ref = k.ends_with("Ref") || k.ends_with("Refs") || k == "ref";
-                    if k != "ownerReferences" && k != "managedFields" {
-                        stack.push((child, is_ref));
+                    if scope::walks_into(k) {
+                        stack.push((child, scope::is_reference_key(k)));
                     }
                 }
             }

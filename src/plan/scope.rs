@@ -192,6 +192,18 @@ fn spells_any(names: &AhoCorasick, text: &str) -> bool {
         || may_hide_words(text)
 }
 
+/// Whether the key `k` holds a reference the controller follows (`…Ref`, `…Refs`, `ref`): the
+/// rule every walk over references keeps (this module's rounds, and `crate::live`'s reads).
+pub fn is_reference_key(k: &str) -> bool {
+    k.ends_with("Ref") || k.ends_with("Refs") || k == "ref"
+}
+
+/// Whether a walk over references enters `k`: never an object's owners (they are not what it
+/// references) or its field ownership records.
+pub fn walks_into(k: &str) -> bool {
+    k != "ownerReferences" && k != "managedFields"
+}
+
 /// The names an object's references give (`name` under any key ending in `Ref` or `Refs`, and
 /// in a `ref`), at any depth: the objects the controller would look up from it.
 fn referenced_names(value: &Value) -> Vec<String> {
@@ -207,9 +219,8 @@ fn referenced_names(value: &Value) -> Vec<String> {
                         }
                         continue;
                     }
-                    let is_ref = k.ends_with("Ref") || k.ends_with("Refs") || k == "ref";
-                    if k != "ownerReferences" && k != "managedFields" {
-                        stack.push((child, is_ref));
+                    if walks_into(k) {
+                        stack.push((child, is_reference_key(k)));
                     }
                 }
             }
