@@ -10,7 +10,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
+use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::structural::{Gvk, Structural};
 use crate::load::Object;
@@ -23,53 +25,119 @@ const DATA: &str = include_str!("../../data/crds/cluster-api.json");
 /// The name diagnostics give the built-in data.
 const NAME: &str = "data/crds/cluster-api.json (built in)";
 
-/// The CRD objects of the data, read once.
-fn objects() -> &'static [Object] {
-    static OBJECTS: OnceLock<Vec<Object>> = OnceLock::new();
-    OBJECTS.get_or_init(|| {
-        let Ok(Value::Object(mut doc)) = serde_json::from_str::<Value>(DATA) else {
-            return Vec::new();
-        };
-        let origin = Origin {
-            file: SourceFile::new(NAME, String::new()),
-            spans: Arc::new(SpanTable::default()),
-        };
-        let Some(Value::Array(crds)) = doc.remove("crds") else {
-            return Vec::new();
-        };
-        crds.into_iter()
-            .filter_map(|crd| Object::new(crd, origin.clone(), "").ok())
-            .collect()
-    })
+/// The data's CRDs, read once, each version's schema still as its text. The schemas are nearly
+/// all of the data and a run compiles only the versions it meets (a plan of one Cluster, three
+/// of twelve), so a schema's value is built when its version is compiled ([`Crd::serving`]):
+/// building them all up front was a fifth of such a run.
+fn crds() -> &'static [Crd] {
+    #[derive(Deserialize)]
+    struct Data {
+        crds: Vec<Crd>,
+    }
+    static CRDS: OnceLock<Vec<Crd>> = OnceLock::new();
+    CRDS.get_or_init(|| serde_json::from_str::<Data>(DATA).map_or_else(|_| Vec::new(), |d| d.crds))
 }
 
-/// A built-in version: the index of its CRD, and its schema once compiled.
-type Entry = (usize, OnceLock<Option<Arc<Structural>>>);
+/// One CRD of the data: every field the generator writes (a field it starts writing fails the
+/// tests below instead of going unread).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Crd {
+    api_version: Value,
+    kind: Value,
+    metadata: Value,
+    spec: CrdSpec,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CrdSpec {
+    group: String,
+    names: Value,
+    scope: Value,
+    versions: Vec<CrdVersion>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CrdVersion {
+    name: String,
+    #[serde(default)]
+    served: bool,
+    storage: Value,
+    schema: Option<Box<RawValue>>,
+}
+
+impl Crd {
+    fn kind(&self) -> &str {
+        self.spec
+            .names
+            .get("kind")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    }
+
+    /// The CRD as a value whose versions other than `version` have no schema. Reading a CRD
+    /// for one version never looks at another's schema ([`super::definition::read_wanted_with`]
+    /// skips them first), so what it compiles is what the whole CRD gives.
+    fn serving(&self, version: &str) -> Option<Value> {
+        let object = |fields: Vec<(&str, Value)>| {
+            Value::Object(
+                fields
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect(),
+            )
+        };
+        let versions = self
+            .spec
+            .versions
+            .iter()
+            .map(|v| {
+                let mut fields = vec![
+                    ("name", Value::String(v.name.clone())),
+                    ("served", Value::Bool(v.served)),
+                    ("storage", v.storage.clone()),
+                ];
+                if v.name == version
+                    && let Some(schema) = &v.schema
+                {
+                    fields.push(("schema", serde_json::from_str(schema.get()).ok()?));
+                }
+                Some(object(fields))
+            })
+            .collect::<Option<Vec<Value>>>()?;
+        let spec = object(vec![
+            ("group", Value::String(self.spec.group.clone())),
+            ("names", self.spec.names.clone()),
+            ("scope", self.spec.scope.clone()),
+            ("versions", Value::Array(versions)),
+        ]);
+        Some(object(vec![
+            ("apiVersion", self.api_version.clone()),
+            ("kind", self.kind.clone()),
+            ("metadata", self.metadata.clone()),
+            ("spec", spec),
+        ]))
+    }
+}
+
+/// A built-in version: the index of its CRD, and once compiled, its schema and the CRD value it
+/// was read from. The value is kept, as the data's whole values were before: freeing it cost as
+/// much as reading it.
+type Entry = (usize, OnceLock<Option<(Object, Arc<Structural>)>>);
 
 /// Every group, version and kind the data serves.
 fn index() -> &'static HashMap<Gvk, Entry> {
     static INDEX: OnceLock<HashMap<Gvk, Entry>> = OnceLock::new();
     INDEX.get_or_init(|| {
         let mut out = HashMap::new();
-        for (i, o) in objects().iter().enumerate() {
-            let v = &o.value;
-            let group = v
-                .pointer("/spec/group")
-                .and_then(Value::as_str)
-                .unwrap_or("");
-            let kind = v
-                .pointer("/spec/names/kind")
-                .and_then(Value::as_str)
-                .unwrap_or("");
-            for version in v
-                .pointer("/spec/versions")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter(|x| x.get("served").and_then(Value::as_bool) == Some(true))
-                .filter_map(|x| x.get("name").and_then(Value::as_str))
-            {
-                out.insert(Gvk::new(group, version, kind), (i, OnceLock::new()));
+        for (i, crd) in crds().iter().enumerate() {
+            for version in crd.spec.versions.iter().filter(|v| v.served) {
+                out.insert(
+                    Gvk::new(&crd.spec.group, &version.name, crd.kind()),
+                    (i, OnceLock::new()),
+                );
             }
         }
         out
@@ -85,36 +153,61 @@ pub fn served() -> impl Iterator<Item = &'static Gvk> {
 pub fn compiled(gvk: &Gvk) -> Option<&'static Arc<Structural>> {
     let (i, cell) = index().get(gvk)?;
     cell.get_or_init(|| {
-        let crd = objects().get(*i)?;
+        let value = crds().get(*i)?.serving(&gvk.version)?;
+        let origin = Origin {
+            file: SourceFile::new(NAME, String::new()),
+            spans: Arc::new(SpanTable::default()),
+        };
+        let crd = Object::new(value, origin, "").ok()?;
         // The data is generated and tested: it has nothing to warn of (the test below reads it
         // eagerly to prove it), so its rules compile on first use: most runs never reach the
         // fields they sit at, and compiling them cost more than the rest of the schema.
         let (mut served, _) =
-            super::definition::read_wanted_with(crd, &|g| g == gvk, Compile::Lazy);
-        served.pop().map(Arc::new)
+            super::definition::read_wanted_with(&crd, &|g| g == gvk, Compile::Lazy);
+        Some((crd, Arc::new(served.pop()?)))
     })
     .as_ref()
-}
-
-/// The commit of Cluster API main the v1beta2 schemas come from.
-pub fn main_commit() -> &'static str {
-    static COMMIT: OnceLock<String> = OnceLock::new();
-    COMMIT.get_or_init(|| {
-        serde_json::from_str::<Value>(DATA)
-            .ok()
-            .and_then(|v| {
-                v.pointer("/source/main/commit")
-                    .and_then(Value::as_str)
-                    .map(str::to_string)
-            })
-            .unwrap_or_default()
-    })
+    .map(|(_, s)| s)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::crd::Crds;
+
+    /// The CRD serving `gvk`, every version's schema included.
+    fn whole(gvk: &Gvk) -> Object {
+        let (i, _) = &index()[gvk];
+        let doc: Value = serde_json::from_str(DATA).unwrap();
+        let value = doc["crds"][*i].clone();
+        let origin = Origin {
+            file: SourceFile::new(NAME, String::new()),
+            spans: Arc::new(SpanTable::default()),
+        };
+        Object::new(value, origin, "").unwrap()
+    }
+
+    /// [`compiled`] reads only the wanted version's schema: what it compiles is what the whole
+    /// CRD gives for that version, for all twelve.
+    #[test]
+    fn one_version_compiles_as_the_whole_crd() {
+        let mut n = 0;
+        for gvk in served() {
+            let (mut from_whole, w) = super::super::definition::read_wanted_with(
+                &whole(gvk),
+                &|g| g == gvk,
+                Compile::Lazy,
+            );
+            assert!(w.is_empty(), "{gvk}");
+            let from_whole = from_whole.pop().unwrap();
+            let alone = compiled(gvk).unwrap();
+            assert_eq!(format!("{from_whole:?}"), format!("{alone:?}"), "{gvk}");
+            assert!(format!("{alone:?}").len() > 1000, "{gvk}");
+            n += 1;
+        }
+        assert_eq!(n, 12);
+        assert_eq!(crds().len(), 6, "every CRD of the data reads");
+    }
 
     #[test]
     fn every_kind_and_version_is_served_and_reads_without_warnings() {
@@ -166,7 +259,8 @@ mod tests {
                 assert!(b.get(v, k).is_some(), "{v} {k}");
             }
         }
-        assert_eq!(main_commit().len(), 40);
+        let commit = doc.pointer("/source/main/commit").and_then(Value::as_str);
+        assert_eq!(commit.map(str::len), Some(40), "{commit:?}");
     }
 
     /// The built-in schemas compile their rules lazily ([`compiled`]), which skips the checks an
@@ -177,9 +271,8 @@ mod tests {
         use serde_json::json;
         let mut checked = 0;
         for gvk in served() {
-            let (i, _) = &index()[gvk];
-            let crd = &objects()[*i];
-            let (mut eager, w) = super::super::definition::read_wanted(crd, &|g| g == gvk);
+            let crd = whole(gvk);
+            let (mut eager, w) = super::super::definition::read_wanted(&crd, &|g| g == gvk);
             assert!(w.is_empty(), "{gvk}");
             let eager = eager.pop().unwrap();
             if let Some(v) = &eager.cel {
