@@ -253,6 +253,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
     let begin = |m: &pipeline::diff::Membership| {
         let _ = membership.set(m.clone());
     };
+    pipeline::threads::configure(pipeline::threads::review_is_small(&opts));
     let result = pipeline::diff::diff(&opts, begin, render, emit, &progress);
     bar.finish();
     let r = match result {

@@ -392,6 +392,7 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
         }
         sink.emit(chunk.piece)
     };
+    pipeline::threads::configure(pipeline::threads::plan_is_small(&opts));
     let result = pipeline::plan(&opts, render, emit, &progress);
     bar.finish();
     let outcome = match result {

@@ -33,6 +33,7 @@ pub mod eval;
 pub mod extension_check;
 pub mod generate;
 pub mod ordered;
+pub mod threads;
 pub mod validate;
 
 /// How many Clusters are planned at once when they call Runtime extensions (their calls

@@ -4,12 +4,16 @@ Work on many items in parallel, hand the results on in item order as they comple
 Owns the bounded reorder window that lets a fleet stream: `threads` workers take items in order;
 a worker may not start item `i` until item `i - window` has been handed on, so at most `window`
 results wait for a slow predecessor, whatever the fleet's size. The caller's thread does the
-handing on (writing output), overlapping with the workers.
+handing on (writing output), overlapping with the workers. When the caller is the only thread of
+its rayon pool ([`super::threads`]), it also runs, while it waits, the rayon work the workers
+hand to that pool, which nothing else would run.
 */
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, mpsc};
+use std::sync::mpsc::{self, RecvTimeoutError, TryRecvError};
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
 
 /// Run `work(i)` for `i` in `0..n` on `threads` threads and call `emit(i, result)` for each
 /// in order of `i`, on the calling thread. `emit` returning `false` stops the run: items not
@@ -38,6 +42,8 @@ where
     let done = Mutex::new(0usize);
     let advanced = Condvar::new();
     let (tx, rx) = mpsc::channel::<(usize, T)>();
+    let runs_the_pool =
+        rayon::current_thread_index().is_some() && rayon::current_num_threads() == 1;
     std::thread::scope(|s| {
         for _ in 0..threads {
             let tx = tx.clone();
@@ -66,7 +72,7 @@ where
         drop(tx);
         let mut waiting: BTreeMap<usize, T> = BTreeMap::new();
         let mut expected = 0;
-        for (i, t) in rx.iter() {
+        while let Some((i, t)) = receive(&rx, runs_the_pool) {
             if stop.load(Ordering::SeqCst) {
                 continue;
             }
@@ -89,6 +95,30 @@ where
             }
         }
     });
+}
+
+/// The next result, `None` once every worker is done. `runs_the_pool`: the caller is the only
+/// thread of its rayon pool, so rayon work the workers start waits for it: it runs that work
+/// between looks at the channel.
+fn receive<T>(rx: &mpsc::Receiver<T>, runs_the_pool: bool) -> Option<T> {
+    if !runs_the_pool {
+        return rx.recv().ok();
+    }
+    loop {
+        match rx.try_recv() {
+            Ok(t) => return Some(t),
+            Err(TryRecvError::Disconnected) => return None,
+            Err(TryRecvError::Empty) => {}
+        }
+        if rayon::yield_now() == Some(rayon::Yield::Executed) {
+            continue;
+        }
+        match rx.recv_timeout(Duration::from_micros(200)) {
+            Ok(t) => return Some(t),
+            Err(RecvTimeoutError::Disconnected) => return None,
+            Err(RecvTimeoutError::Timeout) => {}
+        }
+    }
 }
 
 #[cfg(test)]
@@ -177,6 +207,37 @@ mod tests {
             },
         );
         assert_eq!(got, [0, 1, 2, 3, 4]);
+    }
+
+    /// Workers whose work uses rayon, under a caller that is its pool's only thread: without
+    /// the caller running that work, this never ends.
+    #[test]
+    fn workers_using_rayon_under_a_one_thread_pool_finish() {
+        use rayon::prelude::*;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .use_current_thread()
+                .build()
+                .unwrap();
+            let mut got = Vec::new();
+            for_each(
+                8,
+                4,
+                4,
+                |i| pool.install(|| (0..=i).into_par_iter().sum::<usize>()),
+                |_, v| {
+                    got.push(v);
+                    true
+                },
+            );
+            let _ = tx.send(got);
+        });
+        let got = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the run ended");
+        assert_eq!(got, [0, 1, 3, 6, 10, 15, 21, 28]);
     }
 
     #[test]
