@@ -158,16 +158,17 @@ pub fn admit(
     let Admitted {
         class_ok,
         status_vars,
+        findings: class_findings,
     } = admit_classes(
         &classes,
         &old_classes,
         &users,
         &refused,
-        &mut findings,
         objects,
         runtime_messages,
         settings,
     );
+    findings.extend(class_findings);
     drop(users);
     // What a Cluster's version change is checked against: every stored object, read only
     // when a version changes.
@@ -326,16 +327,16 @@ struct Admitted {
     class_ok: BTreeMap<(String, String), bool>,
     /// Each class's `status.variables`, for the classes whose variables reconciled.
     status_vars: BTreeMap<(String, String), StatusVariables>,
+    /// The classes' findings, by namespace and name.
+    findings: Vec<Finding>,
 }
 
-/// Admit every ClusterClass (by namespace and name), appending its findings to `findings`.
-#[allow(clippy::too_many_arguments)]
+/// Admit every ClusterClass (by namespace and name).
 fn admit_classes(
     classes: &BTreeMap<(String, String), ClusterClass>,
     old_classes: &StoredClasses,
     users: &[Cluster],
     refused: &std::collections::HashSet<String>,
-    findings: &mut Vec<Finding>,
     objects: &[Object],
     runtime_messages: &[(Value, Origin)],
     settings: &Settings,
@@ -343,6 +344,7 @@ fn admit_classes(
     let mut out = Admitted {
         class_ok: BTreeMap::new(),
         status_vars: BTreeMap::new(),
+        findings: Vec::new(),
     };
     for (k, class) in classes {
         // Refused by the CRD's schema: no webhook runs.
@@ -354,7 +356,7 @@ fn admit_classes(
             class,
             old_classes.get(k),
             users,
-            findings,
+            &mut out.findings,
             objects,
             runtime_messages,
             settings,
