@@ -9,6 +9,10 @@
 //!
 //! A failure lists the offending imports with file and line. ARCHITECTURE.md describes the
 //! same order in words.
+//!
+//! A third check reads the same code for dead `pub` functions, which the compiler does not
+//! report: every `pub fn` of `src/` must be named somewhere besides its definition (in `src/`,
+//! `tests/`, `benches/` or `examples/`), or be listed in [`UNCALLED`] with its reason.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -636,4 +640,117 @@ fn the_reader_knows_a_module_s_children() {
     .chars()
     .collect();
     assert_eq!(child_modules(&code), ["a", "b", "tests", "c"]);
+}
+
+/// `pub` functions of `src/` no code names besides their definition, allowed: (file under
+/// `src/`, function, why it exists).
+const UNCALLED: &[(&str, &str, &str)] = &[(
+    "runtime/types.rs",
+    "serialize",
+    "serde's `#[serde(with = \"base64_bytes\")]` calls `base64_bytes::serialize` by convention",
+)];
+
+/// The code (comments and strings left out) of every Rust file of `src/`, `tests/`,
+/// `benches/` and `examples/`, read on all cores (this check must stay cheap).
+fn all_code() -> Vec<(PathBuf, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["src", "tests", "benches", "examples"] {
+        let dir = root.join(dir);
+        if dir.is_dir() {
+            rust_files(&dir, &mut files);
+        }
+    }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = files.len().div_ceil(threads).max(1);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter()
+                        .map(|f| {
+                            let text = std::fs::read_to_string(f).expect("read source");
+                            (f.clone(), code_only(&text))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("reader thread"))
+            .collect()
+    })
+}
+
+/// Each `pub`, `pub(crate)` or `pub(super)` function of `src/` in `code`: (file under `src/`,
+/// line, name).
+fn pub_fns(code: &[(PathBuf, String)]) -> Vec<(PathBuf, usize, &str)> {
+    let mut defs = Vec::new();
+    for (f, code) in code {
+        let Ok(rel) = f.strip_prefix(src()) else {
+            continue;
+        };
+        for (i, line) in code.lines().enumerate() {
+            let Some(rest) = [
+                "pub fn ",
+                "pub(crate) fn ",
+                "pub(super) fn ",
+                "pub const fn ",
+                "pub(crate) const fn ",
+                "pub async fn ",
+            ]
+            .iter()
+            .find_map(|p| line.trim_start().strip_prefix(p)) else {
+                continue;
+            };
+            let len = rest.find(|c: char| !is_ident(c)).unwrap_or(rest.len());
+            defs.push((rel.to_path_buf(), i + 1, &rest[..len]));
+        }
+    }
+    defs
+}
+
+/// A `pub` function nothing calls is dead code the compiler does not report (it may be called
+/// from outside the crate): a name that occurs only where such functions are defined.
+#[test]
+fn every_pub_fn_has_a_caller() {
+    let code = all_code();
+    let defs = pub_fns(&code);
+    let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (_, code) in &code {
+        for word in code.split(|c: char| !is_ident(c)) {
+            if word.starts_with(|c: char| c.is_alphabetic() || c == '_') {
+                *counts.entry(word).or_insert(0) += 1;
+            }
+        }
+    }
+    let mut defined: BTreeMap<&str, usize> = BTreeMap::new();
+    for (_, _, name) in &defs {
+        *defined.entry(name).or_insert(0) += 1;
+    }
+    let uncalled: Vec<(String, &str, usize)> = defs
+        .iter()
+        .filter(|(_, _, name)| counts.get(name).copied().unwrap_or(0) <= defined[name])
+        .map(|(file, line, name)| (file.to_string_lossy().into_owned(), *name, *line))
+        .collect();
+    let unexplained: Vec<String> = uncalled
+        .iter()
+        .filter(|(f, n, _)| !UNCALLED.iter().any(|(af, an, _)| af == f && an == n))
+        .map(|(f, n, line)| format!("src/{f}:{line}: {n}"))
+        .collect();
+    assert!(
+        unexplained.is_empty(),
+        "pub functions nothing calls (delete them, or list them in UNCALLED with the reason):\n{}",
+        unexplained.join("\n")
+    );
+    let stale: Vec<&(&str, &str, &str)> = UNCALLED
+        .iter()
+        .filter(|(af, an, _)| !uncalled.iter().any(|(f, n, _)| af == f && an == n))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "UNCALLED lists functions that are called: {stale:?}"
+    );
 }

@@ -169,11 +169,6 @@ impl ClusterClass {
             }
         }
     }
-
-    /// Names of the class's patches, in order.
-    pub fn patch_names(&self) -> Vec<String> {
-        self.spec.patches.iter().map(|p| p.name.clone()).collect()
-    }
 }
 
 fn worker_ref(list: &str, i: usize, part: &str, v1: bool) -> String {

@@ -281,6 +281,8 @@ pub fn result_cost(name: &str, v: &Value) -> u64 {
     }
 }
 
+/// The price of a call whose work follows its arguments' values rather than their size
+/// ([`Work::Special`]): one arm per function, kept whole as a table read by function name.
 fn special(name: &str, args: &[&Value], limit: u64) -> u64 {
     let s = |i: usize| match args.get(i) {
         Some(Value::String(s)) => s.len() as u64,

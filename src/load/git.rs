@@ -112,6 +112,38 @@ fn collect_path(
         )
         .with_help("pass files or directories of the repository"));
     }
+    let (top, relative) = locate(cwd, rev, path)?;
+    let commit = resolve_commit(&top, rev, path)?;
+    let Some(rel) = relative.to_str() else {
+        return Err(Diagnostic::error(
+            Code::InputGit,
+            format!("--base-ref {rev}: {} is not a UTF-8 path", path.display()),
+        ));
+    };
+    let listing = list_tree(&top, &commit, rel, rev, path)?;
+    let mut blobs = blobs_of(&listing, &relative, rev, path)?;
+    if blobs.is_empty() {
+        // A path the revision does not have (a folder the pull request adds) held nothing
+        // then: the base side of it is empty, and what it holds now is all new.
+        if listing.is_empty() {
+            return Ok(Vec::new());
+        }
+        return Err(Diagnostic::error(
+            Code::InputGit,
+            format!(
+                "directory {rev}:{} holds no .yaml, .yml or .json file",
+                path.display()
+            ),
+        ));
+    }
+    // The order of a directory walk (path components compared one by one), not git's byte order.
+    blobs.sort_by(|a, b| a.0.cmp(&b.0));
+    read_blobs(&top, blobs, rev, path, limit)
+}
+
+/// The top level of the git repository holding `path` (relative to `cwd`), and the path
+/// relative to it.
+fn locate(cwd: &Path, rev: &str, path: &Path) -> Result<(PathBuf, PathBuf), Diagnostic> {
     let absolute = normalize(&cwd.join(path));
     // The repository is the one holding the path's nearest existing ancestor (at REV the path
     // itself may be gone). Canonical, because git reports its top level with links resolved.
@@ -136,8 +168,13 @@ fn collect_path(
         ));
     };
     let relative = relative.to_path_buf();
+    Ok((top, relative))
+}
+
+/// The commit `rev` names in the repository at `top`.
+fn resolve_commit(top: &Path, rev: &str, path: &Path) -> Result<String, Diagnostic> {
     let commit = git(
-        &top,
+        top,
         &[
             "rev-parse",
             "--verify",
@@ -158,34 +195,50 @@ fn collect_path(
         )
         .with_help("give a commit, branch or tag that exists locally (git fetch it first)")
     })?;
-    let commit = String::from_utf8_lossy(&commit).trim().to_string();
+    Ok(String::from_utf8_lossy(&commit).trim().to_string())
+}
 
-    let Some(rel) = relative.to_str() else {
-        return Err(Diagnostic::error(
-            Code::InputGit,
-            format!("--base-ref {rev}: {} is not a UTF-8 path", path.display()),
-        ));
-    };
+/// `git ls-tree` of `rel` (relative to the top level) at `commit`, NUL-separated; bounded as
+/// a directory walk (the listing itself is as large as the tree).
+fn list_tree(
+    top: &Path,
+    commit: &str,
+    rel: &str,
+    rev: &str,
+    path: &Path,
+) -> Result<Vec<u8>, Diagnostic> {
     // --full-tree: paths are relative to the top level whatever directory git runs in.
-    // GIT_LITERAL_PATHSPECS (below) keeps `*` or `?` in a name from matching other files.
-    let mut args = vec!["ls-tree", "-r", "-z", "--full-tree", commit.as_str(), "--"];
+    // GIT_LITERAL_PATHSPECS (set by `git_command`) keeps `*` or `?` in a name from matching other files.
+    let mut args = vec!["ls-tree", "-r", "-z", "--full-tree", commit, "--"];
     if !rel.is_empty() {
         args.push(rel);
     }
-    let listing = git(&top, &args, rev, path)?;
-    let user_path = path.display().to_string();
-    let mut blobs: Vec<(PathBuf, Blob)> = Vec::new();
-    let mut is_file = false;
-    // As a directory walk, bounded (the listing itself is as large as the tree).
+    let listing = git(top, &args, rev, path)?;
     if listing.iter().filter(|&&b| b == 0).count() > MAX_WALK_ENTRIES {
         return Err(Diagnostic::error(
             Code::InputLimit,
             format!(
-                "{rev}:{user_path}: more than {MAX_WALK_ENTRIES} files to read at revision {rev}"
+                "{rev}:{}: more than {MAX_WALK_ENTRIES} files to read at revision {rev}",
+                path.display()
             ),
         )
         .with_help("pass narrower directories or the files themselves"));
     }
+    Ok(listing)
+}
+
+/// The blobs of `listing` to read, with their path below `relative`: the file `relative`
+/// names, else the directory's non-hidden `.yaml`, `.yml` and `.json` files. Submodules are
+/// skipped; a symbolic link is an error.
+fn blobs_of(
+    listing: &[u8],
+    relative: &Path,
+    rev: &str,
+    path: &Path,
+) -> Result<Vec<(PathBuf, Blob)>, Diagnostic> {
+    let user_path = path.display().to_string();
+    let mut blobs: Vec<(PathBuf, Blob)> = Vec::new();
+    let mut is_file = false;
     for entry in listing.split(|&b| b == 0).filter(|e| !e.is_empty()) {
         let entry = String::from_utf8_lossy(entry);
         let Some((meta, name)) = entry.split_once('\t') else {
@@ -203,7 +256,7 @@ fn collect_path(
             // The path names a file: read whatever its extension, as `-f file` does.
             is_file = true;
         }
-        let suffix = name.strip_prefix(&relative).unwrap_or(name).to_path_buf();
+        let suffix = name.strip_prefix(relative).unwrap_or(name).to_path_buf();
         if !is_file {
             let hidden = suffix
                 .components()
@@ -246,21 +299,20 @@ fn collect_path(
             break;
         }
     }
-    if blobs.is_empty() {
-        // A path the revision does not have (a folder the pull request adds) held nothing
-        // then: the base side of it is empty, and what it holds now is all new.
-        if listing.is_empty() {
-            return Ok(Vec::new());
-        }
-        return Err(Diagnostic::error(
-            Code::InputGit,
-            format!("directory {rev}:{user_path} holds no .yaml, .yml or .json file"),
-        ));
-    }
-    // The order of a directory walk (path components compared one by one), not git's byte order.
-    blobs.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(blobs)
+}
+
+/// The texts of `blobs`, in order, each named as shown to the user; one that is not UTF-8 is
+/// an error.
+fn read_blobs(
+    top: &Path,
+    blobs: Vec<(PathBuf, Blob)>,
+    rev: &str,
+    path: &Path,
+    limit: &InputLimit,
+) -> Result<Vec<(String, String)>, Diagnostic> {
     let wanted: Vec<&Blob> = blobs.iter().map(|(_, b)| b).collect();
-    let texts = cat_blobs(&top, &wanted, rev, path, limit)?;
+    let texts = cat_blobs(top, &wanted, rev, path, limit)?;
     blobs
         .into_iter()
         .zip(texts)

@@ -288,50 +288,116 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
     } = read_sets(sets);
 
     // 3. Each distinct text once, in parallel (large streams are split further by the parser).
-    let mut unique: Vec<Arc<SourceFile>> = Vec::new();
-    let mut uses: Vec<usize> = Vec::new();
-    // A text's span tables are left to build on demand only when every set reading it says so.
-    let mut on_demand: Vec<bool> = Vec::new();
-    // The document filter of the one set reading a text (none once a second set reads it).
-    let mut keep: Vec<Option<(&KeepDocument, Option<&yaml::fast::SkipValue>)>> = Vec::new();
-    // The pass-over test of the one set reading a text, likewise.
-    let mut pass_over: Vec<Option<&KeepDocument>> = Vec::new();
-    let mut slot_of: Vec<Option<usize>> = Vec::with_capacity(substituted.len());
-    {
-        let mut index: HashMap<TextKey<'_>, usize> = HashMap::new();
-        for (set, file) in &substituted {
-            let lazy = sets.get(*set).is_some_and(|o| o.spans_on_demand);
-            let slot = file.as_ref().ok().map(|f| {
-                let i = *index.entry(TextKey(f.text.as_str())).or_insert_with(|| {
-                    unique.push(Arc::clone(f));
-                    uses.push(0);
-                    on_demand.push(true);
-                    keep.push(sets.get(*set).and_then(|o| {
-                        o.keep_document.as_ref().map(|k| (k, o.skip_value.as_ref()))
-                    }));
-                    pass_over.push(sets.get(*set).and_then(|o| o.pass_over.as_ref()));
-                    unique.len() - 1
-                });
-                if let Some(n) = uses.get_mut(i) {
-                    *n += 1;
-                }
-                if let Some(l) = on_demand.get_mut(i) {
-                    *l &= lazy;
-                }
-                if uses.get(i).is_some_and(|&n| n > 1) {
-                    if let Some(k) = keep.get_mut(i) {
-                        *k = None;
-                    }
-                    if let Some(p) = pass_over.get_mut(i) {
-                        *p = None;
-                    }
-                }
-                i
-            });
-            slot_of.push(slot);
+    let Texts {
+        unique,
+        mut uses,
+        on_demand,
+        keep,
+        pass_over,
+        slot_of,
+    } = distinct_texts(sets, &substituted);
+    let mut parsed = parse_texts(&unique, &on_demand, &keep, &pass_over);
+
+    // 4. Hand each file its documents (the last file with a text takes them), then turn
+    //    documents into objects, per file in parallel, in input order.
+    let mut work: Vec<Vec<FileWork>> = sets.iter().map(|_| Vec::new()).collect();
+    for ((set, file), slot) in substituted.into_iter().zip(slot_of) {
+        let item = match (file, slot) {
+            (Err(e), _) => FileWork::Failed(e),
+            (Ok(file), None) => FileWork::Failed(Diagnostic::error(
+                Code::Internal,
+                format!("internal error: {} was read but not parsed", file.name),
+            )),
+            (Ok(file), Some(i)) => documents_of(file, i, &unique, &mut uses, &mut parsed),
+        };
+        if let Some(w) = work.get_mut(set) {
+            w.push(item);
         }
     }
-    let mut parsed: Vec<Option<ParseResult>> = unique
+    drop(unique);
+
+    sets.iter()
+        .zip(work)
+        .zip(errors.into_iter().zip(warnings))
+        .map(|((opts, work), (errors, warnings))| set_inputs(opts, work, errors, warnings))
+        .collect()
+}
+
+/// The distinct texts of the sets' files, each with what parsing it needs; every column is
+/// indexed by the text's slot.
+struct Texts<'s> {
+    unique: Vec<Arc<SourceFile>>,
+    /// How many files have the text.
+    uses: Vec<usize>,
+    /// A text's span tables are left to build on demand only when every set reading it says
+    /// so.
+    on_demand: Vec<bool>,
+    /// The document filter of the one set reading a text (none once a second set reads it).
+    keep: Vec<Option<(&'s KeepDocument, Option<&'s yaml::fast::SkipValue>)>>,
+    /// The pass-over test of the one set reading a text, likewise.
+    pass_over: Vec<Option<&'s KeepDocument>>,
+    /// Each file's slot (none for a file that failed to read).
+    slot_of: Vec<Option<usize>>,
+}
+
+/// Find the texts the files of `sets` share (`substituted`: each file's set and text).
+fn distinct_texts<'s>(
+    sets: &'s [LoadOptions],
+    substituted: &[(usize, Result<Arc<SourceFile>, Diagnostic>)],
+) -> Texts<'s> {
+    let mut t = Texts {
+        unique: Vec::new(),
+        uses: Vec::new(),
+        on_demand: Vec::new(),
+        keep: Vec::new(),
+        pass_over: Vec::new(),
+        slot_of: Vec::with_capacity(substituted.len()),
+    };
+    let mut index: HashMap<TextKey<'_>, usize> = HashMap::new();
+    for (set, file) in substituted {
+        let lazy = sets.get(*set).is_some_and(|o| o.spans_on_demand);
+        let slot = file.as_ref().ok().map(|f| {
+            let i = *index.entry(TextKey(f.text.as_str())).or_insert_with(|| {
+                t.unique.push(Arc::clone(f));
+                t.uses.push(0);
+                t.on_demand.push(true);
+                t.keep
+                    .push(sets.get(*set).and_then(|o| {
+                        o.keep_document.as_ref().map(|k| (k, o.skip_value.as_ref()))
+                    }));
+                t.pass_over
+                    .push(sets.get(*set).and_then(|o| o.pass_over.as_ref()));
+                t.unique.len() - 1
+            });
+            if let Some(n) = t.uses.get_mut(i) {
+                *n += 1;
+            }
+            if let Some(l) = t.on_demand.get_mut(i) {
+                *l &= lazy;
+            }
+            if t.uses.get(i).is_some_and(|&n| n > 1) {
+                if let Some(k) = t.keep.get_mut(i) {
+                    *k = None;
+                }
+                if let Some(p) = t.pass_over.get_mut(i) {
+                    *p = None;
+                }
+            }
+            i
+        });
+        t.slot_of.push(slot);
+    }
+    t
+}
+
+/// Parse each distinct text, in parallel, the way its readers asked for.
+fn parse_texts(
+    unique: &[Arc<SourceFile>],
+    on_demand: &[bool],
+    keep: &[Option<(&KeepDocument, Option<&yaml::fast::SkipValue>)>],
+    pass_over: &[Option<&KeepDocument>],
+) -> Vec<Option<ParseResult>> {
+    unique
         .par_iter()
         .zip(on_demand.par_iter())
         .zip(keep.par_iter())
@@ -354,83 +420,78 @@ pub fn load_many(sets: &[LoadOptions]) -> Vec<Result<Inputs, Diagnostics>> {
                 )
             }))
         })
-        .collect();
-
-    // 4. Hand each file its documents (the last file with a text takes them), then turn
-    //    documents into objects, per file in parallel, in input order.
-    let mut work: Vec<Vec<FileWork>> = sets.iter().map(|_| Vec::new()).collect();
-    for ((set, file), slot) in substituted.into_iter().zip(slot_of) {
-        let item = match (file, slot) {
-            (Err(e), _) => FileWork::Failed(e),
-            (Ok(file), None) => FileWork::Failed(Diagnostic::error(
-                Code::Internal,
-                format!("internal error: {} was read but not parsed", file.name),
-            )),
-            (Ok(file), Some(i)) => {
-                let last = uses.get_mut(i).is_none_or(|n| {
-                    *n = n.saturating_sub(1);
-                    *n == 0
-                });
-                let result = match parsed.get_mut(i) {
-                    Some(entry) if last => entry.take(),
-                    Some(Some(r)) => Some(r.clone()),
-                    _ => None,
-                };
-                let parsed_as = unique.get(i).map(|u| u.name.as_str());
-                match result {
-                    Some(Ok(docs)) => FileWork::Parsed(file, docs),
-                    // The error names the file first parsed with this text; parse again (an
-                    // error path) so that it names this one.
-                    Some(Err(e)) if parsed_as == Some(file.name.as_str()) => FileWork::Failed(e),
-                    Some(Err(e)) => FileWork::Failed(yaml::parse_stream(&file).err().unwrap_or(e)),
-                    None => FileWork::Failed(Diagnostic::error(
-                        Code::Internal,
-                        format!("internal error: no parse result for {}", file.name),
-                    )),
-                }
-            }
-        };
-        if let Some(w) = work.get_mut(set) {
-            w.push(item);
-        }
-    }
-    drop(unique);
-
-    sets.iter()
-        .zip(work)
-        .zip(errors.into_iter().zip(warnings))
-        .map(|((opts, work), (mut errors, mut warnings))| {
-            let files: Vec<FileOut> = work
-                .into_par_iter()
-                .map(|w| {
-                    let scan = opts.warn_unsubstituted && opts.substitute.is_none();
-                    file_objects(w, &opts.default_namespace, scan, opts.skip_foreign)
-                })
-                .collect();
-            let mut objects = Vec::with_capacity(files.iter().map(|f| f.objects.len()).sum());
-            let mut runtime_messages = Vec::new();
-            let mut foreign: Vec<(String, usize)> = Vec::new();
-            for mut f in files {
-                if let Some(name) = f.foreign.0.take() {
-                    foreign.push((name, f.foreign.1));
-                }
-                objects.append(&mut f.objects);
-                runtime_messages.append(&mut f.runtime_messages);
-                errors.append(&mut f.errors);
-                warnings.append(&mut f.warnings);
-            }
-            finish(
-                opts,
-                Inputs {
-                    objects,
-                    runtime_messages,
-                    warnings,
-                },
-                errors,
-                &foreign,
-            )
-        })
         .collect()
+}
+
+/// The documents of `file`, whose text is in slot `i`: the last file with the text takes
+/// the parse result, the others share a copy.
+fn documents_of(
+    file: Arc<SourceFile>,
+    i: usize,
+    unique: &[Arc<SourceFile>],
+    uses: &mut [usize],
+    parsed: &mut [Option<ParseResult>],
+) -> FileWork {
+    let last = uses.get_mut(i).is_none_or(|n| {
+        *n = n.saturating_sub(1);
+        *n == 0
+    });
+    let result = match parsed.get_mut(i) {
+        Some(entry) if last => entry.take(),
+        Some(Some(r)) => Some(r.clone()),
+        _ => None,
+    };
+    let parsed_as = unique.get(i).map(|u| u.name.as_str());
+    match result {
+        Some(Ok(docs)) => FileWork::Parsed(file, docs),
+        // The error names the file first parsed with this text; parse again (an error path)
+        // so that it names this one.
+        Some(Err(e)) if parsed_as == Some(file.name.as_str()) => FileWork::Failed(e),
+        Some(Err(e)) => FileWork::Failed(yaml::parse_stream(&file).err().unwrap_or(e)),
+        None => FileWork::Failed(Diagnostic::error(
+            Code::Internal,
+            format!("internal error: no parse result for {}", file.name),
+        )),
+    }
+}
+
+/// One set's inputs from its files' documents (objects per file in parallel, in input order)
+/// and what reading it found.
+fn set_inputs(
+    opts: &LoadOptions,
+    work: Vec<FileWork>,
+    mut errors: Vec<Diagnostic>,
+    mut warnings: Vec<Diagnostic>,
+) -> Result<Inputs, Diagnostics> {
+    let files: Vec<FileOut> = work
+        .into_par_iter()
+        .map(|w| {
+            let scan = opts.warn_unsubstituted && opts.substitute.is_none();
+            file_objects(w, &opts.default_namespace, scan, opts.skip_foreign)
+        })
+        .collect();
+    let mut objects = Vec::with_capacity(files.iter().map(|f| f.objects.len()).sum());
+    let mut runtime_messages = Vec::new();
+    let mut foreign: Vec<(String, usize)> = Vec::new();
+    for mut f in files {
+        if let Some(name) = f.foreign.0.take() {
+            foreign.push((name, f.foreign.1));
+        }
+        objects.append(&mut f.objects);
+        runtime_messages.append(&mut f.runtime_messages);
+        errors.append(&mut f.errors);
+        warnings.append(&mut f.warnings);
+    }
+    finish(
+        opts,
+        Inputs {
+            objects,
+            runtime_messages,
+            warnings,
+        },
+        errors,
+        &foreign,
+    )
 }
 
 /// A text as the key of the map that finds texts read twice: hashed by its length and its

@@ -61,12 +61,6 @@ impl VariableValues {
         }
     }
 
-    /// The values of this process's environment alone (names and values that are not UTF-8
-    /// cannot be looked up by a template, so they are left out).
-    pub fn environment_only() -> VariableValues {
-        VariableValues::new(process_environment(), BTreeMap::new(), BTreeMap::new())
-    }
-
     /// Set `name` as the command's own value, above every other layer (clusterctl's
     /// `VariablesClient.Set`).
     pub fn set(&mut self, name: &str, value: impl Into<String>) {

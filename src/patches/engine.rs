@@ -168,40 +168,15 @@ pub fn apply(
     for item in &req.items {
         item_builtins.push(builtins::item(cluster, desired, &item.holder).map_err(|e| vec![e])?);
     }
-    // `definitionsForPatch`: the variables whose status definitions come from `from`. Without
-    // a status (the class's variables did not reconcile) only the inline ones are known.
-    let definitions_for = |from: &str| -> Vec<String> {
-        match ctx.status {
-            Some(st) => st
-                .variables
-                .iter()
-                .filter(|v| v.definitions.iter().any(|d| d.from == from))
-                .map(|v| v.name.clone())
-                .collect(),
-            None if from == INLINE => class
-                .spec
-                .variables
-                .iter()
-                .filter_map(|v| v.get("name").and_then(Value::as_str).map(str::to_string))
-                .collect(),
-            None => Vec::new(),
-        }
-    };
-    let inline_names = definitions_for(INLINE);
+    let inline_names = definitions_for_patch(ctx.status, class, INLINE);
     let topo = cluster.spec_value.get("topology").unwrap_or(&Value::Null);
-    let overrides_of = |holder: &Holder| match holder {
-        Holder::InfrastructureCluster => None,
-        Holder::ControlPlane => topo.pointer("/controlPlane/variables/overrides"),
-        Holder::MachineDeployment { topology_name } => {
-            worker_overrides(topo, "machineDeployments", topology_name)
-        }
-        Holder::MachinePool { topology_name } => {
-            worker_overrides(topo, "machinePools", topology_name)
-        }
-    };
     let order = VariableOrder {
         global: topo.get("variables"),
-        items: req.items.iter().map(|i| overrides_of(&i.holder)).collect(),
+        items: req
+            .items
+            .iter()
+            .map(|i| variable_overrides(topo, &i.holder))
+            .collect(),
     };
     // Each item's merged variables, computed on first use (every inline patch sees the same).
     let mut merged_inline: Option<Vec<std::cell::OnceCell<Value>>> = None;
@@ -209,16 +184,6 @@ pub fn apply(
     let mut computed_for: Option<String> = None;
     for (index, patch) in list.iter().enumerate() {
         let name = patch.get("name").and_then(Value::as_str).unwrap_or("");
-        let err = |msg: String| {
-            vec![patch_error(
-                Code::PatchGenerate,
-                class,
-                cluster,
-                index,
-                name,
-                msg,
-            )]
-        };
         let inline = is_inline(patch);
         // Variables visible to this patch (`addVariablesForPatch`).
         let from = if inline { INLINE } else { name };
@@ -226,25 +191,15 @@ pub fn apply(
             let names = if inline {
                 inline_names.clone()
             } else {
-                definitions_for(from)
+                definitions_for_patch(ctx.status, class, from)
             };
-            let allowed = |n: &str| names.iter().any(|x| x == n);
-            req.variables = filtered(topo.get("variables"), &allowed);
-            if let Some(b) = global_builtins.get(builtins::BUILTIN) {
-                req.variables.insert(builtins::BUILTIN.into(), b.clone());
-            }
-            for (item, b) in req.items.iter_mut().zip(&item_builtins) {
-                item.variables = match (&item.holder, b) {
-                    (Holder::InfrastructureCluster, _) | (_, None) => Map::new(),
-                    (holder, Some(b)) => {
-                        let mut m = filtered(overrides_of(holder), &allowed);
-                        if let Some(v) = b.get(builtins::BUILTIN) {
-                            m.insert(builtins::BUILTIN.into(), v.clone());
-                        }
-                        m
-                    }
-                };
-            }
+            let visible = Visible {
+                names: &names,
+                topo,
+                global_builtins: &global_builtins,
+                item_builtins: &item_builtins,
+            };
+            visible.set(&mut req);
             computed_for = Some(from.to_string());
             merged_inline = None;
         }
@@ -256,49 +211,18 @@ pub fn apply(
                     .collect(),
             );
         }
+        let at = At {
+            class,
+            cluster,
+            index,
+            name,
+        };
         let generator: Box<dyn PatchGenerator + '_> = if inline {
             let mut g = InlineGenerator::new(patch);
             g.merged = merged_inline.as_deref();
             Box::new(g)
         } else {
-            // `createPatchGenerator`: an external patch needs a GeneratePatches handler.
-            let Some(handler) = external_handler(patch, "generatePatchesExtension") else {
-                return Err(err(format!(
-                    "failed to create patch generator for patch {name:?}"
-                )));
-            };
-            let Some(registry) = ctx.registry else {
-                return Err(vec![no_extension_error(
-                    &class.object,
-                    index,
-                    name,
-                    "generatePatchesExtension",
-                    handler,
-                )]);
-            };
-            if let Some(c) = ctx.capture {
-                c.push(super::capture::Call {
-                    cluster: cluster.object.key(),
-                    class: class.key(),
-                    patch_index: index,
-                    patch: name.to_string(),
-                    handler: handler.to_string(),
-                    captured: super::capture::Captured::Generate {
-                        wire: external::generate_request(
-                            &req,
-                            crate::api::external::settings(patch),
-                            &order,
-                        ),
-                        request: req.clone(),
-                    },
-                });
-            }
-            Box::new(ExternalGenerator {
-                registry,
-                handler,
-                patch,
-                order: &order,
-            })
+            Box::new(external_generator(patch, &req, &order, ctx, &at)?)
         };
         let generated = generator
             .generate(&req)
@@ -311,24 +235,7 @@ pub fn apply(
                 .find(|i| i.uid == uid)
                 .map(describe_item)
                 .unwrap_or_default();
-            warnings.push(
-                Diagnostic::warning(
-                    Code::TemplateNoValue,
-                    format!(
-                        "Cluster {}: ClusterClass {}: patch {name:?} renders \"<no value>\" into {into}: a path its template reads has no value for this Cluster",
-                        cluster.object.key(),
-                        class.key()
-                    ),
-                )
-                .at(
-                    &class.object.origin,
-                    &format!("/spec/patches/{index}{pointer}"),
-                    "prints <no value>",
-                )
-                .with_help(
-                    "Cluster API writes the text \"<no value>\" there; set the variable for this Cluster, or guard the path (`{{ if .x }}`, `default`)",
-                ),
-            );
+            warnings.push(no_value_warning(&at, &into, &pointer));
         }
         traces.push(trace(
             index,
@@ -342,21 +249,190 @@ pub fn apply(
     validate_topology(list, &req, &order, ctx, class, cluster)?;
     let roles: Vec<Role> = req.items.iter().map(|i| i.role.clone()).collect();
     update_desired_state(req, &sources, &shed, cluster.api, desired);
-    // Name each traced template by the object it generates, as the plan's table does.
+    name_traced_items(&mut traces, &roles, desired);
+    Ok(Applied { traces, warnings })
+}
+
+/// Which patch of which class, for a Cluster: where a patch's diagnostics point.
+struct At<'a> {
+    class: &'a ClusterClass,
+    cluster: &'a Cluster,
+    index: usize,
+    name: &'a str,
+}
+
+/// `definitionsForPatch`: the variables whose status definitions come from `from`. Without a
+/// status (the class's variables did not reconcile) only the inline ones are known.
+fn definitions_for_patch(
+    status: Option<&StatusVariables>,
+    class: &ClusterClass,
+    from: &str,
+) -> Vec<String> {
+    match status {
+        Some(st) => st
+            .variables
+            .iter()
+            .filter(|v| v.definitions.iter().any(|d| d.from == from))
+            .map(|v| v.name.clone())
+            .collect(),
+        None if from == INLINE => class
+            .spec
+            .variables
+            .iter()
+            .filter_map(|v| v.get("name").and_then(Value::as_str).map(str::to_string))
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
+/// The Cluster's variable overrides for a request item's holder (`topo`: the Cluster's
+/// `spec.topology`); the InfrastructureCluster has none.
+fn variable_overrides<'t>(topo: &'t Value, holder: &Holder) -> Option<&'t Value> {
+    match holder {
+        Holder::InfrastructureCluster => None,
+        Holder::ControlPlane => topo.pointer("/controlPlane/variables/overrides"),
+        Holder::MachineDeployment { topology_name } => {
+            worker_overrides(topo, "machineDeployments", topology_name)
+        }
+        Holder::MachinePool { topology_name } => {
+            worker_overrides(topo, "machinePools", topology_name)
+        }
+    }
+}
+
+/// The variables one patch may see (`addVariablesForPatch`), and where their values come from.
+struct Visible<'a> {
+    /// The names of the variables visible to the patch.
+    names: &'a [String],
+    /// The Cluster's `spec.topology`.
+    topo: &'a Value,
+    /// The global builtin variables.
+    global_builtins: &'a Value,
+    /// Each request item's builtin variables.
+    item_builtins: &'a [Option<Value>],
+}
+
+impl Visible<'_> {
+    /// Set the request's global and per-item variables to the visible ones, with the builtins.
+    fn set(&self, req: &mut Request) {
+        let allowed = |n: &str| self.names.iter().any(|x| x == n);
+        req.variables = filtered(self.topo.get("variables"), &allowed);
+        if let Some(b) = self.global_builtins.get(builtins::BUILTIN) {
+            req.variables.insert(builtins::BUILTIN.into(), b.clone());
+        }
+        for (item, b) in req.items.iter_mut().zip(self.item_builtins) {
+            item.variables = match (&item.holder, b) {
+                (Holder::InfrastructureCluster, _) | (_, None) => Map::new(),
+                (holder, Some(b)) => {
+                    let mut m = filtered(variable_overrides(self.topo, holder), &allowed);
+                    if let Some(v) = b.get(builtins::BUILTIN) {
+                        m.insert(builtins::BUILTIN.into(), v.clone());
+                    }
+                    m
+                }
+            };
+        }
+    }
+}
+
+/// `createPatchGenerator` for an external patch: it needs a GeneratePatches handler and a
+/// Runtime extension serving it. With a capture (`extension check`) the request is kept.
+fn external_generator<'g>(
+    patch: &'g Value,
+    req: &Request,
+    order: &'g VariableOrder<'g>,
+    ctx: PatchContext<'g>,
+    at: &At<'_>,
+) -> Result<ExternalGenerator<'g>, Vec<Diagnostic>> {
+    let &At {
+        class,
+        cluster,
+        index,
+        name,
+    } = at;
+    let Some(handler) = external_handler(patch, "generatePatchesExtension") else {
+        return Err(vec![patch_error(
+            Code::PatchGenerate,
+            class,
+            cluster,
+            index,
+            name,
+            format!("failed to create patch generator for patch {name:?}"),
+        )]);
+    };
+    let Some(registry) = ctx.registry else {
+        return Err(vec![no_extension_error(
+            &class.object,
+            index,
+            name,
+            "generatePatchesExtension",
+            handler,
+        )]);
+    };
+    if let Some(c) = ctx.capture {
+        c.push(super::capture::Call {
+            cluster: cluster.object.key(),
+            class: class.key(),
+            patch_index: index,
+            patch: name.to_string(),
+            handler: handler.to_string(),
+            captured: super::capture::Captured::Generate {
+                wire: external::generate_request(req, crate::api::external::settings(patch), order),
+                request: req.clone(),
+            },
+        });
+    }
+    Ok(ExternalGenerator {
+        registry,
+        handler,
+        patch,
+        order,
+    })
+}
+
+/// The warning for a patch that rendered `<no value>` (at `pointer` in the patch) into the
+/// template described by `into`.
+fn no_value_warning(at: &At<'_>, into: &str, pointer: &str) -> Diagnostic {
+    let At {
+        class,
+        cluster,
+        index,
+        name,
+    } = at;
+    Diagnostic::warning(
+        Code::TemplateNoValue,
+        format!(
+            "Cluster {}: ClusterClass {}: patch {name:?} renders \"<no value>\" into {into}: a path its template reads has no value for this Cluster",
+            cluster.object.key(),
+            class.key()
+        ),
+    )
+    .at(
+        &class.object.origin,
+        &format!("/spec/patches/{index}{pointer}"),
+        "prints <no value>",
+    )
+    .with_help(
+        "Cluster API writes the text \"<no value>\" there; set the variable for this Cluster, or guard the path (`{{ if .x }}`, `default`)",
+    )
+}
+
+/// Name each traced template by the object it generates, as the plan's table does (`roles`:
+/// the request items' roles, in request order).
+fn name_traced_items(traces: &mut [PatchTrace], roles: &[Role], desired: &DesiredState) {
     let mut names: std::collections::HashMap<&Role, &str> = std::collections::HashMap::new();
     for o in &desired.objects {
         names
             .entry(&o.role)
             .or_insert_with(|| crate::json::metadata_str(&o.value, "name"));
     }
-    for t in &mut traces {
-        for (i, role) in t.items.iter_mut().zip(&roles) {
+    for t in traces {
+        for (i, role) in t.items.iter_mut().zip(roles) {
             if let Some(n) = names.get(role) {
                 i.name = (*n).to_string();
             }
         }
     }
-    Ok(Applied { traces, warnings })
 }
 
 /// A generator's failure as a diagnostic: at the operation (or `enabledIf`) that failed and

@@ -247,34 +247,11 @@ fn build<'b>(
     desired: &DesiredState,
 ) -> (Request, Vec<&'b crate::load::Object>) {
     let api = cluster.api;
-    let mut sources: Vec<&'b crate::load::Object> = Vec::new();
-    let sync = api == ApiVersion::V1Beta2;
-    let index = by_role(desired);
-    let find = |_: &DesiredState, role: &Role| index.get(role).copied();
-    let mut items = Vec::new();
-    let mut push = |template: &'b crate::load::Object,
-                    role: Role,
-                    holder: Holder,
-                    holder_ref: HolderRef,
-                    sync_to: Option<&[&str]>| {
-        let mut object = match shed_path(&role) {
-            Some(_) => clone_without(&template.value, TEMPLATE_SPEC),
-            None => template.value.clone(),
-        };
-        if let (true, Some(prefix), Some(d)) = (sync, sync_to, find(desired, &role)) {
-            sync_metadata(&mut object, d, prefix);
-        }
-        cleanup(&mut object);
-        sources.push(template);
-        items.push(RequestItem {
-            uid: format!("{}/{}", role.id(), holder_ref.field_path),
-            holder_ref,
-            holder,
-            role,
-            object,
-            variables: Map::new(),
-            grown: 0,
-        });
+    let mut items = Items {
+        sync: api == ApiVersion::V1Beta2,
+        index: by_role(desired),
+        items: Vec::new(),
+        sources: Vec::new(),
     };
     let cluster_ref = |field_path: &str| HolderRef {
         api_version: api.api_version().to_string(),
@@ -283,16 +260,14 @@ fn build<'b>(
         name: cluster.name().to_string(),
         field_path: field_path.to_string(),
     };
-    const OBJECT_META: &[&str] = &["spec", "template", "metadata"];
-    const TEMPLATE_META: &[&str] = &["metadata"];
-    push(
+    items.push(
         bp.infrastructure_cluster,
         Role::InfrastructureCluster,
         Holder::InfrastructureCluster,
         cluster_ref("spec.infrastructureRef"),
         Some(OBJECT_META),
     );
-    push(
+    items.push(
         bp.control_plane,
         Role::ControlPlane,
         Holder::ControlPlane,
@@ -300,10 +275,11 @@ fn build<'b>(
         Some(OBJECT_META),
     );
     if let Some(t) = bp.control_plane_machine_infrastructure {
-        let cp = find(desired, &Role::ControlPlane)
+        let cp = items
+            .find(&Role::ControlPlane)
             .cloned()
             .unwrap_or(Value::Null);
-        push(
+        items.push(
             t,
             Role::ControlPlaneInfrastructureMachineTemplate,
             Holder::ControlPlane,
@@ -330,73 +306,155 @@ fn build<'b>(
         let Some(class) = bp.machine_deployments.get(&md.class) else {
             continue;
         };
-        let Some(obj) = find(desired, &Role::MachineDeployment(md.name.clone())) else {
-            continue;
-        };
-        let r = |field_path: &str| HolderRef {
-            api_version: api.api_version().to_string(),
-            kind: "MachineDeployment".into(),
-            namespace: meta_str(obj, "namespace").to_string(),
-            name: meta_str(obj, "name").to_string(),
-            field_path: field_path.to_string(),
-        };
-        let holder = Holder::MachineDeployment {
-            topology_name: md.name.clone(),
-        };
-        push(
-            class.bootstrap,
-            Role::MachineDeploymentBootstrapTemplate(md.name.clone()),
-            holder.clone(),
-            r("spec.template.spec.bootstrap.configRef"),
-            Some(TEMPLATE_META),
-        );
-        push(
-            class.infrastructure,
-            Role::MachineDeploymentInfrastructureTemplate(md.name.clone()),
-            holder,
-            r("spec.template.spec.infrastructureRef"),
-            Some(TEMPLATE_META),
+        items.push_worker(
+            api,
+            Worker {
+                kind: "MachineDeployment",
+                role: Role::MachineDeployment(md.name.clone()),
+                holder: Holder::MachineDeployment {
+                    topology_name: md.name.clone(),
+                },
+                bootstrap: (
+                    class.bootstrap,
+                    Role::MachineDeploymentBootstrapTemplate(md.name.clone()),
+                ),
+                infrastructure: (
+                    class.infrastructure,
+                    Role::MachineDeploymentInfrastructureTemplate(md.name.clone()),
+                ),
+                meta: TEMPLATE_META,
+            },
         );
     }
     for mp in &topo.workers.machine_pools {
         let Some(class) = bp.machine_pools.get(&mp.class) else {
             continue;
         };
-        let Some(obj) = find(desired, &Role::MachinePool(mp.name.clone())) else {
-            continue;
-        };
-        let r = |field_path: &str| HolderRef {
-            api_version: api.api_version().to_string(),
-            kind: "MachinePool".into(),
-            namespace: meta_str(obj, "namespace").to_string(),
-            name: meta_str(obj, "name").to_string(),
-            field_path: field_path.to_string(),
-        };
-        let holder = Holder::MachinePool {
-            topology_name: mp.name.clone(),
-        };
-        push(
-            class.bootstrap,
-            Role::MachinePoolBootstrapConfig(mp.name.clone()),
-            holder.clone(),
-            r("spec.template.spec.bootstrap.configRef"),
-            Some(OBJECT_META),
-        );
-        push(
-            class.infrastructure,
-            Role::MachinePoolInfrastructure(mp.name.clone()),
-            holder,
-            r("spec.template.spec.infrastructureRef"),
-            Some(OBJECT_META),
+        items.push_worker(
+            api,
+            Worker {
+                kind: "MachinePool",
+                role: Role::MachinePool(mp.name.clone()),
+                holder: Holder::MachinePool {
+                    topology_name: mp.name.clone(),
+                },
+                bootstrap: (
+                    class.bootstrap,
+                    Role::MachinePoolBootstrapConfig(mp.name.clone()),
+                ),
+                infrastructure: (
+                    class.infrastructure,
+                    Role::MachinePoolInfrastructure(mp.name.clone()),
+                ),
+                meta: OBJECT_META,
+            },
         );
     }
     (
         Request {
             variables: Map::new(),
-            items,
+            items: items.items,
         },
-        sources,
+        items.sources,
     )
+}
+
+/// Where a template's metadata is synced to in the object it becomes: an object's own
+/// template (`spec.template.metadata`)...
+const OBJECT_META: &[&str] = &["spec", "template", "metadata"];
+/// ... or a template object's metadata.
+const TEMPLATE_META: &[&str] = &["metadata"];
+
+/// The request's items as [`build`] gathers them, with the template each was cloned from.
+struct Items<'b, 'd> {
+    /// v1beta2: each template's metadata is synced from its desired object.
+    sync: bool,
+    /// The desired objects by role.
+    index: std::collections::HashMap<&'d Role, &'d Value>,
+    items: Vec<RequestItem>,
+    sources: Vec<&'b crate::load::Object>,
+}
+
+/// A worker (MachineDeployment or MachinePool) of the topology and its two templates, each
+/// with the role of the object it becomes.
+struct Worker<'b> {
+    kind: &'static str,
+    role: Role,
+    holder: Holder,
+    bootstrap: (&'b crate::load::Object, Role),
+    infrastructure: (&'b crate::load::Object, Role),
+    /// Where the templates' metadata is synced to.
+    meta: &'static [&'static str],
+}
+
+impl<'b> Items<'b, '_> {
+    /// The desired object of `role`.
+    fn find(&self, role: &Role) -> Option<&Value> {
+        self.index.get(role).copied()
+    }
+
+    /// Add `template` as the item of `role`, held by `holder`: cloned (without what
+    /// [`create`] fills in), its metadata synced from the desired object at `sync_to`.
+    fn push(
+        &mut self,
+        template: &'b crate::load::Object,
+        role: Role,
+        holder: Holder,
+        holder_ref: HolderRef,
+        sync_to: Option<&[&str]>,
+    ) {
+        let mut object = match shed_path(&role) {
+            Some(_) => clone_without(&template.value, TEMPLATE_SPEC),
+            None => template.value.clone(),
+        };
+        if let (true, Some(prefix), Some(d)) = (self.sync, sync_to, self.find(&role)) {
+            sync_metadata(&mut object, d, prefix);
+        }
+        cleanup(&mut object);
+        self.sources.push(template);
+        self.items.push(RequestItem {
+            uid: format!("{}/{}", role.id(), holder_ref.field_path),
+            holder_ref,
+            holder,
+            role,
+            object,
+            variables: Map::new(),
+            grown: 0,
+        });
+    }
+
+    /// Add a worker's bootstrap and infrastructure templates, held by its desired object (a
+    /// worker with none has no items).
+    fn push_worker(&mut self, api: ApiVersion, w: Worker<'b>) {
+        let Some(obj) = self.find(&w.role) else {
+            return;
+        };
+        let r = |field_path: &str| HolderRef {
+            api_version: api.api_version().to_string(),
+            kind: w.kind.into(),
+            namespace: meta_str(obj, "namespace").to_string(),
+            name: meta_str(obj, "name").to_string(),
+            field_path: field_path.to_string(),
+        };
+        let bootstrap_ref = r("spec.template.spec.bootstrap.configRef");
+        let infrastructure_ref = r("spec.template.spec.infrastructureRef");
+        let (bootstrap, bootstrap_role) = w.bootstrap;
+        let (infrastructure, infrastructure_role) = w.infrastructure;
+        self.push(
+            bootstrap,
+            bootstrap_role,
+            w.holder.clone(),
+            bootstrap_ref,
+            Some(w.meta),
+        );
+        self.push(
+            infrastructure,
+            infrastructure_role,
+            w.holder,
+            infrastructure_ref,
+            Some(w.meta),
+        );
+    }
 }
 
 #[cfg(test)]

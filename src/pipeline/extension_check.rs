@@ -115,22 +115,7 @@ pub fn check(opts: &CheckOptions) -> Result<Checked, Diagnostics> {
         .collect();
     let mut patches = external_patches(&inputs.objects, &tested);
     if patches.is_empty() {
-        return Err(Diagnostics(vec![
-            Diagnostic::error(
-                Code::ExtensionCheckNothing,
-                format!(
-                    "no ClusterClass of the input has an external patch served by {}",
-                    tested
-                        .iter()
-                        .map(|t| format!("extension {t:?}"))
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                ),
-            )
-            .with_help(
-                "give the ClusterClass whose patches name the extension (generatePatchesExtension: <handler>.NAME), its templates and a Cluster using it; NAME must match --extension NAME=URL",
-            ),
-        ]));
+        return Err(nothing_to_check(&tested));
     }
     let report_extensions: Vec<(String, String)> = opts
         .plan
@@ -152,25 +137,7 @@ pub fn check(opts: &CheckOptions) -> Result<Checked, Diagnostics> {
             )]));
         }
         Err(d) => {
-            let errors: Vec<String> = d.0.iter().map(|d| d.message.clone()).collect();
-            let mut checks = vec![extension_check::discovery::check(
-                Err(&errors),
-                elapsed,
-                &tested,
-                &patches,
-            )];
-            let subject_skip = "Discovery failed, so no handler could be called";
-            for name in [
-                "deterministic-results",
-                "idempotence",
-                "input-validation",
-                "error-messages",
-                "timeouts",
-                "response-validity",
-                "discovered-variables",
-            ] {
-                checks.push(extension_check::Check::skipped(name, subject_skip));
-            }
+            let checks = discovery_failed(&d, elapsed, &tested, &patches);
             return Ok(Checked {
                 report: Report {
                     extensions: report_extensions,
@@ -183,78 +150,19 @@ pub fn check(opts: &CheckOptions) -> Result<Checked, Diagnostics> {
     };
 
     let capture = Capture::default();
-    let mut errors = Vec::new();
-    let mut no_requests = None;
-    let side = match Side::admit(&opts.plan, inputs, Against::Nothing, &extra_crds) {
-        Ok(side) => Some(side),
-        Err(d) => {
-            let first = d
-                .iter()
-                .find(|d| d.is_error())
-                .map(|d| d.message.clone())
-                .unwrap_or_default();
-            no_requests = Some(format!(
-                "the input does not pass admission, so no Cluster was planned: {first}"
-            ));
-            errors = d;
-            None
-        }
-    };
-    if let Some(side) = &side {
-        for p in &mut patches {
-            if let Some((ns, name)) = p.class.split_once('/') {
-                p.status = side
-                    .validation
-                    .status_variables
-                    .get(&(ns.to_string(), name.to_string()))
-                    .cloned();
-            }
-        }
-        let catalog = Catalog::new(&side.objects);
-        let ext = Extensions {
-            capture: Some(&capture),
-            ..side.extensions()
-        };
-        let state = State {
-            index: None,
-            lists: &side.lists,
-            sole_owner: false,
-        };
-        match Fleet::prepare(&side.objects, &side.classes, &catalog, &[], ext, state) {
-            Ok(fleet) => {
-                if fleet.is_empty() {
-                    no_requests = Some(
-                        "the input has no Cluster of a class with these patches to plan".into(),
-                    );
-                }
-                if fleet.len() > MAX_CLUSTERS {
-                    warnings.push(Diagnostic::warning(
-                        Code::ExtensionCheckNothing,
-                        format!(
-                            "the input has {} Clusters; the requests of the first {MAX_CLUSTERS} are checked",
-                            fleet.len()
-                        ),
-                    ));
-                }
-                for i in 0..fleet.len().min(MAX_CLUSTERS) {
-                    // Each Cluster planned calls the extension: none starts past the deadline.
-                    if past_deadline() {
-                        break;
-                    }
-                    if let Err(d) = super::cluster::plan(&fleet, i) {
-                        warnings.extend(d.into_iter().map(|mut d| {
-                            d.severity = Severity::Warning;
-                            d
-                        }));
-                    }
-                }
-            }
-            Err(d) => {
-                no_requests = Some("the input's Clusters cannot be planned".into());
-                errors.extend(d.0);
-            }
-        }
-    }
+    let Planned {
+        side,
+        mut errors,
+        no_requests,
+    } = plan_for_requests(
+        opts,
+        inputs,
+        &extra_crds,
+        &mut patches,
+        &capture,
+        &mut warnings,
+        &past_deadline,
+    );
     let registry = side
         .as_ref()
         .and_then(|s| s.registry.as_ref())
@@ -289,37 +197,7 @@ pub fn check(opts: &CheckOptions) -> Result<Checked, Diagnostics> {
     if let Some((_, limit)) = deadline
         && subject.stopped.load(std::sync::atomic::Ordering::Relaxed)
     {
-        let names = |skipped: bool| {
-            let n: Vec<&str> = checks
-                .iter()
-                .filter(|c| {
-                    (c.status == extension_check::Status::Skipped
-                        && c.message.contains("(--deadline)"))
-                        == skipped
-                })
-                .map(|c| c.name)
-                .collect();
-            if n.is_empty() {
-                "none".to_string()
-            } else {
-                n.join(", ")
-            }
-        };
-        errors.push(
-            Diagnostic::error(
-                Code::ExtensionCheckDeadline,
-                format!(
-                    "extension check stopped at its run deadline of {} s after {} s: checked {}; not run: {}",
-                    limit.as_secs(),
-                    started.elapsed().as_secs(),
-                    names(false),
-                    names(true)
-                ),
-            )
-            .with_help(
-                "the extension answers slowly (the timeouts check shows how slowly, when it ran); raise --deadline, or lower --calls",
-            ),
-        );
+        errors.push(deadline_reached(&checks, limit, started));
     }
     Ok(Checked {
         report: Report {
@@ -329,4 +207,199 @@ pub fn check(opts: &CheckOptions) -> Result<Checked, Diagnostics> {
         errors,
         warnings,
     })
+}
+
+/// The error for an input with no external patch of an extension under test.
+fn nothing_to_check(tested: &[String]) -> Diagnostics {
+    Diagnostics(vec![
+        Diagnostic::error(
+            Code::ExtensionCheckNothing,
+            format!(
+                "no ClusterClass of the input has an external patch served by {}",
+                tested
+                    .iter()
+                    .map(|t| format!("extension {t:?}"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ),
+        )
+        .with_help(
+            "give the ClusterClass whose patches name the extension (generatePatchesExtension: <handler>.NAME), its templates and a Cluster using it; NAME must match --extension NAME=URL",
+        ),
+    ])
+}
+
+/// The checks when Discovery failed (`d`): Discovery's, failed, and every other one skipped,
+/// since no handler could be called.
+fn discovery_failed(
+    d: &Diagnostics,
+    elapsed: std::time::Duration,
+    tested: &[String],
+    patches: &[ExternalPatch],
+) -> Vec<extension_check::Check> {
+    let errors: Vec<String> = d.0.iter().map(|d| d.message.clone()).collect();
+    let mut checks = vec![extension_check::discovery::check(
+        Err(&errors),
+        elapsed,
+        tested,
+        patches,
+    )];
+    let subject_skip = "Discovery failed, so no handler could be called";
+    for name in [
+        "deterministic-results",
+        "idempotence",
+        "input-validation",
+        "error-messages",
+        "timeouts",
+        "response-validity",
+        "discovered-variables",
+    ] {
+        checks.push(extension_check::Check::skipped(name, subject_skip));
+    }
+    checks
+}
+
+/// What planning the input for its requests leaves.
+struct Planned {
+    /// The admitted input; `None` when it does not pass admission.
+    side: Option<Side>,
+    /// Why the input could not be planned.
+    errors: Vec<Diagnostic>,
+    /// Why no request may have been sent, for the checks that need one.
+    no_requests: Option<String>,
+}
+
+/// Admit the input and plan its first [`MAX_CLUSTERS`] Clusters with `capture` keeping the
+/// requests sent; each patch learns its class's `status.variables`. A Cluster whose plan
+/// fails is a warning (the checks judge the extension, not the input).
+fn plan_for_requests(
+    opts: &CheckOptions,
+    inputs: load::Inputs,
+    extra_crds: &[Object],
+    patches: &mut [ExternalPatch],
+    capture: &Capture,
+    warnings: &mut Vec<Diagnostic>,
+    past_deadline: &dyn Fn() -> bool,
+) -> Planned {
+    let mut out = Planned {
+        side: None,
+        errors: Vec::new(),
+        no_requests: None,
+    };
+    let side = match Side::admit(&opts.plan, inputs, Against::Nothing, extra_crds) {
+        Ok(side) => side,
+        Err(d) => {
+            let first = d
+                .iter()
+                .find(|d| d.is_error())
+                .map(|d| d.message.clone())
+                .unwrap_or_default();
+            out.no_requests = Some(format!(
+                "the input does not pass admission, so no Cluster was planned: {first}"
+            ));
+            out.errors = d;
+            return out;
+        }
+    };
+    for p in patches.iter_mut() {
+        if let Some((ns, name)) = p.class.split_once('/') {
+            p.status = side
+                .validation
+                .status_variables
+                .get(&(ns.to_string(), name.to_string()))
+                .cloned();
+        }
+    }
+    let catalog = Catalog::new(&side.objects);
+    let ext = Extensions {
+        capture: Some(capture),
+        ..side.extensions()
+    };
+    let state = State {
+        index: None,
+        lists: &side.lists,
+        sole_owner: false,
+    };
+    match Fleet::prepare(&side.objects, &side.classes, &catalog, &[], ext, state) {
+        Ok(fleet) => {
+            if fleet.is_empty() {
+                out.no_requests =
+                    Some("the input has no Cluster of a class with these patches to plan".into());
+            }
+            plan_first_clusters(&fleet, warnings, past_deadline);
+        }
+        Err(d) => {
+            out.no_requests = Some("the input's Clusters cannot be planned".into());
+            out.errors.extend(d.0);
+        }
+    }
+    drop(catalog);
+    out.side = Some(side);
+    out
+}
+
+/// Plan the fleet's first [`MAX_CLUSTERS`] Clusters (each calls the extension), none past the
+/// deadline; their errors become warnings.
+fn plan_first_clusters(
+    fleet: &Fleet<'_>,
+    warnings: &mut Vec<Diagnostic>,
+    past_deadline: &dyn Fn() -> bool,
+) {
+    if fleet.len() > MAX_CLUSTERS {
+        warnings.push(Diagnostic::warning(
+            Code::ExtensionCheckNothing,
+            format!(
+                "the input has {} Clusters; the requests of the first {MAX_CLUSTERS} are checked",
+                fleet.len()
+            ),
+        ));
+    }
+    for i in 0..fleet.len().min(MAX_CLUSTERS) {
+        // Each Cluster planned calls the extension: none starts past the deadline.
+        if past_deadline() {
+            break;
+        }
+        if let Err(d) = super::cluster::plan(fleet, i) {
+            warnings.extend(d.into_iter().map(|mut d| {
+                d.severity = Severity::Warning;
+                d
+            }));
+        }
+    }
+}
+
+/// The error of a run stopped at its deadline (`limit`), naming the checks run and not run.
+fn deadline_reached(
+    checks: &[extension_check::Check],
+    limit: std::time::Duration,
+    started: Instant,
+) -> Diagnostic {
+    let names = |skipped: bool| {
+        let n: Vec<&str> = checks
+            .iter()
+            .filter(|c| {
+                (c.status == extension_check::Status::Skipped && c.message.contains("(--deadline)"))
+                    == skipped
+            })
+            .map(|c| c.name)
+            .collect();
+        if n.is_empty() {
+            "none".to_string()
+        } else {
+            n.join(", ")
+        }
+    };
+    Diagnostic::error(
+        Code::ExtensionCheckDeadline,
+        format!(
+            "extension check stopped at its run deadline of {} s after {} s: checked {}; not run: {}",
+            limit.as_secs(),
+            started.elapsed().as_secs(),
+            names(false),
+            names(true)
+        ),
+    )
+    .with_help(
+        "the extension answers slowly (the timeouts check shows how slowly, when it ran); raise --deadline, or lower --calls",
+    )
 }

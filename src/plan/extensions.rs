@@ -95,6 +95,56 @@ pub fn connect(
         .iter()
         .filter(|o| o.kind == "ClusterClass" && o.group() == api::GROUP)
         .collect();
+    let mut opts = extension_options(objects, flags)?;
+    let known = |h: &str| opts.extensions.iter().any(|e| e.name == extension_of(h));
+    let mut needed = missing_plan_extensions(&classes, &known, need)?;
+    let users: Vec<PatchUser<'_>> = classes
+        .iter()
+        .flat_map(|&c| {
+            handlers(c, &ALL_HOOKS)
+                .into_iter()
+                .map(move |(i, _, f, h)| (c, i, f, h))
+        })
+        .collect();
+    // Classes planning upgrades through an extension that was given; one not given is only an
+    // error for a Cluster that needs a plan.
+    let upgrade_users: Vec<(&Object, &str)> = if need == Need::Plan {
+        classes
+            .iter()
+            .filter_map(|&c| Some((c, upgrade_handler(c)?)))
+            .filter(|(_, h)| known(h))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    needed |= !upgrade_users.is_empty();
+    // Only the extensions some class names are contacted: an input taken from a management
+    // cluster may hold ExtensionConfigs of extensions that are not reachable from here.
+    opts.extensions.retain(|e| {
+        users.iter().any(|(_, _, _, h)| extension_of(h) == e.name)
+            || upgrade_users.iter().any(|(_, h)| extension_of(h) == e.name)
+    });
+    if !needed || opts.extensions.is_empty() {
+        return Ok(None);
+    }
+    Registry::connect(&opts).map(Some).map_err(|errs| {
+        Diagnostics(
+            errs.into_iter()
+                .map(|e| connect_error(&e, &opts, &users, &upgrade_users))
+                .collect(),
+        )
+    })
+}
+
+/// A class's external patch handler: (class, patch index, v1beta2 field, handler).
+type PatchUser<'c> = (&'c Object, usize, &'static str, &'c str);
+
+/// The options of the registry: the flags' extensions, the input's ExtensionConfigs (an
+/// invalid one is an error located at it), and, when replaying, the recording's extensions.
+fn extension_options(
+    objects: &[Object],
+    flags: &ExtensionOptions,
+) -> Result<ExtensionOptions, Diagnostics> {
     let configs: Vec<&Object> = objects
         .iter()
         .filter(|o| o.kind == "ExtensionConfig" && o.group() == RUNTIME_GROUP)
@@ -142,13 +192,20 @@ pub fn connect(
             }
         }
     }
+    Ok(opts)
+}
 
-    // Every handler a plan must call needs its extension.
-    let known = |h: &str| opts.extensions.iter().any(|e| e.name == extension_of(h));
+/// Every handler a plan must call needs its extension (`known` says which are given): one
+/// error per missing extension and class, at the first handler that needs it. Returns whether
+/// any class names an external handler at all.
+fn missing_plan_extensions(
+    classes: &[&Object],
+    known: &dyn Fn(&str) -> bool,
+    need: Need,
+) -> Result<bool, Diagnostics> {
     let mut errors = Vec::new();
     let mut needed = false;
-    for &class in &classes {
-        // One error per missing extension and class: the first handler that needs it.
+    for &class in classes {
         let mut reported: Vec<&str> = Vec::new();
         for (index, name, field, handler) in handlers(class, &ALL_HOOKS) {
             needed = true;
@@ -163,114 +220,88 @@ pub fn connect(
             }
         }
     }
-    if !errors.is_empty() {
-        return Err(Diagnostics(errors));
-    }
-    let users: Vec<(&Object, usize, &'static str, &str)> = classes
-        .iter()
-        .flat_map(|&c| {
-            handlers(c, &ALL_HOOKS)
-                .into_iter()
-                .map(move |(i, _, f, h)| (c, i, f, h))
-        })
-        .collect();
-    // Classes planning upgrades through an extension that was given; one not given is only an
-    // error for a Cluster that needs a plan.
-    let upgrade_users: Vec<(&Object, &str)> = if need == Need::Plan {
-        classes
-            .iter()
-            .filter_map(|&c| Some((c, upgrade_handler(c)?)))
-            .filter(|(_, h)| known(h))
-            .collect()
+    if errors.is_empty() {
+        Ok(needed)
     } else {
-        Vec::new()
-    };
-    needed |= !upgrade_users.is_empty();
-    // Only the extensions some class names are contacted: an input taken from a management
-    // cluster may hold ExtensionConfigs of extensions that are not reachable from here.
-    opts.extensions.retain(|e| {
-        users.iter().any(|(_, _, _, h)| extension_of(h) == e.name)
-            || upgrade_users.iter().any(|(_, h)| extension_of(h) == e.name)
-    });
-    if !needed || opts.extensions.is_empty() {
-        return Ok(None);
+        Err(Diagnostics(errors))
     }
-    Registry::connect(&opts).map(Some).map_err(|errs| {
-        Diagnostics(
-            errs.into_iter()
-                .map(|e| {
-                    let help = match &e {
-                        runtime::Error::DiscoveryCall { extension, .. } => {
-                            let url = opts
-                                .extensions
-                                .iter()
-                                .find(|x| &x.name == extension)
-                                .map_or("", |x| x.url.as_str());
-                            Some(format!(
-                                "is the extension running and reachable at {url}? topoplan calls its Discovery before planning"
-                            ))
-                        }
-                        runtime::Error::Config { .. } => Some(
-                            "check --extension, --ca-file and the ExtensionConfig's clientConfig"
-                                .to_string(),
-                        ),
-                        runtime::Error::NotRecorded { .. } => Some(
-                            "the recording given to --replay-extensions does not hold this extension's Discovery".to_string(),
-                        ),
-                        runtime::Error::NotAllowed { extension, url } => Some(format!(
-                            "to call it, name it: --extension {extension}=URL (a URL of your choosing), or allow the ExtensionConfig's URL: --allow-extension-url {}",
-                            crate::escape::escape_line(url)
-                        )),
-                        _ => None,
-                    };
-                    let code = match &e {
-                        runtime::Error::NotAllowed { .. } => Code::ExtensionNotAllowed,
-                        e => e.recording_code().unwrap_or(Code::ExtensionCall),
-                    };
-                    let mut d = Diagnostic::error(code, e.to_string());
-                    let failed = failed_extension(&e);
-                    let patch_user = failed
-                        .and_then(|ext| users.iter().find(|(_, _, _, h)| extension_of(h) == ext));
-                    let upgrade_user = failed.and_then(|ext| {
-                        upgrade_users.iter().find(|(_, h)| extension_of(h) == ext)
-                    });
-                    // Show which ClusterClass patch needs the extension (the first one), else
-                    // which class plans upgrades with it.
-                    if let Some((class, index, field)) =
-                        patch_user.map(|(c, i, f, _)| (*c, *i, *f))
-                    {
-                        let written = if class
-                            .value
-                            .pointer(&format!("/spec/patches/{index}/external/{field}"))
-                            .is_some()
-                        {
-                            field
-                        } else {
-                            v1beta1_external_field(field)
-                        };
-                        d = d.at(
-                            &class.origin,
-                            &format!("/spec/patches/{index}/external/{written}"),
-                            format!("ClusterClass {} needs this extension", class.key()),
-                        );
-                    } else if let Some((class, _)) = upgrade_user {
-                        d = d.at(
-                            &class.origin,
-                            UPGRADE_FIELD,
-                            format!(
-                                "ClusterClass {} plans upgrades with this extension",
-                                class.key()
-                            ),
-                        );
-                    }
-                    match help {
-                        Some(h) => d.with_help(h),
-                        None => d,
-                    }
-                })
-                .collect(),
-        )
-    })
+}
+
+/// A setup or Discovery error as a diagnostic with its help, located at the first class
+/// patch that needs the extension, else at the class that plans upgrades with it.
+fn connect_error(
+    e: &runtime::Error,
+    opts: &ExtensionOptions,
+    users: &[PatchUser<'_>],
+    upgrade_users: &[(&Object, &str)],
+) -> Diagnostic {
+    let code = match e {
+        runtime::Error::NotAllowed { .. } => Code::ExtensionNotAllowed,
+        e => e.recording_code().unwrap_or(Code::ExtensionCall),
+    };
+    let mut d = Diagnostic::error(code, e.to_string());
+    let failed = failed_extension(e);
+    let patch_user =
+        failed.and_then(|ext| users.iter().find(|(_, _, _, h)| extension_of(h) == ext));
+    let upgrade_user =
+        failed.and_then(|ext| upgrade_users.iter().find(|(_, h)| extension_of(h) == ext));
+    if let Some((class, index, field)) = patch_user.map(|(c, i, f, _)| (*c, *i, *f)) {
+        let written = if class
+            .value
+            .pointer(&format!("/spec/patches/{index}/external/{field}"))
+            .is_some()
+        {
+            field
+        } else {
+            v1beta1_external_field(field)
+        };
+        d = d.at(
+            &class.origin,
+            &format!("/spec/patches/{index}/external/{written}"),
+            format!("ClusterClass {} needs this extension", class.key()),
+        );
+    } else if let Some((class, _)) = upgrade_user {
+        d = d.at(
+            &class.origin,
+            UPGRADE_FIELD,
+            format!(
+                "ClusterClass {} plans upgrades with this extension",
+                class.key()
+            ),
+        );
+    }
+    match connect_help(e, opts) {
+        Some(h) => d.with_help(h),
+        None => d,
+    }
+}
+
+/// What the user can do about a setup or Discovery error.
+fn connect_help(e: &runtime::Error, opts: &ExtensionOptions) -> Option<String> {
+    match e {
+        runtime::Error::DiscoveryCall { extension, .. } => {
+            let url = opts
+                .extensions
+                .iter()
+                .find(|x| &x.name == extension)
+                .map_or("", |x| x.url.as_str());
+            Some(format!(
+                "is the extension running and reachable at {url}? topoplan calls its Discovery before planning"
+            ))
+        }
+        runtime::Error::Config { .. } => {
+            Some("check --extension, --ca-file and the ExtensionConfig's clientConfig".to_string())
+        }
+        runtime::Error::NotRecorded { .. } => Some(
+            "the recording given to --replay-extensions does not hold this extension's Discovery"
+                .to_string(),
+        ),
+        runtime::Error::NotAllowed { extension, url } => Some(format!(
+            "to call it, name it: --extension {extension}=URL (a URL of your choosing), or allow the ExtensionConfig's URL: --allow-extension-url {}",
+            crate::escape::escape_line(url)
+        )),
+        _ => None,
+    }
 }
 
 /// The extension a setup or Discovery error is about.

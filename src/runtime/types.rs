@@ -175,10 +175,6 @@ impl PatchType {
     pub fn json_patch() -> Self {
         PatchType("JSONPatch".into())
     }
-    /// `JSONMergePatch` (RFC 7386).
-    pub fn json_merge_patch() -> Self {
-        PatchType("JSONMergePatch".into())
-    }
 }
 
 /// One generated patch.

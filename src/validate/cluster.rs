@@ -271,23 +271,7 @@ fn validate_topology(
             )],
         );
     }
-    let mut errs = Vec::new();
-    let version = new.version();
-    let version_path = path.child("version");
-    if !version.starts_with('v') {
-        errs.push(FieldError::invalid(
-            &version_path,
-            version,
-            "must start with v",
-        ));
-    }
-    if Version::parse(version.strip_prefix('v').unwrap_or(version)).is_none() {
-        errs.push(FieldError::invalid(
-            &version_path,
-            version,
-            "version must be a valid semantic version",
-        ));
-    }
+    let mut errs = topology_version_format(new.version(), &path.child("version"));
     errs.extend(topology_metadata(new.spec, path));
     errs.extend(super::definition_from::topology_errors(new.cluster, path));
     for (i, md) in list_at(new.spec, &["topology", "workers", "machineDeployments"])
@@ -304,23 +288,7 @@ fn validate_topology(
         path,
         opts.gates.machine_taint_propagation,
     ));
-    if let Some(concurrency) = new.annotation(UPGRADE_CONCURRENCY) {
-        let field = Path::of(&["metadata", "annotations"])
-            .child_as(UPGRADE_CONCURRENCY, &[UPGRADE_CONCURRENCY]);
-        match atoi(concurrency) {
-            Err(e) => errs.push(FieldError::invalid(
-                &field,
-                concurrency,
-                format!("could not parse the value of the annotation: {e}"),
-            )),
-            Ok(n) if n < 1 => errs.push(FieldError::invalid(
-                &field,
-                concurrency,
-                "value cannot be less than 1",
-            )),
-            Ok(_) => {}
-        }
-    }
+    errs.extend(upgrade_concurrency(new));
     match class {
         None => warnings.push(format!(
             "Cluster refers to ClusterClass {class_key}, but this ClusterClass does not exist. \
@@ -341,41 +309,144 @@ fn validate_topology(
         ));
         return (warnings, errs);
     };
-    let (old_key, old_name) = old.class_key();
-    if old.topology().is_none() || old_name.is_empty() {
-        if new.annotation(UNSAFE_CLASS_NAME).is_none() {
-            errs.push(FieldError::forbidden(
-                &class_path(path),
-                "classRef cannot be set on an existing Cluster",
-            ));
-        }
-        return (warnings, errs);
-    }
-    let in_version = Version::parse_tolerant(version);
-    if in_version.is_none() {
+    let update = Update {
+        opts,
+        new,
+        old,
+        class,
+        old_class,
+        class_key: &class_key,
+        path,
+    };
+    update.validate(&mut warnings, &mut errs);
+    (warnings, errs)
+}
+
+/// The topology's version must be `v` and a semantic version.
+fn topology_version_format(version: &str, version_path: &Path) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    if !version.starts_with('v') {
         errs.push(FieldError::invalid(
-            &version_path,
+            version_path,
+            version,
+            "must start with v",
+        ));
+    }
+    if Version::parse(version.strip_prefix('v').unwrap_or(version)).is_none() {
+        errs.push(FieldError::invalid(
+            version_path,
             version,
             "version must be a valid semantic version",
         ));
     }
-    let old_version = Version::parse_tolerant(old.version());
-    if old_version.is_none() {
-        errs.push(FieldError::invalid(
-            &version_path,
-            old.version(),
-            "old version must be a valid semantic version",
-        ));
+    errs
+}
+
+/// The upgrade concurrency annotation, when set, must be an integer of at least 1.
+fn upgrade_concurrency(new: &View<'_>) -> Option<FieldError> {
+    let concurrency = new.annotation(UPGRADE_CONCURRENCY)?;
+    let field = Path::of(&["metadata", "annotations"])
+        .child_as(UPGRADE_CONCURRENCY, &[UPGRADE_CONCURRENCY]);
+    match atoi(concurrency) {
+        Err(e) => Some(FieldError::invalid(
+            &field,
+            concurrency,
+            format!("could not parse the value of the annotation: {e}"),
+        )),
+        Ok(n) if n < 1 => Some(FieldError::invalid(
+            &field,
+            concurrency,
+            "value cannot be less than 1",
+        )),
+        Ok(_) => None,
     }
-    if new.annotation(UNSAFE_VERSION).is_some() {
-        warnings.push(format!(
-            "Skipping version validation for Cluster because annotation {} is set.",
-            go_quote(UNSAFE_VERSION)
-        ));
-    } else {
-        let ceiling = list_at(&class.spec_value, &["kubernetesVersions"]).is_empty()
+}
+
+/// The update half of `validateTopology`: a Cluster that had a topology, checked against its
+/// old self and (when the reference changes) its old class.
+struct Update<'a> {
+    opts: &'a Options<'a>,
+    new: &'a View<'a>,
+    old: &'a View<'a>,
+    class: &'a ClusterClass,
+    old_class: Option<&'a ClusterClass>,
+    /// The new class's key (namespace/name).
+    class_key: &'a str,
+    /// `spec.topology`.
+    path: &'a Path,
+}
+
+impl Update<'_> {
+    fn validate(&self, warnings: &mut Vec<String>, errs: &mut Vec<FieldError>) {
+        let Update {
+            new,
+            old,
+            class_key,
+            path,
+            ..
+        } = *self;
+        let (old_key, old_name) = old.class_key();
+        if old.topology().is_none() || old_name.is_empty() {
+            if new.annotation(UNSAFE_CLASS_NAME).is_none() {
+                errs.push(FieldError::forbidden(
+                    &class_path(path),
+                    "classRef cannot be set on an existing Cluster",
+                ));
+            }
+            return;
+        }
+        self.version_change(warnings, errs);
+        if old_key != class_key {
+            match self.old_class {
+                None => errs.push(FieldError::forbidden(
+                    &class_path(path),
+                    format!(
+                        "valid ClusterClass with name {q_old} could not be retrieved, change from class {q_old} to class {} cannot be validated. Error: clusterclasses.cluster.x-k8s.io {} not found",
+                        go_quote(class_key),
+                        go_quote(old_name),
+                        q_old = go_quote(&old_key),
+                    ),
+                )),
+                Some(old_class) => errs.extend(compatibility::classes_compatible(
+                    Some(old_class),
+                    Some(self.class),
+                )),
+            }
+        }
+    }
+
+    /// Both versions must parse; the change between them is checked unless the Cluster's
+    /// annotation skips it.
+    fn version_change(&self, warnings: &mut Vec<String>, errs: &mut Vec<FieldError>) {
+        let Update { new, old, path, .. } = *self;
+        let version = new.version();
+        let version_path = path.child("version");
+        let in_version = Version::parse_tolerant(version);
+        if in_version.is_none() {
+            errs.push(FieldError::invalid(
+                &version_path,
+                version,
+                "version must be a valid semantic version",
+            ));
+        }
+        let old_version = Version::parse_tolerant(old.version());
+        if old_version.is_none() {
+            errs.push(FieldError::invalid(
+                &version_path,
+                old.version(),
+                "old version must be a valid semantic version",
+            ));
+        }
+        if new.annotation(UNSAFE_VERSION).is_some() {
+            warnings.push(format!(
+                "Skipping version validation for Cluster because annotation {} is set.",
+                go_quote(UNSAFE_VERSION)
+            ));
+            return;
+        }
+        let ceiling = list_at(&self.class.spec_value, &["kubernetesVersions"]).is_empty()
             && str_at(
-                &class.spec_value,
+                &self.class.spec_value,
                 &["upgrade", "external", "generateUpgradePlanExtension"],
             )
             .is_empty();
@@ -386,32 +457,9 @@ fn validate_topology(
             &old_version.unwrap_or_default(),
             (new, old),
             ceiling,
-            opts.live,
+            self.opts.live,
         ));
     }
-    if old_key != class_key {
-        match old_class {
-            None => {
-                errs.push(FieldError::forbidden(
-                    &class_path(path),
-                    format!(
-                        "valid ClusterClass with name {q_old} could not be retrieved, change from class {q_old} to class {} cannot be validated. Error: clusterclasses.cluster.x-k8s.io {} not found",
-                        go_quote(&class_key),
-                        go_quote(old_name),
-                        q_old = go_quote(&old_key),
-                    ),
-                ));
-                return (warnings, errs);
-            }
-            Some(old_class) => {
-                errs.extend(compatibility::classes_compatible(
-                    Some(old_class),
-                    Some(class),
-                ));
-            }
-        }
-    }
-    (warnings, errs)
 }
 
 /// `validateTopologyVersionUpdate`; the rules reading stored objects ([`rollout`]) run only when

@@ -136,7 +136,6 @@ pub fn admit(
     runtime_messages: &[(Value, Origin)],
     settings: &Settings,
 ) -> Validation {
-    let mode = settings.mode;
     let mut findings = Vec::new();
 
     // The API server's schema stage comes before any webhook: every object a CRD serves is
@@ -145,40 +144,122 @@ pub fn admit(
         schema_stage(objects, settings.stored.unwrap_or(old), settings.crds);
     findings.extend(schema_findings);
 
-    // Decode every ClusterClass (and find every Cluster); a type error in a spec is already a
-    // located diagnostic. Clusters are decoded one at a time further down, so that a fleet's
-    // worth of typed Clusters never exists at once.
-    let mut classes: BTreeMap<(String, String), ClusterClass> = BTreeMap::new();
-    let mut old_classes: BTreeMap<(String, String), ClusterClass> = BTreeMap::new();
-    let mut cluster_at: Vec<usize> = Vec::new();
-    // Stored Clusters are decoded when admission reads them (a fleet's worth of typed
-    // Clusters at once would cost more than the objects themselves).
-    let mut old_clusters: BTreeMap<(String, String), (&Object, ApiVersion)> = BTreeMap::new();
-    let mut defaulted: BTreeMap<usize, Value> = BTreeMap::new();
+    let DecodedInput {
+        classes,
+        cluster_at,
+        defaulted,
+        mut undecoded,
+    } = decode_input(objects, &refused);
+    let (old_classes, old_clusters) = decode_stored(old);
+
+    // ClusterClasses first: a Cluster's variables are only checked against a class the API
+    // server would have accepted.
+    let users = class_users(objects, &cluster_at, &classes, &old_classes, &old_clusters);
+    let Admitted {
+        class_ok,
+        status_vars,
+        findings: class_findings,
+    } = admit_classes(
+        &classes,
+        &old_classes,
+        &users,
+        &refused,
+        objects,
+        runtime_messages,
+        settings,
+    );
+    findings.extend(class_findings);
+    drop(users);
+    // What a Cluster's version change is checked against: every stored object, read only
+    // when a version changes.
+    let live = super::cluster::rollout::Live::new(settings.stored.unwrap_or(old));
+    let clusters = ClusterAdmission {
+        settings,
+        refused: &refused,
+        classes: &classes,
+        old_classes: &old_classes,
+        old_clusters: &old_clusters,
+        class_ok: &class_ok,
+        status_vars: &status_vars,
+        live: &live,
+    };
+    // ClusterClasses take their stored form now that every rule has read them as written.
+    for (i, v) in defaulted {
+        if let Some(o) = objects.get_mut(i) {
+            o.value = v;
+        }
+    }
+    let (mut cluster_findings, cluster_undecoded) =
+        admit_clusters(objects, &cluster_at, &refused, &clusters);
+    undecoded.extend(cluster_undecoded);
+    undecoded.sort_by_key(|(i, _)| *i);
+    let mut all: Vec<Finding> = undecoded.into_iter().map(|(_, f)| f).collect();
+    all.append(&mut findings);
+    all.append(&mut cluster_findings);
+    Validation {
+        findings: all,
+        status_variables: status_vars,
+    }
+}
+
+/// The input's ClusterClasses, decoded, and where its Clusters are.
+struct DecodedInput {
+    classes: BTreeMap<(String, String), ClusterClass>,
+    /// Input index of every Cluster (decoded one at a time when admitted, so that a fleet's
+    /// worth of typed Clusters never exists at once).
+    cluster_at: Vec<usize>,
+    /// Stored forms of the classes defaulting changed, by input index.
+    defaulted: BTreeMap<usize, Value>,
+    /// Findings of objects that do not decode, by input index (Clusters' join them later).
+    undecoded: Vec<(usize, Finding)>,
+}
+
+/// Decode every ClusterClass (and find every Cluster); a type error in a spec is already a
+/// located diagnostic.
+fn decode_input(objects: &[Object], refused: &std::collections::HashSet<String>) -> DecodedInput {
+    let mut out = DecodedInput {
+        classes: BTreeMap::new(),
+        cluster_at: Vec::new(),
+        defaulted: BTreeMap::new(),
+        undecoded: Vec::new(),
+    };
     // Decoding is per object and independent: in parallel, then gathered in input order.
     let decoded: Vec<Decoded> = objects
         .par_iter()
         .enumerate()
         .map(|(i, o)| decode(i, o))
         .collect();
-    // Findings of objects that do not decode, by input index (Clusters' join them below).
-    let mut undecoded: Vec<(usize, Finding)> = Vec::new();
     for (i, d) in decoded.into_iter().enumerate() {
         match d {
             Decoded::Skip => {}
             // An object the CRD's schema refused never reached Cluster API: its decoding
             // errors would only repeat the API server's.
             Decoded::Finding(_) if refused.contains(&objects[i].key_with_kind()) => {}
-            Decoded::Finding(f) => undecoded.push((i, *f)),
+            Decoded::Finding(f) => out.undecoded.push((i, *f)),
             Decoded::Class(c, stored) => {
                 if let Some((i, v)) = stored {
-                    defaulted.insert(i, v);
+                    out.defaulted.insert(i, v);
                 }
-                classes.insert((c.object.namespace.clone(), c.object.name.clone()), *c);
+                out.classes
+                    .insert((c.object.namespace.clone(), c.object.name.clone()), *c);
             }
-            Decoded::Cluster(i) => cluster_at.push(i),
+            Decoded::Cluster(i) => out.cluster_at.push(i),
         }
     }
+    out
+}
+
+/// Stored ClusterClasses by (namespace, name).
+type StoredClasses = BTreeMap<(String, String), ClusterClass>;
+/// Stored Clusters by (namespace, name), decoded when admission reads them (a fleet's worth
+/// of typed Clusters at once would cost more than the objects themselves).
+type StoredClusters<'o> = BTreeMap<(String, String), (&'o Object, ApiVersion)>;
+
+/// The stored (`--old`) ClusterClasses, decoded, and Clusters, found; what does not decode is
+/// ignored (it is not the input's to report).
+fn decode_stored(old: &[Object]) -> (StoredClasses, StoredClusters<'_>) {
+    let mut old_classes = BTreeMap::new();
+    let mut old_clusters = BTreeMap::new();
     for o in old {
         let Ok(Some(api)) = api::check_core_object(o) else {
             continue;
@@ -196,10 +277,22 @@ pub fn admit(
             _ => {}
         }
     }
+    (old_classes, old_clusters)
+}
 
-    // An update of a class is checked against the Clusters using it: only then are the input's
-    // Clusters decoded all at once (those that do not decode are reported below).
-    let objects_ro: &[Object] = objects;
+/// The Clusters an update of a class is checked against: the input's (decoded all at once,
+/// only when some class is an update; those that do not decode are reported with the
+/// Clusters), then the stored ones the input does not replace, which still use their classes.
+fn class_users(
+    objects: &[Object],
+    cluster_at: &[usize],
+    classes: &BTreeMap<(String, String), ClusterClass>,
+    old_classes: &StoredClasses,
+    old_clusters: &StoredClusters<'_>,
+) -> Vec<Cluster> {
+    if !classes.keys().any(|k| old_classes.contains_key(k)) {
+        return Vec::new();
+    }
     // Only what the class rules read is kept of them (names and spec, not the whole object).
     let slim = |c: Cluster| Cluster {
         object: Object {
@@ -208,130 +301,170 @@ pub fn admit(
         },
         ..c
     };
-    let updates = classes.keys().any(|k| old_classes.contains_key(k));
-    let using_clusters: Vec<Cluster> = if updates {
-        cluster_at
-            .par_iter()
-            .filter_map(|&i| {
-                let o = &objects_ro[i];
-                let api = api::check_core_object(o).ok().flatten()?;
-                Cluster::parse(o, api).ok().map(slim)
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let input_keys: std::collections::BTreeSet<(&str, &str)> = using_clusters
-        .iter()
-        .map(|c| (c.namespace(), c.name()))
+    let mut users: Vec<Cluster> = cluster_at
+        .par_iter()
+        .filter_map(|&i| {
+            let o = &objects[i];
+            let api = api::check_core_object(o).ok().flatten()?;
+            Cluster::parse(o, api).ok().map(slim)
+        })
         .collect();
-    // Stored Clusters the input does not replace still use their classes.
-    let kept_old: Vec<Cluster> = if updates {
-        old_clusters
-            .iter()
-            .filter(|(k, _)| !input_keys.contains(&(k.0.as_str(), k.1.as_str())))
-            .filter_map(|(_, (o, api))| Cluster::parse(o, *api).ok().map(slim))
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let input_keys: std::collections::BTreeSet<(&str, &str)> =
+        users.iter().map(|c| (c.namespace(), c.name())).collect();
+    let kept_old: Vec<Cluster> = old_clusters
+        .iter()
+        .filter(|(k, _)| !input_keys.contains(&(k.0.as_str(), k.1.as_str())))
+        .filter_map(|(_, (o, api))| Cluster::parse(o, *api).ok().map(slim))
+        .collect();
+    drop(input_keys);
+    users.extend(kept_old);
+    users
+}
 
-    // ClusterClasses first: a Cluster's variables are only checked against a class the API
-    // server would have accepted.
-    let mut class_ok: BTreeMap<(String, String), bool> = BTreeMap::new();
-    let mut status_vars = BTreeMap::new();
-    for (k, class) in &classes {
-        let old_class = old_classes.get(k);
+/// What admitting the ClusterClasses leaves for their Clusters.
+struct Admitted {
+    /// Whether each class was admitted without error.
+    class_ok: BTreeMap<(String, String), bool>,
+    /// Each class's `status.variables`, for the classes whose variables reconciled.
+    status_vars: BTreeMap<(String, String), StatusVariables>,
+    /// The classes' findings, by namespace and name.
+    findings: Vec<Finding>,
+}
+
+/// Admit every ClusterClass (by namespace and name).
+fn admit_classes(
+    classes: &BTreeMap<(String, String), ClusterClass>,
+    old_classes: &StoredClasses,
+    users: &[Cluster],
+    refused: &std::collections::HashSet<String>,
+    objects: &[Object],
+    runtime_messages: &[(Value, Origin)],
+    settings: &Settings,
+) -> Admitted {
+    let mut out = Admitted {
+        class_ok: BTreeMap::new(),
+        status_vars: BTreeMap::new(),
+        findings: Vec::new(),
+    };
+    for (k, class) in classes {
         // Refused by the CRD's schema: no webhook runs.
         if refused.contains(&class.object.key_with_kind()) {
-            class_ok.insert(k.clone(), false);
+            out.class_ok.insert(k.clone(), false);
             continue;
         }
-        // Clusters that use the class: the new input's, plus old ones the input does not replace.
-        let mut using: Vec<&Cluster> = using_clusters
-            .iter()
-            .filter(|c| c.spec.topology.is_some() && c.class_key() == *k)
-            .collect();
-        for c in &kept_old {
-            if c.spec.topology.is_some() && c.class_key() == *k {
-                using.push(c);
-            }
-        }
-        let opts = Options {
-            gates: settings.gates,
-            class_variables: true,
-            ..Options::default()
-        };
-        let outcome = super::cluster_class_with(&opts, class, old_class, &using);
-        let before = findings.len();
-        push_outcome(&mut findings, &class.object, class.api, outcome);
-        class_ok.insert(
-            k.clone(),
-            findings[before..]
-                .iter()
-                .all(|f| f.severity() != Severity::Error),
+        let (ok, vars) = admit_class(
+            class,
+            old_classes.get(k),
+            users,
+            &mut out.findings,
+            objects,
+            runtime_messages,
+            settings,
         );
-        if mode == Mode::Validate {
-            findings.extend(missing_templates(class, objects_ro));
-            // What admission accepts but Cluster API would render as `<no value>`, or
-            // differently on every reconcile (`plan` warns of the same).
-            let lint = crate::lint::unknown_template_paths(class)
-                .into_iter()
-                .map(|u| u.warning)
-                .chain(crate::lint::non_deterministic_templates(class));
-            findings.extend(lint.map(|d| plain(&class.object, d)));
-        }
-        let discovery = match settings.registry {
-            Some(r) => Discovery::Live(r),
-            None => Discovery::Recorded(runtime_messages),
-        };
-        match status_variables(class, discovery) {
-            Ok(sv) => {
-                status_vars.insert(k.clone(), sv);
-            }
-            // The topology controller does not reconcile a Cluster whose class did not: a plan
-            // cannot go on.
-            Err(NotReconciled(mut d)) => {
-                if mode == Mode::Plan {
-                    d.severity = Severity::Error;
-                }
-                findings.push(plain(&class.object, d));
-            }
+        out.class_ok.insert(k.clone(), ok);
+        if let Some(sv) = vars {
+            out.status_vars.insert(k.clone(), sv);
         }
     }
-    drop(using_clusters);
-    drop(kept_old);
-    // What a Cluster's version change is checked against: every stored object, read only
-    // when a version changes.
-    let live = super::cluster::rollout::Live::new(settings.stored.unwrap_or(old));
+    out
+}
 
-    // Clusters: the mutating webhook (defaults, variables) then the validating one. Each
-    // Cluster's admission reads only shared, finished state, so they run in parallel, each
-    // storing its defaulted form in place; their findings are gathered in input order.
-    let admit_one = |cluster: &Cluster| -> (Vec<Finding>, Option<Value>) {
+/// Admit one ClusterClass (against `users`, the Clusters using it), appending its findings;
+/// returns whether it was admitted without error, and its `status.variables` if they
+/// reconciled.
+fn admit_class(
+    class: &ClusterClass,
+    old_class: Option<&ClusterClass>,
+    users: &[Cluster],
+    findings: &mut Vec<Finding>,
+    objects: &[Object],
+    runtime_messages: &[(Value, Origin)],
+    settings: &Settings,
+) -> (bool, Option<StatusVariables>) {
+    let k = (class.object.namespace.clone(), class.object.name.clone());
+    let using: Vec<&Cluster> = users
+        .iter()
+        .filter(|c| c.spec.topology.is_some() && c.class_key() == k)
+        .collect();
+    let opts = Options {
+        gates: settings.gates,
+        class_variables: true,
+        ..Options::default()
+    };
+    let outcome = super::cluster_class_with(&opts, class, old_class, &using);
+    let before = findings.len();
+    push_outcome(findings, &class.object, class.api, outcome);
+    let ok = findings[before..]
+        .iter()
+        .all(|f| f.severity() != Severity::Error);
+    if settings.mode == Mode::Validate {
+        findings.extend(missing_templates(class, objects));
+        // What admission accepts but Cluster API would render as `<no value>`, or
+        // differently on every reconcile (`plan` warns of the same).
+        let lint = crate::lint::unknown_template_paths(class)
+            .into_iter()
+            .map(|u| u.warning)
+            .chain(crate::lint::non_deterministic_templates(class));
+        findings.extend(lint.map(|d| plain(&class.object, d)));
+    }
+    let discovery = match settings.registry {
+        Some(r) => Discovery::Live(r),
+        None => Discovery::Recorded(runtime_messages),
+    };
+    match status_variables(class, discovery) {
+        Ok(sv) => (ok, Some(sv)),
+        // The topology controller does not reconcile a Cluster whose class did not: a plan
+        // cannot go on.
+        Err(NotReconciled(mut d)) => {
+            if settings.mode == Mode::Plan {
+                d.severity = Severity::Error;
+            }
+            findings.push(plain(&class.object, d));
+            (ok, None)
+        }
+    }
+}
+
+/// The shared, finished state each Cluster's admission reads.
+struct ClusterAdmission<'a> {
+    settings: &'a Settings<'a>,
+    refused: &'a std::collections::HashSet<String>,
+    classes: &'a BTreeMap<(String, String), ClusterClass>,
+    old_classes: &'a StoredClasses,
+    old_clusters: &'a StoredClusters<'a>,
+    class_ok: &'a BTreeMap<(String, String), bool>,
+    status_vars: &'a BTreeMap<(String, String), StatusVariables>,
+    live: &'a super::cluster::rollout::Live<'a>,
+}
+
+impl ClusterAdmission<'_> {
+    /// The mutating webhook (defaults, variables) then the validating one over `cluster`:
+    /// its findings, and its stored form when defaulting changed it.
+    fn admit(&self, cluster: &Cluster) -> (Vec<Finding>, Option<Value>) {
         let mut findings = Vec::new();
         let k = (cluster.namespace().to_string(), cluster.name().to_string());
-        let old_cluster = old_clusters
+        let old_cluster = self
+            .old_clusters
             .get(&k)
             .and_then(|(o, api)| Cluster::parse(o, *api).ok());
         let old_cluster = old_cluster.as_ref();
-        if refused.contains(&cluster.object.key_with_kind()) {
+        if self.refused.contains(&cluster.object.key_with_kind()) {
             return (findings, None);
         }
         let class_key = cluster.class_key();
-        let class = classes.get(&class_key);
+        let class = self.classes.get(&class_key);
         // The class the Cluster used before: only consulted when the reference changes.
         let old_class = old_cluster.and_then(|c| {
             let ok = c.class_key();
-            old_classes.get(&ok).or_else(|| classes.get(&ok))
+            self.old_classes.get(&ok).or_else(|| self.classes.get(&ok))
         });
-        let class_admitted = class_ok.get(&class_key).copied().unwrap_or(false);
-        let vars = status_vars.get(&class_key).filter(|_| class_admitted);
+        let class_admitted = self.class_ok.get(&class_key).copied().unwrap_or(false);
+        let vars = self.status_vars.get(&class_key).filter(|_| class_admitted);
         let opts = Options {
-            gates: settings.gates,
+            gates: self.settings.gates,
             class_variables: false,
             cluster_variables: vars,
-            live: Some(&live),
+            live: Some(self.live),
         };
         let mut outcome = super::cluster_with(&opts, cluster, old_cluster, class, old_class);
         if class.is_some() && class_admitted && vars.is_none() && cluster.spec.topology.is_some() {
@@ -348,16 +481,22 @@ pub fn admit(
             .and_then(|spec| stored::cluster(&cluster.object.value, cluster.api, spec));
         push_outcome(&mut findings, &cluster.object, cluster.api, outcome);
         (findings, stored)
-    };
-    // ClusterClasses take their stored form now that every rule has read them as written.
-    for (i, v) in defaulted {
-        if let Some(o) = objects.get_mut(i) {
-            o.value = v;
-        }
     }
+}
+
+/// Admit every Cluster of the input: each one's admission reads only shared, finished state,
+/// so they run in parallel, each storing its defaulted form in place. Returns the findings of
+/// the Clusters that decoded, in input order, and those of the ones that did not, by input
+/// index.
+fn admit_clusters(
+    objects: &mut [Object],
+    cluster_at: &[usize],
+    refused: &std::collections::HashSet<String>,
+    admission: &ClusterAdmission<'_>,
+) -> (Vec<Finding>, Vec<(usize, Finding)>) {
     let is_cluster: Vec<bool> = {
         let mut v = vec![false; objects.len()];
-        for &i in &cluster_at {
+        for &i in cluster_at {
             // A Cluster the CRD's schema refused never reaches the webhooks.
             v[i] = !refused.contains(&objects[i].key_with_kind());
         }
@@ -373,7 +512,7 @@ pub fn admit(
                 .and_then(|api| api.map(|api| Cluster::parse(o, api)).transpose());
             match decoded {
                 Ok(Some(cluster)) => {
-                    let (findings, stored) = admit_one(&cluster);
+                    let (findings, stored) = admission.admit(&cluster);
                     drop(cluster);
                     if let Some(v) = stored {
                         o.value = v;
@@ -386,6 +525,7 @@ pub fn admit(
         })
         .collect();
     let mut cluster_findings = Vec::new();
+    let mut undecoded = Vec::new();
     for (i, decoded, mut f) in admitted {
         if decoded {
             cluster_findings.append(&mut f);
@@ -393,14 +533,7 @@ pub fn admit(
             undecoded.extend(f.into_iter().map(|f| (i, f)));
         }
     }
-    undecoded.sort_by_key(|(i, _)| *i);
-    let mut all: Vec<Finding> = undecoded.into_iter().map(|(_, f)| f).collect();
-    all.append(&mut findings);
-    all.append(&mut cluster_findings);
-    Validation {
-        findings: all,
-        status_variables: status_vars,
-    }
+    (cluster_findings, undecoded)
 }
 
 /// One input object, decoded for admission.

@@ -44,7 +44,70 @@ pub fn status_variables(
     discovery: Discovery<'_>,
 ) -> Result<StatusVariables, NotReconciled> {
     let mut status = StatusVariables::from_inline(&class.spec.variables);
-    let patches: Vec<(usize, &Value)> = class
+    let patches = discovery_patches(class);
+    let Some(&(first_index, first_patch)) = patches.first() else {
+        return Ok(status);
+    };
+    let pointer = format!("/spec/patches/{first_index}/external/discoverVariablesExtension");
+    let recorded = match discovery {
+        Discovery::Live(_) => None,
+        Discovery::Recorded(runtime_messages) => Some(recorded_response(
+            class,
+            runtime_messages,
+            first_patch,
+            &pointer,
+        )?),
+    };
+
+    // The ClusterClass controller's loop: every discovery patch in spec order gets the response.
+    let mut errors: Vec<String> = Vec::new();
+    for (_, patch) in &patches {
+        let name = patch.get("name").and_then(Value::as_str).unwrap_or("");
+        let called;
+        let response = match (discovery, recorded) {
+            (_, Some(r)) => r,
+            (Discovery::Live(registry), _) => {
+                match call_discover(registry, class, patch, name, &pointer)? {
+                    Ok(r) => {
+                        called = r;
+                        &called
+                    }
+                    Err(e) => {
+                        errors.push(e);
+                        continue;
+                    }
+                }
+            }
+            (Discovery::Recorded(_), None) => continue,
+        };
+        add_discovered(&mut status, &mut errors, response, recorded, name);
+    }
+    if !errors.is_empty() {
+        let reason = if errors.len() == 1 {
+            errors.remove(0)
+        } else {
+            format!("[{}]", errors.join(", "))
+        };
+        return Err(discovery_failed(class, &pointer, reason));
+    }
+    status.sort();
+    let conflicts = status.conflicting();
+    if !conflicts.is_empty() {
+        return Err(discovery_failed(
+            class,
+            &pointer,
+            format!(
+                "the following variables have conflicting schemas: {}",
+                conflicts.join(",")
+            ),
+        ));
+    }
+    Ok(status)
+}
+
+/// The class's patches that discover their variables from an extension, with their indexes.
+fn discovery_patches(class: &ClusterClass) -> Vec<(usize, &Value)> {
+    class
         .spec_value
         .get("patches")
         .and_then(Value::as_array)
@@ -56,169 +119,152 @@ pub fn status_variables(
                 .and_then(Value::as_str)
                 .is_some_and(|s| !s.is_empty())
         })
-        .collect();
-    if patches.is_empty() {
-        return Ok(status);
-    }
-    let (first_index, first_patch) = patches[0];
+        .collect()
+}
+
+/// The one recorded DiscoverVariablesResponse of the input, which stands in for every
+/// discovery patch; none, or several (topoplan cannot tell which extension each came from),
+/// leave the class not reconciled. `first_patch` (at `pointer`) is the class's first
+/// discovery patch, where the warning points.
+fn recorded_response<'r>(
+    class: &ClusterClass,
+    runtime_messages: &'r [(Value, Origin)],
+    first_patch: &Value,
+    pointer: &str,
+) -> Result<&'r Value, NotReconciled> {
     let first_name = first_patch
         .get("name")
         .and_then(Value::as_str)
         .unwrap_or("");
-    let pointer = format!("/spec/patches/{first_index}/external/discoverVariablesExtension");
-    let recorded = match discovery {
-        Discovery::Live(_) => None,
-        Discovery::Recorded(runtime_messages) => {
-            let responses: Vec<&(Value, Origin)> = runtime_messages
-                .iter()
-                .filter(|(v, _)| {
-                    v.get("kind").and_then(Value::as_str) == Some("DiscoverVariablesResponse")
-                })
-                .collect();
-            match responses.as_slice() {
-                [one] => Some(&one.0),
-                [] => {
-                    return Err(NotReconciled(
-                        Diagnostic::warning(Code::VariablesDiscovery, format!(
-                            "ClusterClass {}: patch {first_name:?} discovers its variables from an extension, and neither the extension nor a recorded DiscoverVariablesResponse was given: variables of Clusters using this class are neither defaulted nor validated",
-                            class.key()
-                        ))
-                        .at(&class.object.origin, &pointer, "variables come from here")
-                        .with_help(format!(
-                            "pass --extension {}=URL, or add the extension's DiscoverVariablesResponse (kind: DiscoverVariablesResponse, apiVersion: hooks.runtime.cluster.x-k8s.io/v1alpha1) to the input",
-                            crate::api::external::extension_of(
-                                first_patch
-                                    .pointer("/external/discoverVariablesExtension")
-                                    .and_then(Value::as_str)
-                                    .unwrap_or("")
-                            )
-                        )),
-                    ));
-                }
-                many => {
-                    return Err(NotReconciled(
-                        Diagnostic::warning(Code::VariablesDiscovery, format!(
-                            "ClusterClass {}: the input holds {} DiscoverVariablesResponse documents; topoplan cannot tell which extension each came from, so variables of Clusters using this class are neither defaulted nor validated",
-                            class.key(),
-                            many.len()
-                        ))
-                        .at(&class.object.origin, &pointer, "variables come from here")
-                        .with_help("pass one DiscoverVariablesResponse per run, or the extension itself with --extension"),
-                    ));
-                }
-            }
-        }
-    };
-
-    // The ClusterClass controller's loop: every discovery patch in spec order gets the response.
-    let mut errors: Vec<String> = Vec::new();
-    for (_, patch) in &patches {
-        let name = patch.get("name").and_then(Value::as_str).unwrap_or("");
-        let called;
-        let response = match (discovery, recorded) {
-            (_, Some(r)) => r,
-            (Discovery::Live(registry), _) => {
-                let handler = patch
-                    .pointer("/external/discoverVariablesExtension")
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
-                let req = DiscoverVariablesRequest {
-                    settings: crate::api::external::settings(patch),
-                    ..DiscoverVariablesRequest::default()
-                };
-                let subject = format!("ClusterClass {}", class.key());
-                match registry.call_for(Some(&subject), handler, req) {
-                    Ok(r) => {
-                        called = serde_json::to_value(&r).unwrap_or(Value::Null);
-                        &called
-                    }
-                    // A stale or broken recording is no failure of the extension: the run
-                    // cannot go on as if the class were not reconciled.
-                    Err(e) if e.recording_code().is_some() => {
-                        return Err(NotReconciled(
-                            Diagnostic::error(
-                                e.recording_code().unwrap_or(Code::ExtensionRecording),
-                                format!(
-                                    "ClusterClass {}: failed to call DiscoverVariables for patch {name}: {e}",
-                                    class.key()
-                                ),
-                            )
-                            .at(&class.object.origin, &pointer, "variables come from here"),
-                        ));
-                    }
-                    Err(e) => {
-                        errors.push(format!(
-                            "failed to call DiscoverVariables for patch {name}: {e}"
-                        ));
-                        continue;
-                    }
-                }
-            }
-            (Discovery::Recorded(_), None) => continue,
-        };
-        let st = response.get("status").and_then(Value::as_str).unwrap_or("");
-        if st != "Success" {
-            let message = response
-                .get("message")
-                .and_then(Value::as_str)
-                .unwrap_or("");
-            errors.push(format!(
-                "patch {name} returned status {st:?} with message {message:?}"
-            ));
-            continue;
-        }
-        let vars = response
-            .get("variables")
-            .and_then(Value::as_array)
-            .map_or(&[][..], Vec::as_slice);
-        if vars.is_empty() || !errors.is_empty() {
-            continue;
-        }
-        let max = crate::runtime::types::MAX_VARIABLES;
-        if vars.len() > max {
-            errors.push(format!(
-                "patch {name} returned {} variables, more than {max}, the most topoplan accepts",
-                vars.len()
-            ));
-            continue;
-        }
-        let discovered = match recorded {
-            // One recorded response serves every class: validated once per patch name.
-            Some(r) => recorded_definitions(r, vars, name),
-            None => std::sync::Arc::new(definitions(vars, name)),
-        };
-        match &*discovered {
-            Ok(defs) => status.add_all(defs.iter().cloned()),
-            Err(e) => errors.push(e.clone()),
-        }
-    }
-    let fail = |reason: String| {
-        NotReconciled(
+    let responses: Vec<&(Value, Origin)> = runtime_messages
+        .iter()
+        .filter(|(v, _)| v.get("kind").and_then(Value::as_str) == Some("DiscoverVariablesResponse"))
+        .collect();
+    match responses.as_slice() {
+        [one] => Ok(&one.0),
+        [] => Err(NotReconciled(
             Diagnostic::warning(Code::VariablesDiscovery, format!(
-                "ClusterClass {}: failed to discover variables for ClusterClass {}: VariableDiscovery failed: {reason}; variables of Clusters using this class are neither defaulted nor validated",
-                class.key(),
-                class.object.name
+                "ClusterClass {}: patch {first_name:?} discovers its variables from an extension, and neither the extension nor a recorded DiscoverVariablesResponse was given: variables of Clusters using this class are neither defaulted nor validated",
+                class.key()
             ))
-            .at(&class.object.origin, &pointer, "variables come from here"),
-        )
+            .at(&class.object.origin, pointer, "variables come from here")
+            .with_help(format!(
+                "pass --extension {}=URL, or add the extension's DiscoverVariablesResponse (kind: DiscoverVariablesResponse, apiVersion: hooks.runtime.cluster.x-k8s.io/v1alpha1) to the input",
+                crate::api::external::extension_of(
+                    first_patch
+                        .pointer("/external/discoverVariablesExtension")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                )
+            )),
+        )),
+        many => Err(NotReconciled(
+            Diagnostic::warning(Code::VariablesDiscovery, format!(
+                "ClusterClass {}: the input holds {} DiscoverVariablesResponse documents; topoplan cannot tell which extension each came from, so variables of Clusters using this class are neither defaulted nor validated",
+                class.key(),
+                many.len()
+            ))
+            .at(&class.object.origin, pointer, "variables come from here")
+            .with_help("pass one DiscoverVariablesResponse per run, or the extension itself with --extension"),
+        )),
+    }
+}
+
+/// Call the DiscoverVariables handler of `patch` (named `name`): its response, or the
+/// failure the class's status reports. A stale or broken recording is no failure of the
+/// extension: the run cannot go on as if the class were not reconciled (the outer error).
+fn call_discover(
+    registry: &Registry,
+    class: &ClusterClass,
+    patch: &Value,
+    name: &str,
+    pointer: &str,
+) -> Result<Result<Value, String>, NotReconciled> {
+    let handler = patch
+        .pointer("/external/discoverVariablesExtension")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let req = DiscoverVariablesRequest {
+        settings: crate::api::external::settings(patch),
+        ..DiscoverVariablesRequest::default()
     };
-    if !errors.is_empty() {
-        let reason = if errors.len() == 1 {
-            errors.remove(0)
-        } else {
-            format!("[{}]", errors.join(", "))
-        };
-        return Err(fail(reason));
+    let subject = format!("ClusterClass {}", class.key());
+    match registry.call_for(Some(&subject), handler, req) {
+        Ok(r) => Ok(Ok(serde_json::to_value(&r).unwrap_or(Value::Null))),
+        Err(e) if e.recording_code().is_some() => Err(NotReconciled(
+            Diagnostic::error(
+                e.recording_code().unwrap_or(Code::ExtensionRecording),
+                format!(
+                    "ClusterClass {}: failed to call DiscoverVariables for patch {name}: {e}",
+                    class.key()
+                ),
+            )
+            .at(&class.object.origin, pointer, "variables come from here"),
+        )),
+        Err(e) => Ok(Err(format!(
+            "failed to call DiscoverVariables for patch {name}: {e}"
+        ))),
     }
-    status.sort();
-    let conflicts = status.conflicting();
-    if !conflicts.is_empty() {
-        return Err(fail(format!(
-            "the following variables have conflicting schemas: {}",
-            conflicts.join(",")
-        )));
+}
+
+/// Add the variables patch `name` discovered (`response`) to `status`, or the reason they
+/// are refused to `errors`; after a first error no more definitions are added. `recorded`:
+/// the recorded response, whose definitions are validated once per patch name.
+fn add_discovered(
+    status: &mut StatusVariables,
+    errors: &mut Vec<String>,
+    response: &Value,
+    recorded: Option<&Value>,
+    name: &str,
+) {
+    let st = response.get("status").and_then(Value::as_str).unwrap_or("");
+    if st != "Success" {
+        let message = response
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        errors.push(format!(
+            "patch {name} returned status {st:?} with message {message:?}"
+        ));
+        return;
     }
-    Ok(status)
+    let vars = response
+        .get("variables")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    if vars.is_empty() || !errors.is_empty() {
+        return;
+    }
+    let max = crate::runtime::types::MAX_VARIABLES;
+    if vars.len() > max {
+        errors.push(format!(
+            "patch {name} returned {} variables, more than {max}, the most topoplan accepts",
+            vars.len()
+        ));
+        return;
+    }
+    let discovered = match recorded {
+        // One recorded response serves every class: validated once per patch name.
+        Some(r) => recorded_definitions(r, vars, name),
+        None => std::sync::Arc::new(definitions(vars, name)),
+    };
+    match &*discovered {
+        Ok(defs) => status.add_all(defs.iter().cloned()),
+        Err(e) => errors.push(e.clone()),
+    }
+}
+
+/// The class's variables could not be discovered (`reason`): Clusters of the class are not
+/// checked.
+fn discovery_failed(class: &ClusterClass, pointer: &str, reason: String) -> NotReconciled {
+    NotReconciled(
+        Diagnostic::warning(Code::VariablesDiscovery, format!(
+            "ClusterClass {}: failed to discover variables for ClusterClass {}: VariableDiscovery failed: {reason}; variables of Clusters using this class are neither defaulted nor validated",
+            class.key(),
+            class.object.name
+        ))
+        .at(&class.object.origin, pointer, "variables come from here"),
+    )
 }
 
 /// The definitions a discovery patch named `name` adds for `vars`, or why they are refused.

@@ -747,15 +747,11 @@ fn method_sig(name: &str, flavor: Flavor) -> Option<MethodSig> {
     }
 }
 
-/// The parameter types of a method callable on `recv`, so the executor can check and convert
-/// arguments exactly as for functions (`wrong number of args for LessThan: want 1 got 0`,
+/// The parameter types of a method callable on `recv`, so that arguments are checked and
+/// converted exactly as for functions (`wrong number of args for LessThan: want 1 got 0`,
 /// `can't handle "1.2.3" for arg of type *semver.Version`, …). `None`: no such method — Go's
 /// `can't evaluate field NAME in type T` (pointer-receiver methods such as `Original` and
 /// `LessThan` do not exist on a `semver.Version` value, which templates cannot address).
-pub fn method_params(recv: &Value, name: &str) -> Option<&'static [Param]> {
-    method_params_with(recv, name, flavor())
-}
-
 fn method_params_with(recv: &Value, name: &str, flavor: Flavor) -> Option<&'static [Param]> {
     let Value::Semver(_, is_ptr) = recv else {
         return None;
@@ -773,8 +769,7 @@ fn method_params_with(recv: &Value, name: &str, flavor: Flavor) -> Option<&'stat
 /// argument error — the text starts with `wrong number of args for ` or `wrong type for value;`
 /// and Go reports it without the `error calling NAME: ` prefix — or the call's own error or
 /// panic (`invalid prerelease string`, `runtime error: invalid memory address or nil pointer
-/// dereference`), which Go reports as `error calling NAME: msg`. Executors that convert
-/// arguments through [`method_params`] first only ever see the second kind.
+/// dereference`), which Go reports as `error calling NAME: msg`.
 pub fn method(recv: &Value, name: &str, args: &[Value]) -> Option<Result<Value, String>> {
     method_with(recv, name, args, flavor())
 }

@@ -188,26 +188,6 @@ impl ListTypes {
         ListTypes { rules }
     }
 
-    /// Add a rule for objects of `api_version`/`kind` (version-specific when `api_version` has
-    /// a version). Used by callers that know a list's semantics from elsewhere, and by tests.
-    pub fn with_rule(
-        mut self,
-        api_version: &str,
-        kind: &str,
-        path: &[&str],
-        list: ListType,
-    ) -> Self {
-        let (group, version) = split_api_version(api_version);
-        self.rules.push(Rule {
-            group: group.to_string(),
-            kind: kind.to_string(),
-            version: (!version.is_empty()).then(|| version.to_string()),
-            path: path.iter().map(|s| s.to_string()).collect(),
-            list,
-        });
-        self
-    }
-
     /// Add the `x-kubernetes-list-type` markers (map with `x-kubernetes-list-map-keys`, set,
     /// atomic) of every CustomResourceDefinition version in `inputs` and `current` (a CRD may
     /// come with either). Rules from a CRD take precedence over built-in ones for that exact

@@ -356,79 +356,24 @@ pub fn decide(input: &UpgradeInput<'_>) -> Result<UpgradeDecision, String> {
     }
 
     // ComputeUpgradePlan (main only, and only once a control plane exists).
-    let mut plans = Plans::default();
-    if main && let Some(cp) = input.control_plane {
-        let cp_version = contract::spec_version(cp)
-            .map_err(|e| format!("failed to get the version from control plane spec: {e}"))?;
-        let workers: Vec<WorkerVersion<'_>> = input
-            .machine_deployments
-            .iter()
-            .zip(&mds)
-            .map(|w| (Kind::MachineDeployment, w))
-            .chain(
-                input
-                    .machine_pools
-                    .iter()
-                    .zip(&mps)
-                    .map(|w| (Kind::MachinePool, w)),
-            )
-            .filter_map(|(kind, (_, c))| {
-                c.as_ref().map(|c| WorkerVersion {
-                    kind: kind.name(),
-                    name: c.object_name,
-                    version: c.version,
-                })
-            })
-            .collect();
-        let source = match input.plan_extension {
-            Some(ext) => Source::Extension(ext),
-            None if !input.class_versions.is_empty() => Source::ClassVersions(input.class_versions),
-            None => Source::OneMinor,
-        };
-        plans = plan::compute(topology_version, cp_version, &workers, &source)?;
-    }
+    let plans = match input.control_plane {
+        Some(cp) if main => compute_plans(input, cp, &mds, &mps)?,
+        _ => Plans::default(),
+    };
 
     let max = concurrency(input.cluster_annotations);
-    let mut md_tracker = WorkerTracker {
+    let tracker = |currents: &[Option<Current<'_>>]| WorkerTracker {
         upgrading: BTreeSet::new(),
         max_concurrency: max,
-        plan: if mds.iter().any(Option::is_some) {
+        plan: if currents.iter().any(Option::is_some) {
             plans.workers.clone()
         } else {
             Vec::new()
         },
     };
-    let mut mp_tracker = WorkerTracker {
-        upgrading: BTreeSet::new(),
-        max_concurrency: max,
-        plan: if mps.iter().any(Option::is_some) {
-            plans.workers.clone()
-        } else {
-            Vec::new()
-        },
-    };
-
-    // Mark the MDs and MPs that are rolling out now (all current objects, in topology or not).
-    for (w, c) in input.machine_deployments.iter().zip(&mds) {
-        let Some(c) = c else { continue };
-        let upgrading = contract::machine_deployment_upgrading(main, c.object_name, c.version, &w.machines)
-            .map_err(|e| {
-                format!(
-                    "failed to check if any MachineDeployment is upgrading: failed to list upgrading MachineDeployments: {e}"
-                )
-            })?;
-        if upgrading {
-            md_tracker.upgrading.insert(w.name.to_string());
-        }
-    }
-    for (w, c) in input.machine_pools.iter().zip(&mps) {
-        let (Some(c), Some(obj)) = (c, w.current) else {
-            continue;
-        };
-        if contract::machine_pool_upgrading(c.version, obj, &w.nodes) {
-            mp_tracker.upgrading.insert(w.name.to_string());
-        }
-    }
+    let mut md_tracker = tracker(&mds);
+    let mut mp_tracker = tracker(&mps);
+    mark_rolling_out(input, main, &mds, &mps, &mut md_tracker, &mut mp_tracker)?;
     let md_rolling = md_tracker.upgrading.clone();
     let mp_rolling = mp_tracker.upgrading.clone();
 
@@ -456,52 +401,22 @@ pub fn decide(input: &UpgradeInput<'_>) -> Result<UpgradeDecision, String> {
         cp: cp_flags,
         cp_state: &cp_state,
     };
-    let mut machine_deployments = BTreeMap::new();
-    let holds = Holds::of(&input.machine_deployments);
-    for (w, c) in input.machine_deployments.iter().zip(&mds) {
-        if !w.in_topology {
-            continue;
-        }
-        let d = worker_version(
-            &ctx,
-            Kind::MachineDeployment,
-            w,
-            c.as_ref(),
-            &holds,
-            &mut md_tracker,
-            md_rolling.contains(w.name),
-        )
-        .map_err(|e| {
-            format!(
-                "failed to compute MachineDeployments: failed to compute MachineDepoyment for topology {:?}: {e}",
-                w.name
-            )
-        })?;
-        machine_deployments.insert(w.name.to_string(), d);
-    }
-    let mut machine_pools = BTreeMap::new();
-    let holds = Holds::of(&input.machine_pools);
-    for (w, c) in input.machine_pools.iter().zip(&mps) {
-        if !w.in_topology {
-            continue;
-        }
-        let d = worker_version(
-            &ctx,
-            Kind::MachinePool,
-            w,
-            c.as_ref(),
-            &holds,
-            &mut mp_tracker,
-            mp_rolling.contains(w.name),
-        )
-        .map_err(|e| {
-            format!(
-                "failed to compute MachinePools: failed to compute MachinePool for topology {:?}: {e}",
-                w.name
-            )
-        })?;
-        machine_pools.insert(w.name.to_string(), d);
-    }
+    let machine_deployments = worker_decisions(
+        &ctx,
+        Kind::MachineDeployment,
+        &input.machine_deployments,
+        &mds,
+        &mut md_tracker,
+        &md_rolling,
+    )?;
+    let machine_pools = worker_decisions(
+        &ctx,
+        Kind::MachinePool,
+        &input.machine_pools,
+        &mps,
+        &mut mp_tracker,
+        &mp_rolling,
+    )?;
 
     Ok(UpgradeDecision {
         control_plane_version: cp_version,
@@ -514,6 +429,117 @@ pub fn decide(input: &UpgradeInput<'_>) -> Result<UpgradeDecision, String> {
         machine_pools,
         upgrade_step,
     })
+}
+
+/// `ComputeUpgradePlan`: the versions the control plane and the workers go through from the
+/// control plane's (`cp`) and the current workers' versions to the topology's.
+fn compute_plans(
+    input: &UpgradeInput<'_>,
+    cp: &Value,
+    mds: &[Option<Current<'_>>],
+    mps: &[Option<Current<'_>>],
+) -> Result<Plans, String> {
+    let cp_version = contract::spec_version(cp)
+        .map_err(|e| format!("failed to get the version from control plane spec: {e}"))?;
+    let workers: Vec<WorkerVersion<'_>> = input
+        .machine_deployments
+        .iter()
+        .zip(mds)
+        .map(|w| (Kind::MachineDeployment, w))
+        .chain(
+            input
+                .machine_pools
+                .iter()
+                .zip(mps)
+                .map(|w| (Kind::MachinePool, w)),
+        )
+        .filter_map(|(kind, (_, c))| {
+            c.as_ref().map(|c| WorkerVersion {
+                kind: kind.name(),
+                name: c.object_name,
+                version: c.version,
+            })
+        })
+        .collect();
+    let source = match input.plan_extension {
+        Some(ext) => Source::Extension(ext),
+        None if !input.class_versions.is_empty() => Source::ClassVersions(input.class_versions),
+        None => Source::OneMinor,
+    };
+    plan::compute(input.topology_version, cp_version, &workers, &source)
+}
+
+/// Mark the MachineDeployments and MachinePools that are rolling out now (all current
+/// objects, in the topology or not).
+fn mark_rolling_out(
+    input: &UpgradeInput<'_>,
+    main: bool,
+    mds: &[Option<Current<'_>>],
+    mps: &[Option<Current<'_>>],
+    md_tracker: &mut WorkerTracker,
+    mp_tracker: &mut WorkerTracker,
+) -> Result<(), String> {
+    for (w, c) in input.machine_deployments.iter().zip(mds) {
+        let Some(c) = c else { continue };
+        let upgrading = contract::machine_deployment_upgrading(main, c.object_name, c.version, &w.machines)
+            .map_err(|e| {
+                format!(
+                    "failed to check if any MachineDeployment is upgrading: failed to list upgrading MachineDeployments: {e}"
+                )
+            })?;
+        if upgrading {
+            md_tracker.upgrading.insert(w.name.to_string());
+        }
+    }
+    for (w, c) in input.machine_pools.iter().zip(mps) {
+        let (Some(c), Some(obj)) = (c, w.current) else {
+            continue;
+        };
+        if contract::machine_pool_upgrading(c.version, obj, &w.nodes) {
+            mp_tracker.upgrading.insert(w.name.to_string());
+        }
+    }
+    Ok(())
+}
+
+/// The version decision of each of a kind's workers in the topology (`currents`: their
+/// current objects; `rolling`: those rolling out before this pass), by topology name.
+fn worker_decisions(
+    ctx: &WorkerContext<'_>,
+    kind: Kind,
+    workers: &[Worker<'_>],
+    currents: &[Option<Current<'_>>],
+    tracker: &mut WorkerTracker,
+    rolling: &BTreeSet<String>,
+) -> Result<BTreeMap<String, WorkerDecision>, String> {
+    let mut out = BTreeMap::new();
+    let holds = Holds::of(workers);
+    for (w, c) in workers.iter().zip(currents) {
+        if !w.in_topology {
+            continue;
+        }
+        let d = worker_version(
+            ctx,
+            kind,
+            w,
+            c.as_ref(),
+            &holds,
+            tracker,
+            rolling.contains(w.name),
+        )
+        .map_err(|e| match kind {
+            Kind::MachineDeployment => format!(
+                "failed to compute MachineDeployments: failed to compute MachineDepoyment for topology {:?}: {e}",
+                w.name
+            ),
+            Kind::MachinePool => format!(
+                "failed to compute MachinePools: failed to compute MachinePool for topology {:?}: {e}",
+                w.name
+            ),
+        })?;
+        out.insert(w.name.to_string(), d);
+    }
+    Ok(out)
 }
 
 /// `computeControlPlaneVersion` (hooks absent).

@@ -215,52 +215,7 @@ pub(crate) fn default_and_validate(
                 .map_err(|e| format!("failed to parse min workers version {min_workers}: {e}"))?,
         )
     };
-
-    // A known version for every minor the CP goes through (its current one included), used to
-    // place the intermediate worker steps.
-    let mut minors: BTreeMap<u64, String> = BTreeMap::new();
-    minors.insert(c.minor, cp.to_string());
-    // Position of each version in the CP's sequence, to order versions that differ only in
-    // non-numeric build identifiers.
-    let mut order: HashMap<String, i64> = HashMap::new();
-    order.insert(cp.to_string(), -1);
-
-    if compare_with_build_tags(&c, &d) != Cmp::Equal {
-        let mut current = c.clone();
-        for (i, target) in cp_plan.iter().enumerate() {
-            order.insert(target.clone(), i64::try_from(i).unwrap_or(i64::MAX));
-            let t = parse_tolerant(target).map_err(|e| {
-                format!("invalid ControlPlane upgrade plan: item {i}; failed to parse version {target}: {e}")
-            })?;
-            // Same major.minor.patch with different build tags (unordered) is tolerated.
-            if compare_with_build_tags(&t, &current).go() <= 0 {
-                return Err(format!(
-                    "invalid ControlPlane upgrade plan: item {i}; version {target} must be greater than {}",
-                    current.v()
-                ));
-            }
-            if current.minor != t.minor && current.minor.wrapping_add(1) != t.minor {
-                return Err(format!(
-                    "invalid ControlPlane upgrade plan: item {i}; expecting a version with minor {} or {}, found version {target}",
-                    current.minor,
-                    current.minor.wrapping_add(1)
-                ));
-            }
-            minors.insert(t.minor, target.clone());
-            current = t;
-        }
-        if compare_with_build_tags(&current, &d) != Cmp::Equal {
-            return Err(format!(
-                "invalid ControlPlane upgrade plan: control plane upgrade plan must end with version {desired}, ends with {} instead",
-                current.v()
-            ));
-        }
-    } else if !cp_plan.is_empty() {
-        return Err(
-            "invalid ControlPlane upgrade plan: control plane is already at the desired version"
-                .into(),
-        );
-    }
+    let steps = validate_control_plane_plan(&d, &c, desired, cp, cp_plan)?;
 
     let Some(min) = min.filter(|m| compare_with_build_tags(m, &d) != Cmp::Equal) else {
         if !workers_plan.is_empty() {
@@ -271,45 +226,144 @@ pub(crate) fn default_and_validate(
         }
         return Ok(workers_plan);
     };
-
     if !cp_plan.is_empty() {
-        // Workers may only stop at versions the control plane goes through (or is at).
-        let mut unknown: Vec<&str> = Vec::new();
-        for v in &workers_plan {
-            if v != cp && !cp_plan.contains(v) && !unknown.contains(&v.as_str()) {
-                unknown.push(v);
-            }
+        workers_stop_at_control_plane_versions(&workers_plan, cp, cp_plan)?;
+    }
+    if workers_plan.is_empty() {
+        match default_workers_plan(&min, &d, desired, &steps.minors) {
+            Some(plan) => workers_plan = plan,
+            // Cluster API wraps a nil error here (pkgerrors.Wrapf(nil, …) is nil), so this
+            // "should never happen" case silently yields no workers plan at all.
+            None => return Ok(Vec::new()),
         }
-        if !unknown.is_empty() {
+    }
+    validate_workers_plan(&workers_plan, min, &d, desired, &steps.order)?;
+    Ok(workers_plan)
+}
+
+/// What the control plane's plan tells the workers' one.
+struct ControlPlaneSteps {
+    /// A known version for every minor the control plane goes through (its current one
+    /// included), used to place the intermediate worker steps.
+    minors: BTreeMap<u64, String>,
+    /// Position of each version in the control plane's sequence, to order versions that
+    /// differ only in non-numeric build identifiers.
+    order: HashMap<String, i64>,
+}
+
+/// The control plane's plan (from `c`, at `cp`, to `d`, `desired`) must go up one minor at a
+/// time and end at the desired version; none when it is already there.
+fn validate_control_plane_plan(
+    d: &Version,
+    c: &Version,
+    desired: &str,
+    cp: &str,
+    cp_plan: &[String],
+) -> Result<ControlPlaneSteps, String> {
+    let mut minors: BTreeMap<u64, String> = BTreeMap::new();
+    minors.insert(c.minor, cp.to_string());
+    let mut order: HashMap<String, i64> = HashMap::new();
+    order.insert(cp.to_string(), -1);
+    if compare_with_build_tags(c, d) == Cmp::Equal {
+        if !cp_plan.is_empty() {
+            return Err(
+                "invalid ControlPlane upgrade plan: control plane is already at the desired version"
+                    .into(),
+            );
+        }
+        return Ok(ControlPlaneSteps { minors, order });
+    }
+    let mut current = c.clone();
+    for (i, target) in cp_plan.iter().enumerate() {
+        order.insert(target.clone(), i64::try_from(i).unwrap_or(i64::MAX));
+        let t = parse_tolerant(target).map_err(|e| {
+            format!(
+                "invalid ControlPlane upgrade plan: item {i}; failed to parse version {target}: {e}"
+            )
+        })?;
+        // Same major.minor.patch with different build tags (unordered) is tolerated.
+        if compare_with_build_tags(&t, &current).go() <= 0 {
             return Err(format!(
-                "invalid workers upgrade plan: versions {} doesn't match any versions in the control plane upgrade plan nor the control plane version",
-                unknown.join(",")
+                "invalid ControlPlane upgrade plan: item {i}; version {target} must be greater than {}",
+                current.v()
             ));
         }
-    }
-
-    if workers_plan.is_empty() {
-        // Step every three minors (the kubelet may trail the API server by three), then the
-        // desired version. The count wraps like Go's uint64 when workers are ahead of it.
-        let from = min.minor;
-        let steps = d.minor.wrapping_sub(from);
-        let mut i: u64 = 0;
-        while i < steps {
-            if i > 0 && i.is_multiple_of(3) {
-                match minors.get(&from.wrapping_add(i)) {
-                    Some(v) => workers_plan.push(v.clone()),
-                    // Cluster API wraps a nil error here (pkgerrors.Wrapf(nil, …) is nil), so
-                    // this "should never happen" case silently yields no workers plan at all.
-                    None => return Ok(Vec::new()),
-                }
-            }
-            i += 1;
+        if current.minor != t.minor && current.minor.wrapping_add(1) != t.minor {
+            return Err(format!(
+                "invalid ControlPlane upgrade plan: item {i}; expecting a version with minor {} or {}, found version {target}",
+                current.minor,
+                current.minor.wrapping_add(1)
+            ));
         }
-        if workers_plan.last().is_none_or(|last| last != desired) {
-            workers_plan.push(desired.to_string());
+        minors.insert(t.minor, target.clone());
+        current = t;
+    }
+    if compare_with_build_tags(&current, d) != Cmp::Equal {
+        return Err(format!(
+            "invalid ControlPlane upgrade plan: control plane upgrade plan must end with version {desired}, ends with {} instead",
+            current.v()
+        ));
+    }
+    Ok(ControlPlaneSteps { minors, order })
+}
+
+/// Workers may only stop at versions the control plane goes through (or is at).
+fn workers_stop_at_control_plane_versions(
+    workers_plan: &[String],
+    cp: &str,
+    cp_plan: &[String],
+) -> Result<(), String> {
+    let mut unknown: Vec<&str> = Vec::new();
+    for v in workers_plan {
+        if v != cp && !cp_plan.contains(v) && !unknown.contains(&v.as_str()) {
+            unknown.push(v);
         }
     }
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "invalid workers upgrade plan: versions {} doesn't match any versions in the control plane upgrade plan nor the control plane version",
+        unknown.join(",")
+    ))
+}
 
+/// The default workers plan from `min` to `d` (`desired`): a step every three minors (the
+/// kubelet may trail the API server by three), at the control plane's version of that minor
+/// (`minors`), then the desired version. The count wraps like Go's uint64 when workers are
+/// ahead of it. `None`: a step's minor has no known version.
+fn default_workers_plan(
+    min: &Version,
+    d: &Version,
+    desired: &str,
+    minors: &BTreeMap<u64, String>,
+) -> Option<Vec<String>> {
+    let mut workers_plan = Vec::new();
+    let from = min.minor;
+    let steps = d.minor.wrapping_sub(from);
+    let mut i: u64 = 0;
+    while i < steps {
+        if i > 0 && i.is_multiple_of(3) {
+            workers_plan.push(minors.get(&from.wrapping_add(i))?.clone());
+        }
+        i += 1;
+    }
+    if workers_plan.last().is_none_or(|last| last != desired) {
+        workers_plan.push(desired.to_string());
+    }
+    Some(workers_plan)
+}
+
+/// The workers plan must go up from `min`, by at most three minors a step (Kubernetes'
+/// version skew), and end at `d` (`desired`); `order` places versions that differ only in
+/// build identifiers.
+fn validate_workers_plan(
+    workers_plan: &[String],
+    min: Version,
+    d: &Version,
+    desired: &str,
+    order: &HashMap<String, i64>,
+) -> Result<(), String> {
     let mut current = min;
     for (i, target) in workers_plan.iter().enumerate() {
         let t = parse_tolerant(target).map_err(|e| {
@@ -351,13 +405,13 @@ pub(crate) fn default_and_validate(
         }
         current = t;
     }
-    if compare_with_build_tags(&current, &d) != Cmp::Equal {
+    if compare_with_build_tags(&current, d) != Cmp::Equal {
         return Err(format!(
             "invalid workers upgrade plan; workers upgrade plan must end with version {desired}, ends with {} instead",
             current.v()
         ));
     }
-    Ok(workers_plan)
+    Ok(())
 }
 
 #[cfg(test)]

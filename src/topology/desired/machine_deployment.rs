@@ -65,75 +65,8 @@ pub fn compute(
         &class.metadata,
         &name,
     );
-    let selector = json!({
-        crate::api::labels::CLUSTER_NAME: ctx.cluster.name(),
-        crate::api::labels::TOPOLOGY_OWNED: "",
-        crate::api::labels::DEPLOYMENT_NAME: mdt.name,
-    });
-
-    // What both API versions put in spec.template.spec.
-    let mut machine = Map::new();
-    machine.insert("clusterName".into(), json!(ctx.cluster.name()));
-    machine.insert(
-        "bootstrap".into(),
-        json!({ "configRef": refs::core(ctx.api, &bootstrap) }),
-    );
-    machine.insert("infrastructureRef".into(), refs::core(ctx.api, &infra));
-    let fd = if mdt.failure_domain.is_empty() {
-        &class.failure_domain
-    } else {
-        &mdt.failure_domain
-    };
-    put(&mut machine, "failureDomain", json!(fd));
-    put(
-        &mut machine,
-        "readinessGates",
-        pick(&mdt.readiness_gates, &class.readiness_gates),
-    );
-    put(&mut machine, "taints", pick(&mdt.taints, &class.taints));
-    worker::write_timeouts(
-        ctx.api,
-        &mut machine,
-        worker::timeouts(&mdt.deletion, &class.deletion),
-    );
-    let min_ready = pick(&mdt.min_ready_seconds, &class.min_ready_seconds);
-
-    let mut spec = Map::new();
-    spec.insert("clusterName".into(), json!(ctx.cluster.name()));
-    put(
-        &mut spec,
-        "replicas",
-        mdt.replicas.clone().unwrap_or(Value::Null),
-    );
-    spec.insert("selector".into(), json!({ "matchLabels": selector }));
-    match ctx.api {
-        ApiVersion::V1Beta2 => {
-            // v1beta2's Version is a plain string with omitempty.
-            put(&mut machine, "version", json!(ctx.version_for(&md_role)));
-            put(&mut machine, "minReadySeconds", min_ready);
-            rollout_v1beta2(&mut spec, mdt, class).map_err(|e| {
-                ctx.cluster_error(
-        crate::diag::Code::PlanDesiredState,
-                    format!(
-                        "Cluster {}: spec.topology.workers.machineDeployments[{index}].rollout.after: {e}",
-                        ctx.cluster.object.key()
-                    ),
-                    &format!("/spec/topology/workers/machineDeployments/{index}/rollout/after"),
-                    "expected an RFC 3339 time",
-                )
-            })?;
-        }
-        ApiVersion::V1Beta1 => {
-            // v1.10's Version is a pointer, always set.
-            machine.insert("version".into(), json!(ctx.version_for(&md_role)));
-            put(&mut spec, "minReadySeconds", min_ready);
-            strategy_v1beta1(&mut spec, mdt, class);
-        }
-    }
-    spec.insert(
-        "template".into(),
-        json!({ "metadata": Value::Object(template_meta), "spec": Value::Object(machine) }),
-    );
+    let machine = machine_spec(ctx, mdt, class, &bootstrap, &infra);
+    let spec = deployment_spec(ctx, index, mdt, class, machine, template_meta, &md_role)?;
     let md = json!({
         "apiVersion": ctx.api.api_version(),
         "kind": "MachineDeployment",
@@ -169,6 +102,99 @@ pub fn compute(
         });
     }
     Ok(out)
+}
+
+/// What both API versions put in the MachineDeployment's `spec.template.spec`: the Cluster,
+/// the two templates (`bootstrap`, `infra`), and the topology's values else the class's.
+fn machine_spec(
+    ctx: &Ctx<'_>,
+    mdt: &MachineDeploymentTopology,
+    class: &MachineDeploymentClass,
+    bootstrap: &Value,
+    infra: &Value,
+) -> Map<String, Value> {
+    let mut machine = Map::new();
+    machine.insert("clusterName".into(), json!(ctx.cluster.name()));
+    machine.insert(
+        "bootstrap".into(),
+        json!({ "configRef": refs::core(ctx.api, bootstrap) }),
+    );
+    machine.insert("infrastructureRef".into(), refs::core(ctx.api, infra));
+    let fd = if mdt.failure_domain.is_empty() {
+        &class.failure_domain
+    } else {
+        &mdt.failure_domain
+    };
+    put(&mut machine, "failureDomain", json!(fd));
+    put(
+        &mut machine,
+        "readinessGates",
+        pick(&mdt.readiness_gates, &class.readiness_gates),
+    );
+    put(&mut machine, "taints", pick(&mdt.taints, &class.taints));
+    worker::write_timeouts(
+        ctx.api,
+        &mut machine,
+        worker::timeouts(&mdt.deletion, &class.deletion),
+    );
+    machine
+}
+
+/// The MachineDeployment's `spec`: replicas, selector, the fields whose place differs between
+/// API versions (version, minReadySeconds, rollout or strategy), and the machines' template
+/// (`template_meta`, `machine`).
+fn deployment_spec(
+    ctx: &Ctx<'_>,
+    index: usize,
+    mdt: &MachineDeploymentTopology,
+    class: &MachineDeploymentClass,
+    mut machine: Map<String, Value>,
+    template_meta: Map<String, Value>,
+    md_role: &Role,
+) -> Result<Map<String, Value>, Diagnostic> {
+    let selector = json!({
+        crate::api::labels::CLUSTER_NAME: ctx.cluster.name(),
+        crate::api::labels::TOPOLOGY_OWNED: "",
+        crate::api::labels::DEPLOYMENT_NAME: mdt.name,
+    });
+    let min_ready = pick(&mdt.min_ready_seconds, &class.min_ready_seconds);
+    let mut spec = Map::new();
+    spec.insert("clusterName".into(), json!(ctx.cluster.name()));
+    put(
+        &mut spec,
+        "replicas",
+        mdt.replicas.clone().unwrap_or(Value::Null),
+    );
+    spec.insert("selector".into(), json!({ "matchLabels": selector }));
+    match ctx.api {
+        ApiVersion::V1Beta2 => {
+            // v1beta2's Version is a plain string with omitempty.
+            put(&mut machine, "version", json!(ctx.version_for(md_role)));
+            put(&mut machine, "minReadySeconds", min_ready);
+            rollout_v1beta2(&mut spec, mdt, class).map_err(|e| {
+                ctx.cluster_error(
+                    crate::diag::Code::PlanDesiredState,
+                    format!(
+                        "Cluster {}: spec.topology.workers.machineDeployments[{index}].rollout.after: {e}",
+                        ctx.cluster.object.key()
+                    ),
+                    &format!("/spec/topology/workers/machineDeployments/{index}/rollout/after"),
+                    "expected an RFC 3339 time",
+                )
+            })?;
+        }
+        ApiVersion::V1Beta1 => {
+            // v1.10's Version is a pointer, always set.
+            machine.insert("version".into(), json!(ctx.version_for(md_role)));
+            put(&mut spec, "minReadySeconds", min_ready);
+            strategy_v1beta1(&mut spec, mdt, class);
+        }
+    }
+    spec.insert(
+        "template".into(),
+        json!({ "metadata": Value::Object(template_meta), "spec": Value::Object(machine) }),
+    );
+    Ok(spec)
 }
 
 /// Topology value if set (non-nil), else the class's.
