@@ -57,9 +57,12 @@ where
     R: Fn(usize, &ClusterPlan) -> C + Sync,
     E: FnMut(C) -> Result<(), Diagnostic>,
 {
-    // Overlaps the CEL parser's start with reading the input (admission compiles rules).
-    crate::schema::cel::warm_up();
     let (old, new, skipped) = read_sides(opts)?;
+    let p = &opts.plan;
+    super::warm_up_cel(
+        p.crds.is_some() || p.providers.is_some(),
+        old.objects.iter().chain(&new.objects),
+    );
     let reviewed = review(opts, old, new, begin, render, emit, progress);
     let reviewed = super::recorded(&opts.plan.extensions, reviewed, |r| &mut r.warnings);
     super::told_first(skipped, reviewed, |r| &mut r.warnings)

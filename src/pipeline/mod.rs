@@ -91,6 +91,28 @@ impl From<Diagnostics> for Failed {
     }
 }
 
+/// Start the CEL parser in the background ([`crate::schema::cel::warm_up`]) when the run is
+/// about to compile rules: CRDs are to be read (`crds_to_read`), or a ClusterClass or a CRD among
+/// `objects` spells `x-kubernetes-validations` in its file. Admission compiles those rules up
+/// front; the built-in schemas' rules compile only when an object reaches them, which few runs
+/// do, and a warm-up nothing uses costs a thread and half a millisecond of a core.
+pub(crate) fn warm_up_cel<'a>(crds_to_read: bool, objects: impl IntoIterator<Item = &'a Object>) {
+    if crds_to_read || rules_spelled(objects) {
+        crate::schema::cel::warm_up();
+    }
+}
+
+/// Whether a ClusterClass or a CRD among `objects` spells `x-kubernetes-validations` in its
+/// file (each file searched once).
+fn rules_spelled<'a>(objects: impl IntoIterator<Item = &'a Object>) -> bool {
+    let mut files = std::collections::HashSet::new();
+    objects
+        .into_iter()
+        .filter(|o| o.kind == "ClusterClass" || o.kind == "CustomResourceDefinition")
+        .filter(|o| files.insert(std::sync::Arc::as_ptr(&o.origin.file)))
+        .any(|o| o.origin.file.text.contains("x-kubernetes-validations"))
+}
+
 /// Read the input (and the current objects, with `--current`), admit it and plan every topology
 /// Cluster: each is rendered by `render` (on a worker thread) and handed to `emit` in plan order.
 /// `emit` failing stops the run with its diagnostic.
@@ -105,9 +127,15 @@ where
     R: Fn(usize, &ClusterPlan) -> C + Sync,
     E: FnMut(C) -> Result<(), Diagnostic>,
 {
-    // Overlaps the CEL parser's start with reading the input (admission compiles rules).
-    crate::schema::cel::warm_up();
     let (mut inputs, current) = load_change(opts)?;
+    let crds_to_read = opts.crds.is_some() || opts.providers.is_some();
+    warm_up_cel(
+        crds_to_read,
+        inputs
+            .objects
+            .iter()
+            .chain(current.iter().flat_map(|c| &c.objects)),
+    );
     add_provider_crds(opts.providers.as_ref(), &mut inputs).map_err(Diagnostics)?;
     // What the loader skipped (special files) is told first, whether or not the plan succeeds.
     let skipped: Vec<Diagnostic> = inputs
@@ -728,5 +756,36 @@ impl Streamed {
         warnings.extend(fleet.closing_warnings().iter().cloned());
         warnings.extend(self.summary.inexact_warning());
         Ok((warnings, self.summary))
+    }
+}
+
+#[cfg(test)]
+mod warm_up_tests {
+    use super::*;
+
+    fn objects(text: &str) -> Vec<Object> {
+        let value = crate::load::yaml::parse_value(text).unwrap();
+        let origin = crate::source::Origin {
+            file: crate::source::SourceFile::new("in.yaml", text),
+            spans: std::sync::Arc::new(crate::source::SpanTable::default()),
+        };
+        vec![Object::new(value, origin, "default").unwrap()]
+    }
+
+    #[test]
+    fn only_classes_and_crds_that_spell_rules_warm_cel_up() {
+        let class =
+            "apiVersion: cluster.x-k8s.io/v1beta2\nkind: ClusterClass\nmetadata: {name: c}\n";
+        let rule = "spec: {variables: [{name: v, required: false, schema: {openAPIV3Schema: \
+            {type: string, x-kubernetes-validations: [{rule: 'self != \"\"'}]}}}]}\n";
+        assert!(rules_spelled(&objects(&format!("{class}{rule}"))));
+        assert!(!rules_spelled(&objects(class)));
+        // A Cluster's text spelling the word compiles nothing up front.
+        let cluster = "apiVersion: cluster.x-k8s.io/v1beta2\nkind: Cluster\n\
+            metadata: {name: c, annotations: {note: x-kubernetes-validations}}\n";
+        assert!(!rules_spelled(&objects(cluster)));
+        let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n\
+            metadata: {name: a.b}\nspec: {x-kubernetes-validations: []}\n";
+        assert!(rules_spelled(&objects(crd)));
     }
 }

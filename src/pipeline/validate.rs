@@ -46,9 +46,11 @@ pub struct Validated {
 /// Validate the input. Errors are what stopped admission from running at all (unreadable
 /// input, an extension that cannot be reached); findings are in [`Validated::validation`].
 pub fn validate(opts: &ValidateOptions) -> Result<Validated, Diagnostics> {
-    // Overlaps the CEL parser's start with reading the input (admission compiles rules).
-    crate::schema::cel::warm_up();
     let mut inputs = load::load(&opts.load)?;
+    super::warm_up_cel(
+        opts.crds.is_some() || opts.providers.is_some(),
+        &inputs.objects,
+    );
     let provider_files =
         super::add_provider_crds(opts.providers.as_ref(), &mut inputs).map_err(Diagnostics)?;
     let mut skipped = std::mem::take(&mut inputs.warnings);

@@ -99,9 +99,9 @@ use rule::Rule;
 use types::{Decl, decl_of, schema_type};
 
 /// Start the `cel` crate's parser in the background: its first parse in a process builds the
-/// grammar's tables, which costs more than a millisecond, and a run that is about to admit Cluster
-/// API objects almost always compiles some rule. Called before work that does not need it (reading
-/// and checking the input), so the two overlap on a machine with a second core. The thread is not
+/// grammar's tables, which costs more than a millisecond. Called once a run knows it will compile
+/// rules (`crate::pipeline` decides), before work that does not need the parser (checking the
+/// input, reading CRDs), so the two overlap on a machine with a second core. The thread is not
 /// waited for.
 pub fn warm_up() {
     let _ = std::thread::Builder::new()
