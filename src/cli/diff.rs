@@ -253,7 +253,16 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Failure> {
     let begin = |m: &pipeline::diff::Membership| {
         let _ = membership.set(m.clone());
     };
-    pipeline::threads::configure(pipeline::threads::review_is_small(&opts));
+    let p = &opts.plan;
+    pipeline::threads::configure(pipeline::threads::is_small(
+        &[
+            Some(&opts.old),
+            Some(&p.load),
+            p.current.as_ref(),
+            p.crds.as_ref(),
+        ],
+        p.providers.is_some(),
+    ));
     let result = pipeline::diff::diff(&opts, begin, render, emit, &progress);
     bar.finish();
     let r = match result {

@@ -392,7 +392,10 @@ pub fn run(args: PlanArgs) -> Result<ExitCode, Failure> {
         }
         sink.emit(chunk.piece)
     };
-    pipeline::threads::configure(pipeline::threads::plan_is_small(&opts));
+    pipeline::threads::configure(pipeline::threads::is_small(
+        &[Some(&opts.load), opts.current.as_ref(), opts.crds.as_ref()],
+        opts.providers.is_some(),
+    ));
     let result = pipeline::plan(&opts, render, emit, &progress);
     bar.finish();
     let outcome = match result {

@@ -125,8 +125,10 @@ pub fn run(args: ValidateArgs) -> Result<ExitCode, Failure> {
     let fail_on_warn = args.fail_on_warn;
     let strict = args.strict;
     let (opts, format) = resolve(args)?;
-    let threads = crate::pipeline::threads::validate_is_small(&opts);
-    crate::pipeline::threads::configure(threads);
+    crate::pipeline::threads::configure(crate::pipeline::threads::is_small(
+        &[Some(&opts.load), opts.current.as_ref(), opts.crds.as_ref()],
+        opts.providers.is_some(),
+    ));
     let mut validated =
         crate::pipeline::validate::validate(&opts).map_err(|d| Failure::Diagnostics(d.0))?;
     if strict {

@@ -649,12 +649,13 @@ impl Side {
         w
     }
 
-    /// How many threads plan Clusters at once.
+    /// How many threads plan Clusters at once: a core each ([`threads::cores`], also for a
+    /// small input, whose other stages run on one thread), more with extensions to call.
     pub(crate) fn threads(&self) -> usize {
         if self.registry.is_some() {
-            EXTENSION_CONCURRENCY.max(rayon::current_num_threads())
+            EXTENSION_CONCURRENCY.max(threads::cores())
         } else {
-            rayon::current_num_threads()
+            threads::cores()
         }
     }
 }

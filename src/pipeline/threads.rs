@@ -1,29 +1,28 @@
 /*!
-How many threads a run uses: all the cores for a real input, the calling thread alone for a
-small one.
+How many threads a run uses: all the cores for a real input, the calling thread alone for the
+stages of a small one.
 
 Owns the choice, made once per process before any stage runs. A plan of one Cluster does about
 3 ms of work; starting rayon's workers, each with its own allocator heap on fresh (zeroed) pages,
 and handing every parallel stage to them cost more CPU than the stages themselves and added
 about a millisecond to the run. Below [`SMALL_INPUT_BYTES`] of input files, rayon's global pool
-is the calling thread alone: every parallel stage runs in place, in the same order of work.
+is the calling thread alone: reading, admission and the other parallel stages run in place, in
+the same order of work. `RAYON_NUM_THREADS`, rayon's own setting, overrides the choice.
 
-The size is what the files weigh, counted by a walk bounded by [`MAX_ENTRIES`] (a larger input is
-not small, whatever its bytes). Inputs of unknown size (standard input, a git revision, a live
-cluster, `--provider-repo`) are never small. Output does not depend on the choice: every stage
-gives the same result on one thread as on many (their results are collected in input order).
+Planning the Clusters is not one of those stages: it has threads of its own
+([`super::ordered`]), one per core ([`cores`]) whatever the input's size, and none for a single
+Cluster. A thread that is not rayon's and calls into a pool whose one thread is waiting for it
+would wait forever; [`super::ordered`] therefore runs the pool's work while it waits.
 
-A thread that is not rayon's and calls into the pool while the caller waits on it would wait
-forever, as the pool's one thread is busy waiting; [`super::ordered`], which starts such threads
-(for extensions' concurrent calls), runs their rayon work on the waiting caller.
+The size is what the files weigh, counted by a walk bounded by [`MAX_ENTRIES`] (a larger input
+is not small, whatever its bytes). Inputs of unknown size (standard input, a git revision, a
+live cluster, `--provider-repo`) are never small. Output does not depend on the choice: every
+stage gives the same result on one thread as on many (results are collected in input order).
 */
 
 use std::path::Path;
 
-use super::validate::ValidateOptions;
 use crate::load::LoadOptions;
-use crate::plan::PlanOptions;
-use crate::plan::review::ReviewOptions;
 
 /// Input files up to this many bytes in all are planned on the calling thread alone: a few
 /// milliseconds of work, of which a second core would save less than its start costs.
@@ -32,21 +31,23 @@ pub const SMALL_INPUT_BYTES: u64 = 128 * 1024;
 /// A walk that meets more files and directories than this stops: the input is not small.
 pub const MAX_ENTRIES: usize = 256;
 
-/// Whether `sets` (a run's file inputs) are small: [`SMALL_INPUT_BYTES`] or less, in at most
-/// [`MAX_ENTRIES`] files and directories, all of them local files read now.
-pub fn is_small(sets: &[&LoadOptions]) -> bool {
+/// Whether `sets` (a run's file inputs; `None`: a set not given) are small:
+/// [`SMALL_INPUT_BYTES`] or less, in at most [`MAX_ENTRIES`] files and directories, all of them
+/// local files read now. `repository`: a `--provider-repo` is read too, which is never small.
+pub fn is_small(sets: &[Option<&LoadOptions>], repository: bool) -> bool {
     let mut left = Left {
         bytes: SMALL_INPUT_BYTES,
         entries: MAX_ENTRIES,
     };
-    sets.iter().all(|set| {
-        set.git_rev.is_none()
-            && set.live.is_none()
-            && set
-                .paths
-                .iter()
-                .all(|p| p.as_os_str() != "-" && left.take(p))
-    })
+    !repository
+        && sets.iter().flatten().all(|set| {
+            set.git_rev.is_none()
+                && set.live.is_none()
+                && set
+                    .paths
+                    .iter()
+                    .all(|p| p.as_os_str() != "-" && left.take(p))
+        })
 }
 
 /// What a small input may still hold.
@@ -84,37 +85,22 @@ impl Left {
     }
 }
 
-/// Whether `plan`'s inputs are small: its input, `--current` and `--crds` files together
-/// ([`is_small`]), and no `--provider-repo`.
-pub fn plan_is_small(o: &PlanOptions) -> bool {
-    o.providers.is_none() && is_small(&sets(&[Some(&o.load), o.current.as_ref(), o.crds.as_ref()]))
-}
-
-/// Whether `diff`'s inputs are small: both sides and what `plan_is_small` counts.
-pub fn review_is_small(o: &ReviewOptions) -> bool {
-    let p = &o.plan;
-    p.providers.is_none()
-        && is_small(&sets(&[
-            Some(&o.old),
-            Some(&p.load),
-            p.current.as_ref(),
-            p.crds.as_ref(),
-        ]))
-}
-
-/// Whether `validate`'s inputs are small, as [`plan_is_small`] counts them.
-pub fn validate_is_small(o: &ValidateOptions) -> bool {
-    o.providers.is_none() && is_small(&sets(&[Some(&o.load), o.current.as_ref(), o.crds.as_ref()]))
-}
-
-fn sets<'a>(given: &[Option<&'a LoadOptions>]) -> Vec<&'a LoadOptions> {
-    given.iter().flatten().copied().collect()
+/// How many threads rayon's pool has by default: `RAYON_NUM_THREADS` when set to a number
+/// above 0, else the cores available. Planning Clusters ([`super::ordered`]) uses this many
+/// whatever the pool is: a Cluster is worth a thread's start, and one Cluster starts none.
+pub fn cores() -> usize {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// Make rayon's global pool the calling thread alone when `small`; otherwise leave rayon's
-/// default (a worker per core). Once per process: a pool already built stays as it is.
+/// default (a worker per core). `RAYON_NUM_THREADS` in the environment wins: whoever set it
+/// chose the threads. Once per process: a pool already built stays as it is.
 pub fn configure(small: bool) {
-    if small {
+    if small && std::env::var_os("RAYON_NUM_THREADS").is_none() {
         let _ = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
             .use_current_thread()
@@ -149,15 +135,23 @@ mod tests {
         std::fs::write(d.join("a.yaml"), &half).unwrap();
         std::fs::write(d.join("b.yaml"), &half).unwrap();
         std::fs::write(d.join("c.yaml"), b"x").unwrap();
-        assert!(is_small(&[&set(&[&d.join("a.yaml")])]));
-        assert!(is_small(&[&set(&[&d.join("a.yaml"), &d.join("b.yaml")])]));
-        assert!(!is_small(&[&set(&[&d])]));
-        assert!(!is_small(&[
-            &set(&[&d.join("a.yaml"), &d.join("b.yaml")]),
-            &set(&[&d.join("c.yaml")])
-        ]));
+        assert!(is_small(&[Some(&set(&[&d.join("a.yaml")]))], false));
+        assert!(is_small(
+            &[Some(&set(&[&d.join("a.yaml"), &d.join("b.yaml")]))],
+            false
+        ));
+        assert!(!is_small(&[Some(&set(&[&d]))], false));
+        assert!(!is_small(
+            &[
+                Some(&set(&[&d.join("a.yaml"), &d.join("b.yaml")])),
+                None,
+                Some(&set(&[&d.join("c.yaml")]))
+            ],
+            false
+        ));
+        assert!(!is_small(&[Some(&set(&[&d.join("c.yaml")]))], true));
         // What cannot be read weighs nothing: the loader reports it.
-        assert!(is_small(&[&set(&[&d.join("missing.yaml")])]));
+        assert!(is_small(&[Some(&set(&[&d.join("missing.yaml")]))], false));
         let _ = std::fs::remove_dir_all(&d);
     }
 
@@ -167,15 +161,15 @@ mod tests {
         for i in 0..MAX_ENTRIES {
             std::fs::write(d.join(format!("{i}.yaml")), b"").unwrap();
         }
-        assert!(!is_small(&[&set(&[&d])]));
-        assert!(!is_small(&[&set(&[Path::new("-")])]));
+        assert!(!is_small(&[Some(&set(&[&d]))], false));
+        assert!(!is_small(&[Some(&set(&[Path::new("-")]))], false));
         let mut rev = set(&[]);
         rev.git_rev = Some("HEAD".into());
-        assert!(!is_small(&[&rev]));
+        assert!(!is_small(&[Some(&rev)], false));
         let mut live = set(&[]);
         live.live = Some(Default::default());
-        assert!(!is_small(&[&live]));
-        assert!(is_small(&[&set(&[])]));
+        assert!(!is_small(&[Some(&live)], false));
+        assert!(is_small(&[Some(&set(&[]))], false));
         let _ = std::fs::remove_dir_all(&d);
     }
 
