@@ -1611,11 +1611,7 @@ fn existing_cluster_as_exported() {
 fn replan(before: &Plan, after: &Plan, exit: i32) -> Planned {
     let first = before.plan_test(&["--output-dir", "out"]).run();
     let t = after
-        .files()
-        .iter()
-        .fold(Test::new(), |t, (name, content)| {
-            t.file(&format!("in/{name}"), content)
-        })
+        .test_in("in")
         .copy(&first.dir.path().join("out"), "cur");
     let out = plan_current(t, &["--output", "json", "--detailed-exitcode"])
         .status(exit)

@@ -52,19 +52,10 @@ fn input() -> Plan {
         .machine_deployment("md-0", WORKER_CLASS, 1)
 }
 
-/// `input`'s files under `in/`, so that other files of a test (a baseline) are not input.
-fn input_test(input: &Plan) -> Test {
-    input
-        .files()
-        .iter()
-        .fold(Test::new(), |t, (name, content)| {
-            t.file(&format!("in/{name}"), content)
-        })
-}
-
 /// `extension check -f in --extension EXT` of `input`, with `args` appended.
 fn extension_check(input: &Plan, ext: &str, args: &[&str]) -> Test {
-    input_test(input)
+    input
+        .test_in("in")
         .args(["extension", "check", "-f", "in", "--extension", ext])
         .args(args.iter().copied())
 }
@@ -462,7 +453,8 @@ fn an_input_without_the_extensions_patches_is_an_error() {
 
 #[test]
 fn the_extension_flag_is_required() {
-    input_test(&input())
+    input()
+        .test_in("in")
         .args(["extension", "check", "-f", "in"])
         .status(1)
         .stderr_contains("extension check needs --extension NAME=URL")

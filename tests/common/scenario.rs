@@ -364,6 +364,14 @@ impl Plan {
             .fold(Test::new(), |t, (name, content)| t.file(name, content))
     }
 
+    /// A [`Test`] with the input files under `dir/` (so that the test's other files, a baseline
+    /// or a current state, are not read as input) and no arguments yet.
+    pub fn test_in(&self, dir: &str) -> Test {
+        self.files().iter().fold(Test::new(), |t, (name, content)| {
+            t.file(&format!("{dir}/{name}"), content)
+        })
+    }
+
     /// Every input file as (name, content): `class.yaml`, `cluster.yaml` and the extra files
     /// (for runners other than [`Test`], e.g. the bounded one of the hostile tests).
     pub fn files(&self) -> Vec<(String, String)> {
