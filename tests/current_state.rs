@@ -1,6 +1,6 @@
 //! `topoplan plan --current`: the scenario table of issue #6, end to end through the CLI.
 //!
-//! Every scenario starts from `testdata/current/base/`, the objects Cluster API's topology
+//! Every row of the table starts from `testdata/current/base/`, the objects Cluster API's topology
 //! controller creates for `testdata/examples/quick-start` on its first reconcile (see
 //! `testdata/current/regen.sh`), plus the overlays the scenario names; the input is a copy of
 //! the quick-start example with the scenario's edits. Expectations are what Cluster API's
@@ -10,13 +10,28 @@
 //! `--detailed-exitcode`.
 //!
 //! Tests that show a bug in `src/` are `#[ignore = "bug: …"]`, with what Cluster API does.
+//!
+//! Where the state comes from. `base/` is what `plan --output-dir` wrote for the quick-start,
+//! stored so that its generated names are stable and the overlays can be derived from it; the
+//! rows that stay on it are those whose point is a stored object: the overlays (the control
+//! plane or a MachineDeployment mid-upgrade, Machines of an older version, a managedFields
+//! entry, a deletionTimestamp, an adopted shim), the rows that edit the stored files (a
+//! v1beta1 object, a contradicting `controlPlaneRef`, a missing Cluster, an exported Cluster
+//! with uids and status), the no-op row (the stored state fits its input) and the replicas row
+//! (whose state the output-directory rows read back), and the rows that need what the
+//! quick-start has and the `Plan` builder does not build (health checks removed with md-1, a
+//! MachinePool held by the upgrade sequencing, md-0's `defer-upgrade` annotation, the control
+//! plane's machine template rotated, a label on a template object, a rebase onto a second class
+//! with templates of its own). The rows on the `Plan` builder (at the end: `enabledIf` flipped on and off) take as
+//! their state topoplan's own plan of the scenario before the change (`replan`).
 
 mod common;
 
 use std::path::Path;
 
+use common::scenario::{Plan, Planned, WORKER_CLASS, infrastructure_cluster, md_infrastructure};
 use common::{Test, repo};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// Generated names of the base state (`testdata/current/regen.sh`).
 const DC: &str = "dev-86xbh";
@@ -780,50 +795,6 @@ const REBASE: Scenario = Scenario {
     ..NONE
 };
 
-/// The class with a patch behind `enabledIf: {{ .mirror }}`.
-const MIRROR_CLASS: (&str, &str) = (
-    "testdata/current/enabled-if/clusterclass.yaml",
-    "clusterclass.yaml",
-);
-
-/// Scenario 9a: The patch is off (the variable's default): the class generates what the base holds.
-/// Only the Cluster changes: admission adds the new variable's default to it.
-const ENABLED_IF_OFF: Scenario = Scenario {
-    inputs: &[MIRROR_CLASS],
-    cluster: ("modified", &["+    - name: mirror", "+      value: false"]),
-    exit: 2,
-    ..NONE
-};
-
-/// Scenario 9b: A variable flips the patch on: md-0's DockerMachineTemplate is rotated (and md-0
-/// rolls out); the DockerCluster, which is never rotated, is patched in place.
-const ENABLED_IF_ON: Scenario = Scenario {
-    inputs: &[MIRROR_CLASS],
-    edits: &[edit(
-        "in/cluster.yaml",
-        "    variables:\n",
-        "    variables:\n    - name: mirror\n      value: true\n",
-    )],
-    objects: &[
-        obj("created", "DockerMachineTemplate", "dev-md-0-*").rotated_from(MD0_DMT),
-        obj("deleted", "DockerMachineTemplate", MD0_DMT).note("MachineSet"),
-        obj("modified", "MachineDeployment", MD0).diff(&["-        name: dev-md-0-2vxkw"]),
-        obj("modified", "DockerCluster", DC).diff(&[
-            "-    imageRepository: kindest",
-            "+    imageRepository: mirror.example.com/kindest",
-        ]),
-    ],
-    rollouts: &[(
-        "MachineDeployment",
-        MD0,
-        "now",
-        &["DockerMachine is not up-to-date"],
-    )],
-    cluster: ("modified", &["+    - name: mirror", "+      value: true"]),
-    exit: 2,
-    ..NONE
-};
-
 /// A field the class no longer sets, which the topology controller owned (managedFields):
 /// server-side apply removes it, so md-1's DockerMachineTemplate changes in spec and is
 /// rotated. (Cluster API v1.10's offline plan merged two ways and missed this.)
@@ -969,16 +940,6 @@ fn machine_deployment_removed() {
 #[test]
 fn rebase_to_compatible_class() {
     run_row(&REBASE);
-}
-
-#[test]
-fn enabled_if_off_is_no_op() {
-    run_row(&ENABLED_IF_OFF);
-}
-
-#[test]
-fn enabled_if_flipped_on() {
-    run_row(&ENABLED_IF_ON);
 }
 
 #[test]
@@ -1635,5 +1596,152 @@ fn existing_cluster_as_exported() {
     assert_eq!(
         template["object"]["metadata"]["ownerReferences"][0]["uid"],
         DEV_UID
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rows on the `Plan` builder: the scenario before the change, planned from scratch with
+// `--output-dir`, is the current state (the objects the first reconcile creates); the scenario
+// after it is the input. For changes of the input alone, where no stored object has to differ
+// from what the topology controller writes.
+
+/// `after` (in `in/`) planned with `--detailed-exitcode` against the objects `before`'s first
+/// plan writes (in `cur/`), expecting exit code `exit`.
+#[track_caller]
+fn replan(before: &Plan, after: &Plan, exit: i32) -> Planned {
+    let first = before.plan_test(&["--output-dir", "out"]).run();
+    let t = after
+        .test_in("in")
+        .copy(&first.dir.path().join("out"), "cur");
+    let out = plan_current(t, &["--output", "json", "--detailed-exitcode"])
+        .status(exit)
+        .run();
+    match serde_json::from_str(&out.stdout) {
+        Ok(doc) => Planned { out, doc },
+        Err(e) => panic!("plan -o json printed no JSON ({e}):\n{}", out.stdout),
+    }
+}
+
+/// A Cluster with one MachineDeployment, before the class gains the `mirror` patch.
+fn mirror_before() -> Plan {
+    Plan::new().machine_deployment("md-0", WORKER_CLASS, 1)
+}
+
+/// [`mirror_before`]'s class plus a boolean variable `mirror` (default false) and a patch
+/// enabled only when it is true: it points md-0's DockerMachineTemplate at a mirrored node image
+/// and the DockerCluster's load balancer at the mirror. With the default the patch is off and
+/// the class generates exactly what it did before.
+fn mirror_after() -> Plan {
+    mirror_before()
+        .variable("mirror", json!({"type": "boolean", "default": false}))
+        .raw_patch(json!({
+            "name": "mirror",
+            "enabledIf": "{{ .mirror }}",
+            "definitions": [
+                {"selector": md_infrastructure(&[WORKER_CLASS]), "jsonPatches": [
+                    {"op": "add", "path": "/spec/template/spec/customImage",
+                     "value": "mirror.example.com/kindest/node:v1.34.0"}]},
+                {"selector": infrastructure_cluster(), "jsonPatches": [
+                    {"op": "add", "path": "/spec/template/spec/loadBalancer",
+                     "value": {"imageRepository": "mirror.example.com/kindest"}}]},
+            ],
+        }))
+}
+
+/// The `(action, kind)` of every object whose action is not `unchanged`.
+fn changed(plan: &Planned) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = plan
+        .objects()
+        .iter()
+        .filter(|o| o["action"] != "unchanged")
+        .map(|o| (s(&o["action"]).to_string(), s(&o["kind"]).to_string()))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The patch is off (the variable's default): the class generates what the state holds. Only
+/// the Cluster changes: admission adds the new variable's default to it.
+#[test]
+fn enabled_if_off_is_no_op() {
+    let plan = replan(&mirror_before(), &mirror_after(), 2);
+    assert_eq!(
+        changed(&plan),
+        [("modified".to_string(), "Cluster".to_string())],
+        "{:#?}",
+        plan.listing()
+    );
+    let diff = s(&plan.kind("Cluster")["diff"]);
+    for line in ["+    - name: mirror", "+      value: false"] {
+        assert!(diff.lines().any(|l| l == line), "{diff}");
+    }
+    assert!(
+        plan.doc["clusters"][0]["rollouts"]
+            .as_array()
+            .is_none_or(Vec::is_empty)
+    );
+}
+
+/// A variable flips the patch on: md-0's DockerMachineTemplate is rotated (and md-0 rolls out);
+/// the DockerCluster, which is never rotated, is patched in place.
+#[test]
+fn enabled_if_flipped_on() {
+    let before = mirror_before();
+    let plan = replan(&before, &mirror_after().value("mirror", json!(true)), 2);
+    let pair = |a: &str, k: &str| (a.to_string(), k.to_string());
+    assert_eq!(
+        changed(&plan),
+        [
+            pair("created", "DockerMachineTemplate"),
+            pair("deleted", "DockerMachineTemplate"),
+            pair("modified", "Cluster"),
+            pair("modified", "DockerCluster"),
+            pair("modified", "MachineDeployment"),
+        ],
+        "{:#?}",
+        plan.listing()
+    );
+    let templates = plan.all_of_kind("DockerMachineTemplate");
+    let of = |action: &str| {
+        templates
+            .iter()
+            .find(|o| o["action"] == action)
+            .unwrap_or_else(|| panic!("no {action} DockerMachineTemplate"))
+    };
+    let (created, deleted) = (of("created"), of("deleted"));
+    let old = s(&deleted["name"]);
+    assert_eq!(s(&created["rotatedFrom"]), old);
+    assert!(s(&deleted["note"]).contains("MachineSet"), "{deleted}");
+    assert!(
+        s(&created["diff"])
+            .lines()
+            .any(|l| l == "+      customImage: mirror.example.com/kindest/node:v1.34.0"),
+        "{}",
+        s(&created["diff"])
+    );
+    let md = plan.kind("MachineDeployment");
+    assert!(
+        s(&md["diff"])
+            .lines()
+            .any(|l| l == format!("-        name: {old}")),
+        "{}",
+        s(&md["diff"])
+    );
+    let dc = s(&plan.kind("DockerCluster")["diff"]);
+    assert!(
+        dc.lines()
+            .any(|l| l == "+    imageRepository: mirror.example.com/kindest"),
+        "{dc}"
+    );
+    let diff = s(&plan.kind("Cluster")["diff"]);
+    for line in ["+    - name: mirror", "+      value: true"] {
+        assert!(diff.lines().any(|l| l == line), "{diff}");
+    }
+    let rollouts = &plan.doc["clusters"][0]["rollouts"];
+    assert_eq!(
+        rollouts,
+        &json!([{"kind": "MachineDeployment", "name": md["name"], "role": "MachineDeployment/md-0", "when": "now",
+                 "reasons": ["DockerMachine is not up-to-date"]}]),
+        "{rollouts:#}"
     );
 }

@@ -1,6 +1,11 @@
 //! `topoplan extension check` against the test extension (tests/extension_server) on
-//! 127.0.0.1, with the runtime-sdk fixture: the conforming extension passes every check, and
-//! each misbehaviour switch fails exactly the check of the guideline it breaks.
+//! 127.0.0.1: the conforming extension passes every check, and each misbehaviour switch fails
+//! exactly the check of the guideline it breaks.
+//!
+//! Each test builds its input with the `Plan` builder ([`input`]: a class of the Dev provider
+//! whose one patch the extension serves, and the variable it requires), adding what it needs
+//! (a MachinePool). One test runs the bundled example, testdata/examples/runtime-sdk, because
+//! the README and docs/extensions.md promise `extension check` passes on it.
 
 mod common;
 mod extension_server;
@@ -8,11 +13,16 @@ mod extension_server;
 use std::time::Duration;
 
 use common::Test;
+use common::scenario::{Plan, WORKER_CLASS};
 use extension_server::misbehave::Misbehaviour;
 use extension_server::{ExtensionServer, Hook, Mode};
 use serde_json::{Value, json};
 
+/// The example the README runs `extension check` on.
 const FIXTURE: &str = "testdata/examples/runtime-sdk";
+
+/// The extension's name in `--extension` and in the class's patch.
+const EXTENSION: &str = "test-extension";
 
 const CHECKS: [&str; 8] = [
     "discovery",
@@ -31,25 +41,45 @@ fn server(m: Misbehaviour) -> ExtensionServer {
     s
 }
 
-/// `extension check -f ex --extension EXT` of the fixture (in `ex/`), with `args` appended.
-fn extension_check(ext: &str, args: &[&str]) -> Test {
-    Test::new()
-        .fixture(FIXTURE, "ex")
-        .args(["extension", "check", "-f", "ex", "--extension", ext])
+/// What every check needs: a class of the Dev provider (the only infrastructure kinds the test
+/// extension patches) whose one patch, `test-patch`, the extension serves, and a Cluster with
+/// one MachineDeployment and the variable the extension requires (`imageRepository`).
+fn input() -> Plan {
+    Plan::new()
+        .infrastructure_provider("Dev")
+        .external_patch("test-patch", EXTENSION, json!({"profile": "e2e"}))
+        .value("imageRepository", json!("registry.example.com/kind"))
+        .machine_deployment("md-0", WORKER_CLASS, 1)
+}
+
+/// `extension check -f in --extension EXT` of `input`, with `args` appended.
+fn extension_check(input: &Plan, ext: &str, args: &[&str]) -> Test {
+    input
+        .test_in("in")
+        .args(["extension", "check", "-f", "in", "--extension", ext])
         .args(args.iter().copied())
 }
 
-/// `extension check -o json` of the fixture against `server`, with extra arguments (and
+/// `extension check -o json` of `input` against `server`, with extra arguments (and
 /// `--calls 3` unless they say how many).
-fn check(server: &ExtensionServer, extra: &[&str]) -> Test {
+fn check_input(input: &Plan, server: &ExtensionServer, extra: &[&str]) -> Test {
     let calls: &[&str] = if extra.contains(&"--calls") {
         &[]
     } else {
         &["--calls", "3"]
     };
-    extension_check(&format!("test-extension={}", server.url), &["-o", "json"])
-        .args(extra.iter().copied())
-        .args(calls.iter().copied())
+    extension_check(
+        input,
+        &format!("{EXTENSION}={}", server.url),
+        &["-o", "json"],
+    )
+    .args(extra.iter().copied())
+    .args(calls.iter().copied())
+}
+
+/// [`check_input`] of [`input`].
+fn check(server: &ExtensionServer, extra: &[&str]) -> Test {
+    check_input(&input(), server, extra)
 }
 
 /// (name, status) of every check of a JSON report.
@@ -67,10 +97,10 @@ fn statuses(doc: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Run against `m` and assert that exactly `failing` checks fail (the others pass).
-fn only_fails(m: Misbehaviour, failing: &[&str]) -> Value {
+/// Run `input` against `m` and assert that exactly `failing` checks fail (the others pass).
+fn only_fails_on(input: &Plan, m: Misbehaviour, failing: &[&str]) -> Value {
     let s = server(m);
-    let out = check(&s, &[])
+    let out = check_input(input, &s, &[])
         .status(if failing.is_empty() { 0 } else { 1 })
         .run();
     let doc: Value = serde_json::from_str(&out.stdout).expect("JSON report");
@@ -87,6 +117,11 @@ fn only_fails(m: Misbehaviour, failing: &[&str]) -> Value {
         .collect();
     assert_eq!(statuses(&doc), expected, "{}", out.stdout);
     doc
+}
+
+/// [`only_fails_on`] of [`input`].
+fn only_fails(m: Misbehaviour, failing: &[&str]) -> Value {
+    only_fails_on(&input(), m, failing)
 }
 
 fn check_named<'d>(doc: &'d Value, name: &str) -> &'d Value {
@@ -107,6 +142,20 @@ fn the_conforming_extension_passes_every_check() {
             "discover-variables.test-extension: variable \"files\" has a generic name; another patch may declare it too (prefer a qualified name, e.g. myExtensionFiles)"
         )
     );
+}
+
+/// The README's and docs/extensions.md's run: the bundled example (its MachinePool, its inline
+/// patch after the external one, its variable overrides) passes every check of the conforming
+/// extension. Kept on the fixture because the docs promise it of the fixture.
+#[test]
+fn the_bundled_example_passes_every_check() {
+    let s = server(Misbehaviour::Conforming);
+    Test::new()
+        .fixture(FIXTURE, "ex")
+        .args(["extension", "check", "-f", "ex", "--calls", "5"])
+        .args(["--extension", &format!("{EXTENSION}={}", s.url)])
+        .stdout_contains("8 checks passed, 0 skipped")
+        .run();
 }
 
 #[test]
@@ -232,7 +281,8 @@ fn touching_status_fails_response_validity() {
 fn upstreams_test_extension_is_not_conforming() {
     // Appends to lists on every call, accepts a request without its required variable, and
     // labels a MachinePool's bootstrap template where Cluster API drops it.
-    only_fails(
+    only_fails_on(
+        &input().machine_pool("mp-0", "default-pool", 1),
         Misbehaviour::Upstream,
         &["idempotence", "input-validation", "response-validity"],
     );
@@ -271,9 +321,13 @@ fn a_failing_discovery_skips_the_rest() {
 #[test]
 fn the_table_for_people() {
     let s = server(Misbehaviour::TouchesStatus);
-    let out = extension_check(&format!("test-extension={}", s.url), &["--calls", "2"])
-        .status(1)
-        .run();
+    let out = extension_check(
+        &input(),
+        &format!("{EXTENSION}={}", s.url),
+        &["--calls", "2"],
+    )
+    .status(1)
+    .run();
     // Latencies and the port vary from run to run.
     let ms = regex::Regex::new(r"[0-9]+(\.[0-9]+)? ms").expect("regex");
     let table = ms
@@ -371,7 +425,8 @@ fn a_baseline_reports_a_narrowed_enum_and_a_new_required_variable() {
 fn a_baseline_that_is_no_discover_variables_response_is_refused() {
     let s = server(Misbehaviour::Conforming);
     extension_check(
-        &format!("test-extension={}", s.url),
+        &input(),
+        &format!("{EXTENSION}={}", s.url),
         &["--baseline", "previous.yaml"],
     )
     .file("previous.yaml", "kind: Cluster\n")
@@ -386,7 +441,7 @@ fn a_baseline_that_is_no_discover_variables_response_is_refused() {
 
 #[test]
 fn an_input_without_the_extensions_patches_is_an_error() {
-    extension_check("other=http://127.0.0.1:1", &[])
+    extension_check(&input(), "other=http://127.0.0.1:1", &[])
         .status(1)
         .stdout("")
         .stderr_contains("topoplan::extension::nothing-to-check")
@@ -398,9 +453,9 @@ fn an_input_without_the_extensions_patches_is_an_error() {
 
 #[test]
 fn the_extension_flag_is_required() {
-    Test::new()
-        .fixture(FIXTURE, "ex")
-        .args(["extension", "check", "-f", "ex"])
+    input()
+        .test_in("in")
+        .args(["extension", "check", "-f", "in"])
         .status(1)
         .stderr_contains("extension check needs --extension NAME=URL")
         .run();
@@ -426,11 +481,15 @@ fn garbage_answers_fail_the_checks_without_a_panic() {
 
 #[test]
 fn calls_must_be_positive() {
-    extension_check("test-extension=http://127.0.0.1:1", &["--calls", "0"])
-        .status(1)
-        .stdout("")
-        .stderr_contains("--calls 0: must be between 1 and 1000")
-        .run();
+    extension_check(
+        &input(),
+        "test-extension=http://127.0.0.1:1",
+        &["--calls", "0"],
+    )
+    .status(1)
+    .stdout("")
+    .stderr_contains("--calls 0: must be between 1 and 1000")
+    .run();
 }
 
 #[test]
@@ -452,11 +511,15 @@ fn documents_follow_the_schema() {
 #[test]
 fn recordings_are_refused_a_check_talks_to_the_live_extension() {
     for flag in ["--record-extensions", "--replay-extensions"] {
-        extension_check("test-extension=http://127.0.0.1:1", &[flag, "rec"])
-            .status(1)
-            .stderr_contains(&format!(
-                "extension check cannot use {flag}: it checks the live extension"
-            ))
-            .run();
+        extension_check(
+            &input(),
+            "test-extension=http://127.0.0.1:1",
+            &[flag, "rec"],
+        )
+        .status(1)
+        .stderr_contains(&format!(
+            "extension check cannot use {flag}: it checks the live extension"
+        ))
+        .run();
     }
 }

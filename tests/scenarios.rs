@@ -36,6 +36,23 @@ fn the_minimal_class_plans_the_expected_objects() {
     assert_eq!(plan.role("ControlPlane")["action"], "created");
 }
 
+/// The builder's MachinePool class plans, with Docker's kinds and with the Dev provider's.
+#[test]
+fn a_machine_pool_plans_with_either_provider() {
+    for provider in ["Docker", "Dev"] {
+        let plan = Plan::new()
+            .infrastructure_provider(provider)
+            .machine_pool("mp-0", "default-pool", 2)
+            .plan(&[]);
+        assert_eq!(plan.at("MachinePool/mp-0", "/spec/replicas"), &json!(2));
+        assert_eq!(
+            plan.at("MachinePool/mp-0/InfrastructureMachinePool", "/kind"),
+            &json!(format!("{provider}MachinePool"))
+        );
+        assert!(plan.warnings().is_empty(), "{:?}", plan.warnings());
+    }
+}
+
 #[test]
 fn a_variable_reaches_the_control_plane_through_a_patch() {
     let plan = Plan::new()

@@ -17,9 +17,12 @@
 //! The class (`class.yaml`) has a DockerClusterTemplate for the infrastructure cluster, a
 //! KubeadmControlPlaneTemplate for the control plane, and worker classes (`default-worker` unless
 //! `worker_class` adds more) whose bootstrap is a KubeadmConfigTemplate and whose
-//! infrastructure is a DockerMachineTemplate; the templates are shared by every worker class. The
-//! Cluster (`cluster.yaml`) has only what a topology needs unless told more. Both are written as
-//! YAML, so diagnostics point at readable lines.
+//! infrastructure is a DockerMachineTemplate; the templates are shared by every worker class.
+//! MachinePool classes (none unless `machine_pool` names one) share the bootstrap template and
+//! have a DockerMachinePoolTemplate. `infrastructure_provider` swaps the Docker kinds for
+//! another provider's (the test extension of tests/extension_server knows only the Dev ones).
+//! The Cluster (`cluster.yaml`) has only what a topology needs unless told more. Both are
+//! written as YAML, so diagnostics point at readable lines.
 
 use serde_json::{Map, Value, json};
 
@@ -37,10 +40,13 @@ pub struct Plan {
     version: String,
     control_plane_replicas: Option<i64>,
     worker_classes: Vec<String>,
+    pool_classes: Vec<String>,
+    infrastructure: String,
     variables: Vec<Value>,
     values: Vec<Value>,
     patches: Vec<Value>,
     machine_deployments: Vec<Value>,
+    machine_pools: Vec<Value>,
     files: Vec<(String, String)>,
 }
 
@@ -61,10 +67,13 @@ impl Plan {
             version: "v1.34.0".into(),
             control_plane_replicas: None,
             worker_classes: vec![WORKER_CLASS.into()],
+            pool_classes: Vec::new(),
+            infrastructure: "Docker".into(),
             variables: Vec::new(),
             values: Vec::new(),
             patches: Vec::new(),
             machine_deployments: Vec::new(),
+            machine_pools: Vec::new(),
             files: Vec::new(),
         }
     }
@@ -105,6 +114,15 @@ impl Plan {
         self
     }
 
+    /// Use provider `prefix`'s infrastructure kinds (`{prefix}ClusterTemplate`,
+    /// `{prefix}MachineTemplate`, `{prefix}MachinePoolTemplate`) instead of Docker's; for `Dev`,
+    /// each template's spec is `backend: {docker: {}}`, as Cluster API's Dev provider nests it.
+    /// The selector helpers below still name Docker's kinds.
+    pub fn infrastructure_provider(mut self, prefix: &str) -> Plan {
+        self.infrastructure = prefix.into();
+        self
+    }
+
     /// Define an optional variable in the class with `schema` as its `openAPIV3Schema`.
     pub fn variable(self, name: &str, schema: Value) -> Plan {
         self.variable_def(name, false, schema)
@@ -139,7 +157,24 @@ impl Plan {
         }))
     }
 
-    /// Add a patch written in full (for `enabledIf`, several definitions, `external`).
+    /// Add an external patch served by Runtime extension `extension`, naming its
+    /// GeneratePatches, ValidateTopology and DiscoverVariables handlers as the test extension
+    /// (tests/extension_server) registers them: `generate-patches.<extension>`,
+    /// `validate-topology.<extension>`, `discover-variables.<extension>`; `settings` (an object
+    /// of strings) is the patch's `external.settings`, left out when empty.
+    pub fn external_patch(self, name: &str, extension: &str, settings: Value) -> Plan {
+        let mut external = json!({
+            "generatePatchesExtension": format!("generate-patches.{extension}"),
+            "validateTopologyExtension": format!("validate-topology.{extension}"),
+            "discoverVariablesExtension": format!("discover-variables.{extension}"),
+        });
+        if settings.as_object().is_some_and(|s| !s.is_empty()) {
+            external["settings"] = settings;
+        }
+        self.raw_patch(json!({"name": name, "external": external}))
+    }
+
+    /// Add a patch written in full (for `enabledIf`, several definitions).
     pub fn raw_patch(mut self, patch: Value) -> Plan {
         self.patches.push(patch);
         self
@@ -148,6 +183,18 @@ impl Plan {
     /// Add a MachineDeployment topology `name` of worker class `class`.
     pub fn machine_deployment(mut self, name: &str, class: &str, replicas: i64) -> Plan {
         self.machine_deployments
+            .push(json!({"class": class, "name": name, "replicas": replicas}));
+        self
+    }
+
+    /// Add a MachinePool topology `name` of MachinePool class `class`, which the ClusterClass
+    /// gets (bootstrap: the worker KubeadmConfigTemplate; infrastructure: a
+    /// MachinePoolTemplate of the provider) unless an earlier pool declared it.
+    pub fn machine_pool(mut self, name: &str, class: &str, replicas: i64) -> Plan {
+        if !self.pool_classes.iter().any(|c| c == class) {
+            self.pool_classes.push(class.into());
+        }
+        self.machine_pools
             .push(json!({"class": class, "name": name, "replicas": replicas}));
         self
     }
@@ -163,9 +210,10 @@ impl Plan {
         let api = |group: &str| format!("{group}.cluster.x-k8s.io/v1beta2");
         let reference = |group: &str, kind: &str, name: &str| json!({"templateRef": {"apiVersion": api(group), "kind": kind, "name": name}});
         let mut spec = Map::new();
+        let infra = |kind: &str| format!("{}{kind}", self.infrastructure);
         spec.insert(
             "infrastructure".into(),
-            reference("infrastructure", "DockerClusterTemplate", "infra"),
+            reference("infrastructure", &infra("ClusterTemplate"), "infra"),
         );
         spec.insert(
             "controlPlane".into(),
@@ -182,11 +230,26 @@ impl Plan {
                 json!({
                     "class": class,
                     "bootstrap": reference("bootstrap", "KubeadmConfigTemplate", "worker-bootstrap"),
-                    "infrastructure": reference("infrastructure", "DockerMachineTemplate", "worker"),
+                    "infrastructure": reference("infrastructure", &infra("MachineTemplate"), "worker"),
                 })
             })
             .collect();
-        spec.insert("workers".into(), json!({"machineDeployments": workers}));
+        let mut worker_classes = json!({"machineDeployments": workers});
+        if !self.pool_classes.is_empty() {
+            let pools: Vec<Value> = self
+                .pool_classes
+                .iter()
+                .map(|class| {
+                    json!({
+                        "class": class,
+                        "bootstrap": reference("bootstrap", "KubeadmConfigTemplate", "worker-bootstrap"),
+                        "infrastructure": reference("infrastructure", &infra("MachinePoolTemplate"), "pool"),
+                    })
+                })
+                .collect();
+            worker_classes["machinePools"] = Value::Array(pools);
+        }
+        spec.insert("workers".into(), worker_classes);
         if !self.variables.is_empty() {
             spec.insert("variables".into(), Value::Array(self.variables.clone()));
         }
@@ -207,13 +270,19 @@ impl Plan {
                 "spec": {"template": {"spec": spec}},
             })
         };
-        let docs = [
+        // Cluster API's Dev provider nests a backend; Docker's templates need nothing.
+        let infra_spec = if self.infrastructure == "Dev" {
+            json!({"backend": {"docker": {}}})
+        } else {
+            json!({})
+        };
+        let mut docs = vec![
             class,
             template(
                 "infrastructure",
-                "DockerClusterTemplate",
+                &infra("ClusterTemplate"),
                 "infra",
-                json!({}),
+                infra_spec.clone(),
             ),
             template(
                 "controlplane",
@@ -229,11 +298,19 @@ impl Plan {
             ),
             template(
                 "infrastructure",
-                "DockerMachineTemplate",
+                &infra("MachineTemplate"),
                 "worker",
-                json!({}),
+                infra_spec.clone(),
             ),
         ];
+        if !self.pool_classes.is_empty() {
+            docs.push(template(
+                "infrastructure",
+                &infra("MachinePoolTemplate"),
+                "pool",
+                infra_spec,
+            ));
+        }
         yaml_documents(&docs)
     }
 
@@ -248,11 +325,21 @@ impl Plan {
         if !self.values.is_empty() {
             topology.insert("variables".into(), Value::Array(self.values.clone()));
         }
+        let mut workers = Map::new();
         if !self.machine_deployments.is_empty() {
-            topology.insert(
-                "workers".into(),
-                json!({"machineDeployments": self.machine_deployments}),
+            workers.insert(
+                "machineDeployments".into(),
+                Value::Array(self.machine_deployments.clone()),
             );
+        }
+        if !self.machine_pools.is_empty() {
+            workers.insert(
+                "machinePools".into(),
+                Value::Array(self.machine_pools.clone()),
+            );
+        }
+        if !workers.is_empty() {
+            topology.insert("workers".into(), Value::Object(workers));
         }
         yaml_documents(&[json!({
             "apiVersion": "cluster.x-k8s.io/v1beta2",
@@ -275,6 +362,14 @@ impl Plan {
         self.files()
             .iter()
             .fold(Test::new(), |t, (name, content)| t.file(name, content))
+    }
+
+    /// A [`Test`] with the input files under `dir/` (so that the test's other files, a baseline
+    /// or a current state, are not read as input) and no arguments yet.
+    pub fn test_in(&self, dir: &str) -> Test {
+        self.files().iter().fold(Test::new(), |t, (name, content)| {
+            t.file(&format!("{dir}/{name}"), content)
+        })
     }
 
     /// Every input file as (name, content): `class.yaml`, `cluster.yaml` and the extra files
