@@ -181,169 +181,199 @@ impl Decoder {
         if v.is_null() {
             return Ok(None);
         }
+        let at = GoField { strukt, go_field };
         Ok(match kind {
-            Kind::Str => match v {
-                Value::String(s) if s.is_empty() => None,
-                Value::String(s) => Some(Value::String(s.clone())),
-                other => {
-                    self.type_error(
-                        crate::go::json::kind_name(other),
-                        strukt,
-                        go_field,
-                        "string",
-                    );
-                    None
-                }
-            },
-            Kind::Int | Kind::IntPtr => match v {
-                Value::Number(n) => match n.as_i64() {
-                    Some(0) if matches!(kind, Kind::Int) => None,
-                    Some(i) => Some(Value::from(i)),
-                    None => {
-                        let lit = format!("number {}", crate::go::json::marshal(v));
-                        self.type_error(&lit, strukt, go_field, "int64");
-                        None
-                    }
-                },
-                other => {
-                    self.type_error(crate::go::json::kind_name(other), strukt, go_field, "int64");
-                    None
-                }
-            },
-            Kind::BoolPtr => match v {
-                Value::Bool(b) => Some(Value::Bool(*b)),
-                other => {
-                    self.type_error(crate::go::json::kind_name(other), strukt, go_field, "bool");
-                    None
-                }
-            },
-            Kind::Time | Kind::TimePtr => {
-                let Value::String(s) = v else {
-                    // `Time.UnmarshalJSON` decodes a string first; its error gets the field.
-                    return Err(format!(
-                        "json: cannot unmarshal {} into Go struct field {strukt}.{go_field} of type string",
-                        crate::go::json::kind_name(v)
-                    ));
-                };
-                let t = parse_in_local(RFC3339, s)?;
-                let utc = GoTime {
-                    unix: t.unix,
-                    nsec: 0,
-                    offset: 0,
-                    zone: Zone::Utc,
-                };
-                if utc == GoTime::zero() {
-                    // The zero time marshals as null; `*Time` keeps the key.
-                    matches!(kind, Kind::TimePtr).then_some(Value::Null)
-                } else {
-                    Some(Value::String(utc.format(RFC3339)))
-                }
-            }
+            Kind::Str => self.string(v, at),
+            Kind::Int | Kind::IntPtr => self.int(v, matches!(kind, Kind::IntPtr), at),
+            Kind::BoolPtr => self.bool_ptr(v, at),
+            Kind::Time | Kind::TimePtr => time(v, matches!(kind, Kind::TimePtr), at)?,
             Kind::Raw => Some(v.clone()),
-            Kind::StrMap => match v {
-                Value::Object(m) => {
-                    let mut out = Map::new();
-                    for (k, e) in m {
-                        match e {
-                            Value::String(s) => {
-                                out.insert(k.clone(), Value::String(s.clone()));
-                            }
-                            Value::Null => {
-                                out.insert(k.clone(), Value::String(String::new()));
-                            }
-                            other => self.type_error(
-                                crate::go::json::kind_name(other),
-                                strukt,
-                                go_field,
-                                "string",
-                            ),
-                        }
-                    }
-                    (!out.is_empty()).then_some(Value::Object(out))
-                }
-                other => {
-                    self.type_error(
-                        crate::go::json::kind_name(other),
-                        strukt,
-                        go_field,
-                        "map[string]string",
-                    );
-                    None
-                }
-            },
-            Kind::StrList => match v {
-                Value::Array(a) => {
-                    let mut out = Vec::with_capacity(a.len());
-                    for e in a {
-                        match e {
-                            Value::String(s) => out.push(Value::String(s.clone())),
-                            Value::Null => out.push(Value::String(String::new())),
-                            other => {
-                                self.type_error(
-                                    crate::go::json::kind_name(other),
-                                    strukt,
-                                    go_field,
-                                    "string",
-                                );
-                                out.push(Value::String(String::new()));
-                            }
-                        }
-                    }
-                    (!out.is_empty()).then_some(Value::Array(out))
-                }
-                other => {
-                    self.type_error(
-                        crate::go::json::kind_name(other),
-                        strukt,
-                        go_field,
-                        "[]string",
-                    );
-                    None
-                }
-            },
-            Kind::OwnerRefs | Kind::ManagedFields => {
-                let (fields, elem, required): (_, _, &[&str]) = match kind {
-                    Kind::OwnerRefs => {
-                        (OWNER_REFERENCE, "OwnerReference", OWNER_REFERENCE_REQUIRED)
-                    }
-                    _ => (MANAGED_FIELDS_ENTRY, "ManagedFieldsEntry", &[]),
+            Kind::StrMap => self.str_map(v, at),
+            Kind::StrList => self.str_list(v, at),
+            Kind::OwnerRefs => {
+                let list = EntryList {
+                    fields: OWNER_REFERENCE,
+                    elem: "OwnerReference",
+                    required: OWNER_REFERENCE_REQUIRED,
                 };
-                let Value::Array(a) = v else {
-                    self.type_error(
-                        crate::go::json::kind_name(v),
-                        strukt,
-                        go_field,
-                        &format!("[]v1.{elem}"),
-                    );
-                    return Ok(None);
+                self.entries(v, &list, at, strict)?
+            }
+            Kind::ManagedFields => {
+                let list = EntryList {
+                    fields: MANAGED_FIELDS_ENTRY,
+                    elem: "ManagedFieldsEntry",
+                    required: &[],
                 };
-                let mut out = Vec::with_capacity(a.len());
-                for (i, e) in a.iter().enumerate() {
-                    let strict_i = format!("{strict}[{i}]");
-                    let mut entry = match e {
-                        Value::Object(m) => self.object(m, fields, elem, go_field, &strict_i)?,
-                        Value::Null => Map::new(),
-                        other => {
-                            self.type_error(
-                                crate::go::json::kind_name(other),
-                                strukt,
-                                go_field,
-                                &format!("v1.{elem}"),
-                            );
-                            Map::new()
-                        }
-                    };
-                    for r in required {
-                        entry
-                            .entry((*r).to_string())
-                            .or_insert_with(|| Value::String(String::new()));
-                    }
-                    out.push(Value::Object(entry));
-                }
-                (!out.is_empty()).then_some(Value::Array(out))
+                self.entries(v, &list, at, strict)?
             }
         })
     }
+
+    /// The decoder's error for a value of JSON kind `found` where `at` holds a Go `want`.
+    fn mistyped(&mut self, found: &str, at: GoField<'_>, want: &str) {
+        self.type_error(found, at.strukt, at.go_field, want);
+    }
+
+    /// A `string` field: the empty string is dropped.
+    fn string(&mut self, v: &Value, at: GoField<'_>) -> Option<Value> {
+        match v {
+            Value::String(s) if s.is_empty() => None,
+            Value::String(s) => Some(Value::String(s.clone())),
+            other => {
+                self.mistyped(crate::go::json::kind_name(other), at, "string");
+                None
+            }
+        }
+    }
+
+    /// An `int64` field (`pointer`: `*int64`, which keeps a zero).
+    fn int(&mut self, v: &Value, pointer: bool, at: GoField<'_>) -> Option<Value> {
+        match v {
+            Value::Number(n) => match n.as_i64() {
+                Some(0) if !pointer => None,
+                Some(i) => Some(Value::from(i)),
+                None => {
+                    let lit = format!("number {}", crate::go::json::marshal(v));
+                    self.mistyped(&lit, at, "int64");
+                    None
+                }
+            },
+            other => {
+                self.mistyped(crate::go::json::kind_name(other), at, "int64");
+                None
+            }
+        }
+    }
+
+    /// A `*bool` field.
+    fn bool_ptr(&mut self, v: &Value, at: GoField<'_>) -> Option<Value> {
+        match v {
+            Value::Bool(b) => Some(Value::Bool(*b)),
+            other => {
+                self.mistyped(crate::go::json::kind_name(other), at, "bool");
+                None
+            }
+        }
+    }
+
+    /// A `map[string]string` field: a null value is the empty string; an empty map is dropped.
+    fn str_map(&mut self, v: &Value, at: GoField<'_>) -> Option<Value> {
+        let Value::Object(m) = v else {
+            self.mistyped(crate::go::json::kind_name(v), at, "map[string]string");
+            return None;
+        };
+        let mut out = Map::new();
+        for (k, e) in m {
+            match e {
+                Value::String(s) => {
+                    out.insert(k.clone(), Value::String(s.clone()));
+                }
+                Value::Null => {
+                    out.insert(k.clone(), Value::String(String::new()));
+                }
+                other => self.mistyped(crate::go::json::kind_name(other), at, "string"),
+            }
+        }
+        (!out.is_empty()).then_some(Value::Object(out))
+    }
+
+    /// A `[]string` field: a null or mistyped item is the empty string; an empty list is dropped.
+    fn str_list(&mut self, v: &Value, at: GoField<'_>) -> Option<Value> {
+        let Value::Array(a) = v else {
+            self.mistyped(crate::go::json::kind_name(v), at, "[]string");
+            return None;
+        };
+        let mut out = Vec::with_capacity(a.len());
+        for e in a {
+            match e {
+                Value::String(s) => out.push(Value::String(s.clone())),
+                Value::Null => out.push(Value::String(String::new())),
+                other => {
+                    self.mistyped(crate::go::json::kind_name(other), at, "string");
+                    out.push(Value::String(String::new()));
+                }
+            }
+        }
+        (!out.is_empty()).then_some(Value::Array(out))
+    }
+
+    /// A list of structs (`ownerReferences`, `managedFields`): each item decoded as `list`'s
+    /// struct, its required string fields written even when empty.
+    fn entries(
+        &mut self,
+        v: &Value,
+        list: &EntryList,
+        at: GoField<'_>,
+        strict: &str,
+    ) -> Result<Option<Value>, Fatal> {
+        let Value::Array(a) = v else {
+            let want = format!("[]v1.{}", list.elem);
+            self.mistyped(crate::go::json::kind_name(v), at, &want);
+            return Ok(None);
+        };
+        let mut out = Vec::with_capacity(a.len());
+        for (i, e) in a.iter().enumerate() {
+            let strict_i = format!("{strict}[{i}]");
+            let mut entry = match e {
+                Value::Object(m) => {
+                    self.object(m, list.fields, list.elem, at.go_field, &strict_i)?
+                }
+                Value::Null => Map::new(),
+                other => {
+                    let want = format!("v1.{}", list.elem);
+                    self.mistyped(crate::go::json::kind_name(other), at, &want);
+                    Map::new()
+                }
+            };
+            for r in list.required {
+                entry
+                    .entry((*r).to_string())
+                    .or_insert_with(|| Value::String(String::new()));
+            }
+            out.push(Value::Object(entry));
+        }
+        Ok((!out.is_empty()).then_some(Value::Array(out)))
+    }
+}
+
+/// Where a decoder error is: the Go struct and its field, as the decoder names them.
+#[derive(Clone, Copy)]
+struct GoField<'a> {
+    strukt: &'a str,
+    go_field: &'a str,
+}
+
+/// The struct of a list of structs: its fields, its Go name, the string fields it always writes.
+struct EntryList {
+    fields: &'static [(&'static str, Kind)],
+    elem: &'static str,
+    required: &'static [&'static str],
+}
+
+/// A `metav1.Time` field (`pointer`: `*Time`, whose zero marshals as null but keeps the key): a
+/// string parsed as RFC 3339, written back in UTC to the second.
+fn time(v: &Value, pointer: bool, at: GoField<'_>) -> Result<Option<Value>, Fatal> {
+    let Value::String(s) = v else {
+        // `Time.UnmarshalJSON` decodes a string first; its error gets the field.
+        return Err(format!(
+            "json: cannot unmarshal {} into Go struct field {}.{} of type string",
+            crate::go::json::kind_name(v),
+            at.strukt,
+            at.go_field
+        ));
+    };
+    let t = parse_in_local(RFC3339, s)?;
+    let utc = GoTime {
+        unix: t.unix,
+        nsec: 0,
+        offset: 0,
+        zone: Zone::Utc,
+    };
+    Ok(if utc == GoTime::zero() {
+        pointer.then_some(Value::Null)
+    } else {
+        Some(Value::String(utc.format(RFC3339)))
+    })
 }
 
 /// Decode `metadata` (the value of an object's `metadata` field) as `ObjectMeta`; `prefix` is the
