@@ -90,6 +90,38 @@ pub(super) struct Composer<'a> {
     charged: bool,
 }
 
+/// What composing one document keeps between its events.
+struct Doc {
+    /// Where its explicit `---` is, if it has one.
+    start: Option<usize>,
+    nodes: Vec<Node>,
+    /// Anchor ids (the parser's) to the nodes they name.
+    anchors: HashMap<usize, NodeId>,
+    /// The collections open at this point.
+    stack: Vec<Frame>,
+    root: Option<NodeId>,
+    /// Nodes already charged to the run.
+    paid: usize,
+}
+
+impl Doc {
+    /// A collection starts at `span`: its node, registered before its children exactly like
+    /// yaml.v2, and its frame.
+    fn open(&mut self, kind: NodeKind, style: StructureStyle, anchor: usize, span: Span) {
+        let id = self.nodes.len();
+        self.nodes.push(Node { kind, span });
+        if anchor != 0 {
+            self.anchors.insert(anchor, id);
+        }
+        self.stack.push(Frame {
+            id,
+            pending_key: None,
+            last_end: span.offset + span.len,
+            flow: matches!(style, StructureStyle::Flow),
+        });
+    }
+}
+
 /// An open collection while its children are read.
 struct Frame {
     id: NodeId,
@@ -130,8 +162,54 @@ impl<'a> Composer<'a> {
         if self.finished {
             return Ok(None);
         }
-        // Skip to the start of a document.
-        let doc_start = loop {
+        let Some(start) = self.document_start()? else {
+            return Ok(None);
+        };
+        let mut doc = Doc {
+            start,
+            nodes: Vec::new(),
+            anchors: HashMap::new(),
+            stack: Vec::new(),
+            root: None,
+            paid: 0,
+        };
+        loop {
+            let Some((event, span)) = self.next_event()? else {
+                return Err(self.internal(span_at(self.text.len()), "unexpected end of events"));
+            };
+            self.count(&mut doc, &event, span)?;
+            // A finished node (scalar, alias, or a closed collection) to attach to its parent.
+            let done: NodeId = match event {
+                Event::DocumentEnd => return self.end_document(doc, span).map(Some),
+                Event::Scalar(value, style, anchor, tag) => {
+                    let tag = tag.map(|t| format!("{}{}", t.handle(), t.suffix()));
+                    self.scalar(&mut doc, value, style, anchor, tag, span)?
+                }
+                Event::Alias(anchor) => self.alias(&mut doc, anchor, span)?,
+                Event::Anchor(_, name) => {
+                    check_anchor_name(&name, span).map_err(|e| self.fail(e))?;
+                    continue;
+                }
+                Event::SequenceStart(style, anchor, _) => {
+                    doc.open(NodeKind::Seq(Vec::new()), style, anchor, span);
+                    continue;
+                }
+                Event::MappingStart(style, anchor, _) => {
+                    doc.open(NodeKind::Map(Vec::new()), style, anchor, span);
+                    continue;
+                }
+                Event::SequenceEnd | Event::MappingEnd => self.close(&mut doc, span)?,
+                // StreamStart, comments and other metadata events carry no data.
+                _ => continue,
+            };
+            self.attach(&mut doc, done, span)?;
+        }
+    }
+
+    /// Skip to the start of the next document: `Some` with the offset of its explicit `---`,
+    /// if any; `None` at the end of the stream.
+    fn document_start(&mut self) -> Result<Option<Option<usize>>, YamlError> {
+        loop {
             match self.next_event()? {
                 None | Some((Event::StreamEnd, _)) => {
                     self.finished = true;
@@ -143,238 +221,232 @@ impl<'a> Composer<'a> {
                         let region = self.text.get(self.checked_upto..span.offset).unwrap_or("");
                         check_directives(region, self.checked_upto).map_err(|e| self.fail(e))?;
                     }
-                    break explicit.then_some(span.offset);
+                    return Ok(Some(explicit.then_some(span.offset)));
                 }
                 Some(_) => {}
             }
-        };
-        let mut nodes: Vec<Node> = Vec::new();
-        let mut anchors: HashMap<usize, NodeId> = HashMap::new();
-        let mut stack: Vec<Frame> = Vec::new();
-        let mut root: Option<NodeId> = None;
-        // Nodes of this document already charged to the run.
-        let mut paid = 0;
-        loop {
-            let Some((event, span)) = self.next_event()? else {
-                return Err(self.internal(span_at(self.text.len()), "unexpected end of events"));
-            };
-            if self.charged
-                && (nodes.len() - paid >= RUN_BATCH || matches!(event, Event::DocumentEnd))
-            {
-                let n = nodes.len() - paid;
-                paid = nodes.len();
-                charge_run(n, span).map_err(|e| self.fail(e))?;
-            }
-            if nodes.len() >= MAX_DOCUMENT_NODES
-                && matches!(
-                    event,
-                    Event::Scalar(..)
-                        | Event::Alias(_)
-                        | Event::SequenceStart(..)
-                        | Event::MappingStart(..)
-                )
-            {
-                return Err(self.fail(
-                    YamlError::new(
-                        format!("document too large: more than {MAX_DOCUMENT_NODES} nodes"),
-                        span,
-                        "this node is one too many",
-                    )
-                    .with_help(
-                        "a Kubernetes object is at most 1.5 MiB; split the input into several \
-                         documents (`---`)",
-                    ),
-                ));
-            }
-            // A finished node (scalar, alias, or a closed collection) to attach to its parent.
-            let done: NodeId = match event {
-                Event::DocumentEnd => {
-                    let Some(root) = root else {
-                        return Err(self.internal(span, "document without content"));
-                    };
-                    let root_span = nodes.get(root).map_or(span, |n| n.span);
-                    let start = doc_start.unwrap_or(root_span.offset).min(root_span.offset);
-                    // An implicit end is an empty span at the *next* token; only an explicit
-                    // `...` belongs to the document.
-                    let end = if span.len > 0 {
-                        span.offset + span.len
-                    } else {
-                        root_span.offset + root_span.len
-                    };
-                    // Go's parser reads up to the next document marker (trailing comments
-                    // included), so that is the region checked for YAML 1.1 line breaks.
-                    let from = self.checked_upto;
-                    let upto = next_document_marker(self.text, end).max(from);
-                    let region = self.text.get(from..upto).unwrap_or("");
-                    check_line_breaks(region, from).map_err(|e| self.fail(e))?;
-                    self.checked_upto = upto;
-                    return Ok(Some(Composed {
-                        nodes,
-                        root,
-                        span: Span::new(start, end.saturating_sub(start)),
-                    }));
-                }
-                Event::Scalar(value, style, anchor, tag) => {
-                    let raw = self
-                        .text
-                        .get(span.offset..span.offset + span.len)
-                        .unwrap_or("");
-                    if matches!(style, ScalarStyle::DoubleQuoted) {
-                        check_escapes(raw, span.offset).map_err(|e| self.fail(e))?;
-                    }
-                    let plain = matches!(style, ScalarStyle::Plain);
-                    // In a flow collection YAML 1.1 always reads `:` as the value indicator, so
-                    // a plain scalar cannot start with it there (YAML 1.2 allows `[:a]`).
-                    // Likewise `?` ends a plain scalar there (it starts a complex key).
-                    if plain && stack.last().is_some_and(|f| f.flow) {
-                        if raw.starts_with(':') {
-                            return Err(self.fail(
-                                YamlError::new(
-                                    "did not find expected node content: YAML 1.1 reads `:` in a \
-                                     flow collection as a key/value separator",
-                                    Span::new(span.offset, 1),
-                                    "here",
-                                )
-                                .with_help("quote the value"),
-                            ));
-                        }
-                        if let Some(q) = raw.find('?') {
-                            return Err(self.fail(YamlError::new(
-                                "YAML 1.1 does not allow `?` inside an unquoted value in a flow \
-                                 collection",
-                                Span::new(span.offset + q, 1),
-                                "here",
-                            )
-                            .with_help("quote the value")));
-                        }
-                    }
-                    let mut value = value;
-                    // At the end of input without a final line break, YAML 1.1 gives a block
-                    // scalar no trailing newline; granit adds one.
-                    if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded)
-                        && span.offset + span.len >= self.text.len()
-                        && ends_in_unterminated_line(self.text)
-                        && value.ends_with('\n')
-                    {
-                        value.to_mut().pop();
-                    }
-                    let tag = tag.map(|t| format!("{}{}", t.handle(), t.suffix()));
-                    // granit reports an empty plain scalar as "~"; yaml.v2 sees "", which only
-                    // differs under `!!str`.
-                    let value = if plain && span.len == 0 {
-                        String::new()
-                    } else {
-                        value.into_owned()
-                    };
-                    let implicit = (plain && tag.is_none()) || tag.as_deref() == Some("!");
-                    let id = nodes.len();
-                    nodes.push(Node {
-                        kind: NodeKind::Scalar {
-                            value,
-                            implicit,
-                            tag,
-                        },
-                        span,
-                    });
-                    if anchor != 0 {
-                        anchors.insert(anchor, id);
-                    }
-                    id
-                }
-                Event::Alias(anchor) => {
-                    let Some(&target) = anchors.get(&anchor) else {
-                        return Err(YamlError::new(
-                            "unknown anchor referenced by alias",
-                            span,
-                            "unknown anchor",
-                        ));
-                    };
-                    let name = self
-                        .text
-                        .get(span.offset..span.offset + span.len)
-                        .unwrap_or("")
-                        .trim_start_matches('*')
-                        .to_string();
-                    check_anchor_name(&name, span).map_err(|e| self.fail(e))?;
-                    let id = nodes.len();
-                    nodes.push(Node {
-                        kind: NodeKind::Alias { target, name },
-                        span,
-                    });
-                    id
-                }
-                Event::Anchor(_, name) => {
-                    check_anchor_name(&name, span).map_err(|e| self.fail(e))?;
-                    continue;
-                }
-                Event::SequenceStart(style, anchor, _) | Event::MappingStart(style, anchor, _) => {
-                    let flow = matches!(style, StructureStyle::Flow);
-                    let kind = if matches!(event, Event::SequenceStart(..)) {
-                        NodeKind::Seq(Vec::new())
-                    } else {
-                        NodeKind::Map(Vec::new())
-                    };
-                    let id = nodes.len();
-                    nodes.push(Node { kind, span });
-                    // Registered before the children, exactly like yaml.v2.
-                    if anchor != 0 {
-                        anchors.insert(anchor, id);
-                    }
-                    stack.push(Frame {
-                        id,
-                        pending_key: None,
-                        last_end: span.offset + span.len,
-                        flow,
-                    });
-                    continue;
-                }
-                Event::SequenceEnd | Event::MappingEnd => {
-                    let Some(frame) = stack.pop() else {
-                        return Err(self.internal(span, "unbalanced collection end"));
-                    };
-                    let node = nodes
-                        .get_mut(frame.id)
-                        .ok_or_else(|| YamlError::internal_at(span, "missing collection node"))?;
-                    if frame.pending_key.is_some() {
-                        return Err(self.internal(span, "mapping key without value"));
-                    }
-                    // Flow collections end at their bracket; block ones (whose end event is an
-                    // empty span at the next token) at their last child.
-                    let end = if span.len > 0 {
-                        span.offset + span.len
-                    } else {
-                        frame.last_end
-                    };
-                    node.span = Span::new(node.span.offset, end.saturating_sub(node.span.offset));
-                    frame.id
-                }
-                // StreamStart, comments and other metadata events carry no data.
-                _ => continue,
-            };
-            let done_end = nodes.get(done).map_or(0, |n| n.span.offset + n.span.len);
-            match stack.last_mut() {
-                None => {
-                    if root.is_some() {
-                        return Err(self.internal(span, "second root node"));
-                    }
-                    root = Some(done);
-                }
-                Some(frame) => {
-                    frame.last_end = frame.last_end.max(done_end);
-                    let parent = nodes
-                        .get_mut(frame.id)
-                        .ok_or_else(|| YamlError::internal_at(span, "missing parent node"))?;
-                    match &mut parent.kind {
-                        NodeKind::Seq(items) => items.push(done),
-                        NodeKind::Map(pairs) => match frame.pending_key.take() {
-                            None => frame.pending_key = Some(done),
-                            Some(key) => pairs.push((key, done)),
-                        },
-                        _ => return Err(self.internal(span, "child of a scalar")),
-                    }
-                }
-            }
         }
+    }
+
+    /// Charge the document's new nodes to the run in batches (and at its end), and refuse a
+    /// node past [`MAX_DOCUMENT_NODES`].
+    fn count(&mut self, doc: &mut Doc, event: &Event<'a>, span: Span) -> Result<(), YamlError> {
+        if self.charged
+            && (doc.nodes.len() - doc.paid >= RUN_BATCH || matches!(event, Event::DocumentEnd))
+        {
+            let n = doc.nodes.len() - doc.paid;
+            doc.paid = doc.nodes.len();
+            charge_run(n, span).map_err(|e| self.fail(e))?;
+        }
+        if doc.nodes.len() >= MAX_DOCUMENT_NODES
+            && matches!(
+                event,
+                Event::Scalar(..)
+                    | Event::Alias(_)
+                    | Event::SequenceStart(..)
+                    | Event::MappingStart(..)
+            )
+        {
+            return Err(self.fail(
+                YamlError::new(
+                    format!("document too large: more than {MAX_DOCUMENT_NODES} nodes"),
+                    span,
+                    "this node is one too many",
+                )
+                .with_help(
+                    "a Kubernetes object is at most 1.5 MiB; split the input into several \
+                     documents (`---`)",
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The document ended at `span`: check what YAML 1.1 reads differently up to the next
+    /// document, and hand the tree on.
+    fn end_document(&mut self, doc: Doc, span: Span) -> Result<Composed, YamlError> {
+        let Some(root) = doc.root else {
+            return Err(self.internal(span, "document without content"));
+        };
+        let root_span = doc.nodes.get(root).map_or(span, |n| n.span);
+        let start = doc.start.unwrap_or(root_span.offset).min(root_span.offset);
+        // An implicit end is an empty span at the *next* token; only an explicit `...` belongs
+        // to the document.
+        let end = if span.len > 0 {
+            span.offset + span.len
+        } else {
+            root_span.offset + root_span.len
+        };
+        // Go's parser reads up to the next document marker (trailing comments included), so
+        // that is the region checked for YAML 1.1 line breaks.
+        let from = self.checked_upto;
+        let upto = next_document_marker(self.text, end).max(from);
+        let region = self.text.get(from..upto).unwrap_or("");
+        check_line_breaks(region, from).map_err(|e| self.fail(e))?;
+        self.checked_upto = upto;
+        Ok(Composed {
+            nodes: doc.nodes,
+            root,
+            span: Span::new(start, end.saturating_sub(start)),
+        })
+    }
+
+    /// A scalar node, after the checks of what YAML 1.1 reads differently.
+    fn scalar(
+        &mut self,
+        doc: &mut Doc,
+        value: std::borrow::Cow<'a, str>,
+        style: ScalarStyle,
+        anchor: usize,
+        tag: Option<String>,
+        span: Span,
+    ) -> Result<NodeId, YamlError> {
+        let raw = self
+            .text
+            .get(span.offset..span.offset + span.len)
+            .unwrap_or("");
+        if matches!(style, ScalarStyle::DoubleQuoted) {
+            check_escapes(raw, span.offset).map_err(|e| self.fail(e))?;
+        }
+        let plain = matches!(style, ScalarStyle::Plain);
+        if plain && doc.stack.last().is_some_and(|f| f.flow) {
+            self.check_plain_in_flow(raw, span)?;
+        }
+        let mut value = value;
+        // At the end of input without a final line break, YAML 1.1 gives a block scalar no
+        // trailing newline; granit adds one.
+        if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded)
+            && span.offset + span.len >= self.text.len()
+            && ends_in_unterminated_line(self.text)
+            && value.ends_with('\n')
+        {
+            value.to_mut().pop();
+        }
+        // granit reports an empty plain scalar as "~"; yaml.v2 sees "", which only differs
+        // under `!!str`.
+        let value = if plain && span.len == 0 {
+            String::new()
+        } else {
+            value.into_owned()
+        };
+        let implicit = (plain && tag.is_none()) || tag.as_deref() == Some("!");
+        let id = doc.nodes.len();
+        doc.nodes.push(Node {
+            kind: NodeKind::Scalar {
+                value,
+                implicit,
+                tag,
+            },
+            span,
+        });
+        if anchor != 0 {
+            doc.anchors.insert(anchor, id);
+        }
+        Ok(id)
+    }
+
+    /// In a flow collection YAML 1.1 always reads `:` as the value indicator, so a plain scalar
+    /// cannot start with it there (YAML 1.2 allows `[:a]`). Likewise `?` ends a plain scalar
+    /// there (it starts a complex key).
+    fn check_plain_in_flow(&mut self, raw: &str, span: Span) -> Result<(), YamlError> {
+        if raw.starts_with(':') {
+            return Err(self.fail(
+                YamlError::new(
+                    "did not find expected node content: YAML 1.1 reads `:` in a flow \
+                     collection as a key/value separator",
+                    Span::new(span.offset, 1),
+                    "here",
+                )
+                .with_help("quote the value"),
+            ));
+        }
+        if let Some(q) = raw.find('?') {
+            return Err(self.fail(
+                YamlError::new(
+                    "YAML 1.1 does not allow `?` inside an unquoted value in a flow collection",
+                    Span::new(span.offset + q, 1),
+                    "here",
+                )
+                .with_help("quote the value"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// An alias node: its anchor must be known (registered when its node started).
+    fn alias(&mut self, doc: &mut Doc, anchor: usize, span: Span) -> Result<NodeId, YamlError> {
+        let Some(&target) = doc.anchors.get(&anchor) else {
+            return Err(YamlError::new(
+                "unknown anchor referenced by alias",
+                span,
+                "unknown anchor",
+            ));
+        };
+        let name = self
+            .text
+            .get(span.offset..span.offset + span.len)
+            .unwrap_or("")
+            .trim_start_matches('*')
+            .to_string();
+        check_anchor_name(&name, span).map_err(|e| self.fail(e))?;
+        let id = doc.nodes.len();
+        doc.nodes.push(Node {
+            kind: NodeKind::Alias { target, name },
+            span,
+        });
+        Ok(id)
+    }
+
+    /// The open collection ends at `span`: its node's extent is settled.
+    fn close(&mut self, doc: &mut Doc, span: Span) -> Result<NodeId, YamlError> {
+        let Some(frame) = doc.stack.pop() else {
+            return Err(self.internal(span, "unbalanced collection end"));
+        };
+        let node = doc
+            .nodes
+            .get_mut(frame.id)
+            .ok_or_else(|| YamlError::internal_at(span, "missing collection node"))?;
+        if frame.pending_key.is_some() {
+            return Err(self.internal(span, "mapping key without value"));
+        }
+        // Flow collections end at their bracket; block ones (whose end event is an empty span
+        // at the next token) at their last child.
+        let end = if span.len > 0 {
+            span.offset + span.len
+        } else {
+            frame.last_end
+        };
+        node.span = Span::new(node.span.offset, end.saturating_sub(node.span.offset));
+        Ok(frame.id)
+    }
+
+    /// Attach the finished node `done` to the open collection, or make it the root.
+    fn attach(&mut self, doc: &mut Doc, done: NodeId, span: Span) -> Result<(), YamlError> {
+        let done_end = doc
+            .nodes
+            .get(done)
+            .map_or(0, |n| n.span.offset + n.span.len);
+        let Some(frame) = doc.stack.last_mut() else {
+            if doc.root.is_some() {
+                return Err(self.internal(span, "second root node"));
+            }
+            doc.root = Some(done);
+            return Ok(());
+        };
+        frame.last_end = frame.last_end.max(done_end);
+        let parent = doc
+            .nodes
+            .get_mut(frame.id)
+            .ok_or_else(|| YamlError::internal_at(span, "missing parent node"))?;
+        match &mut parent.kind {
+            NodeKind::Seq(items) => items.push(done),
+            NodeKind::Map(pairs) => match frame.pending_key.take() {
+                None => frame.pending_key = Some(done),
+                Some(key) => pairs.push((key, done)),
+            },
+            _ => return Err(self.internal(span, "child of a scalar")),
+        }
+        Ok(())
     }
 
     fn next_event(&mut self) -> Result<Option<(Event<'a>, Span)>, YamlError> {
