@@ -160,10 +160,19 @@ impl Crds {
     ) -> (Crds, Vec<Diagnostic>) {
         use rayon::prelude::*;
         let objects: Vec<&Object> = objects.into_iter().collect();
-        let read: Vec<Option<(Vec<Structural>, Vec<Diagnostic>)>> = objects
-            .par_iter()
-            .map(|o| definition::is_crd(o).then(|| definition::read_wanted(o, wanted)))
-            .collect();
+        let read_one =
+            |o: &&Object| definition::is_crd(o).then(|| definition::read_wanted(o, wanted));
+        // A run without CRDs (built-in schemas only) does not wake the pool for nothing.
+        let several = objects
+            .iter()
+            .filter(|o| definition::is_crd(o))
+            .nth(1)
+            .is_some();
+        let read: Vec<Option<(Vec<Structural>, Vec<Diagnostic>)>> = if several {
+            objects.par_iter().map(read_one).collect()
+        } else {
+            objects.iter().map(read_one).collect()
+        };
         let mut crds = Crds::new();
         let mut warnings = Vec::new();
         for (o, read) in objects.into_iter().zip(read) {
