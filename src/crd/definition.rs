@@ -78,7 +78,7 @@ pub fn read(crd: &Object) -> (Vec<Structural>, Vec<Diagnostic>) {
 /// compilation of their schemas and CEL rules, and say nothing of the run).
 pub fn read_wanted(
     crd: &Object,
-    wanted: &dyn Fn(&Gvk) -> bool,
+    wanted: &(dyn Fn(&Gvk) -> bool + Sync),
 ) -> (Vec<Structural>, Vec<Diagnostic>) {
     read_wanted_with(crd, wanted, Compile::Eager)
 }

@@ -149,23 +149,43 @@ impl Crds {
     }
 
     /// [`Crds::from_objects`], compiling only the versions and kinds `wanted` accepts.
+    ///
+    /// The CRDs are compiled in parallel (decoding a schema and compiling its CEL rules is most
+    /// of what a provider's CRD costs once it is read, and a run needs a dozen of them), then
+    /// registered in input order, as one pass would: a later definition still replaces an
+    /// earlier one, and the warnings come in input order.
     pub fn from_objects_wanted<'a>(
         objects: impl IntoIterator<Item = &'a Object>,
-        wanted: &dyn Fn(&Gvk) -> bool,
+        wanted: &(dyn Fn(&Gvk) -> bool + Sync),
     ) -> (Crds, Vec<Diagnostic>) {
+        use rayon::prelude::*;
+        let objects: Vec<&Object> = objects.into_iter().collect();
+        let read_one =
+            |o: &&Object| definition::is_crd(o).then(|| definition::read_wanted(o, wanted));
+        // A run without CRDs (built-in schemas only) does not wake the pool for nothing.
+        let several = objects
+            .iter()
+            .filter(|o| definition::is_crd(o))
+            .nth(1)
+            .is_some();
+        let read: Vec<Option<(Vec<Structural>, Vec<Diagnostic>)>> = if several {
+            objects.par_iter().map(read_one).collect()
+        } else {
+            objects.iter().map(read_one).collect()
+        };
         let mut crds = Crds::new();
         let mut warnings = Vec::new();
-        for o in objects {
-            if definition::is_crd(o) {
-                crds.add_plural(o);
-                let (served, w) = definition::read_wanted(o, wanted);
-                for s in served {
-                    crds.by_gvk
-                        .insert(s.gvk().clone(), Served::Read(Arc::new(s)));
+        for (o, read) in objects.into_iter().zip(read) {
+            match read {
+                Some((served, w)) => {
+                    crds.add_plural(o);
+                    for s in served {
+                        crds.by_gvk
+                            .insert(s.gvk().clone(), Served::Read(Arc::new(s)));
+                    }
+                    warnings.extend(w);
                 }
-                warnings.extend(w);
-            } else {
-                crds.hooks.add(o);
+                None => crds.hooks.add(o),
             }
         }
         crds.cover();

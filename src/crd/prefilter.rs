@@ -23,7 +23,11 @@ meets ([`unused_version_schemas`]), which only [`super::definition::read_wanted`
 passes over. They are cut from the text before it is parsed where the lines on the way are laid
 out as controller-gen lays them out ([`unused_schema_lines`]), else left out while reading
 ([`crate::load::yaml::fast`]); what is cut is not read at all, its syntax errors included, as
-for a document passed over.
+for a document passed over. And, in the versions it does read, the `description`s of schema
+nodes ([`schema_description_lines`]): documentation, which no reader of a schema looks at, and
+most of a generated CRD's bytes. Those are cut only where reading them could not fail (a block
+scalar of printable text, indented as YAML requires), so the document reads as it would whole,
+less the descriptions, and their nodes still count against the bounds.
 */
 
 /// The values of `--crds` documents no reader looks at, for the span-free reader
@@ -70,7 +74,16 @@ pub fn unused_version_schemas(
             _ => false,
         }
     };
-    let cut = std::sync::Arc::new(move |text: &str| unused_schema_lines(text, &|g| wanted2(g)));
+    let cut = std::sync::Arc::new(move |text: &str| {
+        let versions = unused_schema_lines(text, &|g| wanted2(g));
+        let descriptions = schema_description_lines(text, &versions);
+        // A description is two nodes, its key and its value, which still count as read.
+        let nodes = 2 * descriptions.len();
+        let mut ranges = versions;
+        ranges.extend(descriptions);
+        ranges.sort_by_key(|r| r.start);
+        crate::load::yaml::fast::Cuts { ranges, nodes }
+    });
     SkipValue {
         depth: 5,
         test: std::sync::Arc::new(test),
@@ -201,6 +214,351 @@ pub fn unused_schema_lines(
     }
     // A schema running to the end of the document is not cut: the document's end is its end.
     cuts
+}
+
+/// Where a line of a CustomResourceDefinition is, as far as [`schema_description_lines`] needs
+/// to know: on the way to a version's `schema.openAPIV3Schema`, in a schema (a node whose
+/// `description` is documentation), or elsewhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Within {
+    Root,
+    Spec,
+    Versions,
+    Version,
+    SchemaOf,
+    /// A schema node (a mapping of keywords).
+    Schema,
+    /// `items`: a schema, or a sequence of schemas.
+    Items,
+    /// `properties`, `patternProperties`, `definitions`: names to schemas.
+    Names,
+    /// `allOf`, `anyOf`, `oneOf`: a sequence of schemas.
+    Junctors,
+    Elsewhere,
+}
+
+impl Within {
+    /// Where the value of `key` in a mapping here is.
+    fn key(self, key: &str) -> Within {
+        match (self, key) {
+            (Within::Root, "spec") => Within::Spec,
+            (Within::Spec, "versions") => Within::Versions,
+            (Within::Version, "schema") => Within::SchemaOf,
+            (Within::SchemaOf, "openAPIV3Schema") => Within::Schema,
+            (Within::Names, _) => Within::Schema,
+            (Within::Schema | Within::Items, k) => match k {
+                "properties" | "patternProperties" | "definitions" => Within::Names,
+                "items" => Within::Items,
+                "additionalProperties" | "additionalItems" | "not" => Within::Schema,
+                "allOf" | "anyOf" | "oneOf" => Within::Junctors,
+                _ => Within::Elsewhere,
+            },
+            _ => Within::Elsewhere,
+        }
+    }
+
+    /// Where an item of a sequence here is.
+    fn item(self) -> Within {
+        match self {
+            Within::Versions => Within::Version,
+            Within::Items | Within::Junctors => Within::Schema,
+            _ => Within::Elsewhere,
+        }
+    }
+}
+
+/// The byte ranges of `text`, a CustomResourceDefinition written as controller-gen writes it,
+/// that hold the `description` of a schema node of a version's `openAPIV3Schema`, outside the
+/// ranges `skip` (sorted whole lines, already cut): documentation no reader of a `--crds`
+/// schema looks at, and most of a generated CRD's bytes.
+///
+/// Only a description that no reading could fail on is cut, so that cutting changes nothing
+/// but its absence: a literal or folded block scalar (`|`, `|-`, `>`, `>-`, which is always a
+/// string) on a line of its own, its text printable ASCII lines indented as YAML requires, and
+/// followed by another key of the same mapping (which therefore stays a mapping, and keeps a
+/// value as deep). Every other line on the way must be plain block structure, so that where a
+/// line is is known from indentation alone: plain keys, `- ` items, one-line quoted or flow
+/// values, block scalars and multi-line plain values (their lines passed over), comments; a
+/// tab, a carriage return, a second document, a key written twice as `description` in one
+/// mapping (a duplicate key is the full reader's error to report) or anything else cuts nothing.
+pub fn schema_description_lines(
+    text: &str,
+    skip: &[std::ops::Range<usize>],
+) -> Vec<std::ops::Range<usize>> {
+    struct Open {
+        /// The indentation of the line that opened it (a key, or a `-`).
+        indent: usize,
+        item: bool,
+        within: Within,
+        /// A `description` key was seen in this mapping.
+        described: bool,
+    }
+    let bytes = text.as_bytes();
+    if memchr::memchr2(b'\r', b'\t', bytes).is_some() {
+        return Vec::new();
+    }
+    let mut cuts = Vec::new();
+    let mut stack: Vec<Open> = Vec::new();
+    let mut root_described = false;
+    let mut skip = skip.iter().peekable();
+    // Lines more indented than this belong to a value being passed over.
+    let mut deeper: Option<usize> = None;
+    let mut started = false;
+    let mut at = 0;
+    while at < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+        let line_at = at;
+        at = end;
+        while skip.peek().is_some_and(|r| r.end <= line_at) {
+            skip.next();
+        }
+        if let Some(r) = skip.peek()
+            && r.start <= line_at
+        {
+            at = r.end.max(end);
+            continue;
+        }
+        let Some(line) = text.get(line_at..end) else {
+            return Vec::new();
+        };
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        let body = line.trim_start_matches(' ');
+        let indent = line.len() - body.len();
+        if body.is_empty() {
+            continue;
+        }
+        if let Some(d) = deeper {
+            if indent > d {
+                continue;
+            }
+            deeper = None;
+        }
+        if body.starts_with('#') {
+            continue;
+        }
+        if indent == 0 && (body.starts_with("---") || body.starts_with("...")) {
+            if started || body.trim_end() != "---" {
+                return Vec::new();
+            }
+            started = true;
+            continue;
+        }
+        started = true;
+        // A sequence item: its `-` opens it; what follows on the line is its first key (or a
+        // scalar item), indented as far as it stands.
+        let (indent, body, on_item_line) = if body == "-" || body.starts_with("- ") {
+            while stack
+                .last()
+                .is_some_and(|o| o.indent > indent || (o.indent == indent && o.item))
+            {
+                stack.pop();
+            }
+            let within = stack.last().map_or(Within::Elsewhere, |o| o.within).item();
+            stack.push(Open {
+                indent,
+                item: true,
+                within,
+                described: false,
+            });
+            let rest = body[1..].trim_start_matches(' ');
+            if rest.is_empty() || rest.starts_with('#') {
+                continue;
+            }
+            let rest_indent = indent + (body.len() - rest.len());
+            if entry(rest).is_none() {
+                // A scalar item, maybe over more lines.
+                if !one_line_value(rest) {
+                    match quoted_end(text, offset_in(text, rest), indent) {
+                        Some(stop) => at = stop,
+                        None => return Vec::new(),
+                    }
+                }
+                deeper = Some(indent);
+                continue;
+            }
+            (rest_indent, rest, true)
+        } else {
+            while stack.last().is_some_and(|o| o.indent >= indent) {
+                stack.pop();
+            }
+            (indent, body, false)
+        };
+        let Some((key, value)) = entry(body) else {
+            return Vec::new();
+        };
+        let parent = stack.last().map_or(Within::Root, |o| o.within);
+        if key == "description" {
+            let described = match stack.last_mut() {
+                Some(o) => &mut o.described,
+                None => &mut root_described,
+            };
+            if *described {
+                return Vec::new();
+            }
+            *described = true;
+            if !on_item_line
+                && matches!(parent, Within::Schema | Within::Items)
+                && stack.len() < 200
+                && matches!(
+                    body.trim_end(),
+                    "description: |" | "description: |-" | "description: >" | "description: >-"
+                )
+                && let Some(stop) = block_scalar_end(text, end, indent)
+            {
+                cuts.push(line_at..stop);
+                at = stop;
+                continue;
+            }
+        }
+        if value.is_empty() {
+            stack.push(Open {
+                indent,
+                item: false,
+                within: parent.key(key),
+                described: false,
+            });
+        } else {
+            let raw = body.split_once(':').map_or("", |(_, v)| v);
+            if !(value.starts_with(['|', '>']) || one_line_value(raw)) {
+                // A quoted value over more lines, each more indented than its key.
+                match quoted_end(text, offset_in(text, raw), indent) {
+                    Some(stop) => at = stop,
+                    None => return Vec::new(),
+                }
+            }
+            // A block scalar or a plain value going on over more indented lines.
+            deeper = Some(indent);
+        }
+    }
+    cuts
+}
+
+/// Whether a value that starts on a line ends on it where it may be quoted or a flow
+/// collection, a comment aside (anchors, aliases and tags are not looked at: any is a no).
+/// `value` is the line's text after its key's `:` or its item's `-`.
+fn one_line_value(value: &str) -> bool {
+    let value = value.trim();
+    let b = value.as_bytes();
+    // Nothing but a comment after the closing quote.
+    let closed_at = |i: usize| {
+        let rest = value.get(i + 1..).unwrap_or("");
+        rest.is_empty() || rest.starts_with(" #")
+    };
+    match b.first() {
+        Some(b'"') => {
+            let mut i = 1;
+            while let Some(c) = b.get(i) {
+                match c {
+                    b'\\' => i += 2,
+                    b'"' => return closed_at(i),
+                    _ => i += 1,
+                }
+            }
+            false
+        }
+        Some(b'\'') => {
+            let mut i = 1;
+            while let Some(c) = b.get(i) {
+                if *c == b'\'' {
+                    if b.get(i + 1) == Some(&b'\'') {
+                        i += 2;
+                        continue;
+                    }
+                    return closed_at(i);
+                }
+                i += 1;
+            }
+            false
+        }
+        Some(b'[') => value.ends_with(']'),
+        Some(b'{') => value.ends_with('}'),
+        Some(b'&' | b'*' | b'!' | b'?' | b'%' | b'@' | b'`') => false,
+        _ => true,
+    }
+}
+
+/// The byte offset of `part`, a slice of `text`, in `text`.
+fn offset_in(text: &str, part: &str) -> usize {
+    (part.as_ptr() as usize).saturating_sub(text.as_ptr() as usize)
+}
+
+/// Where the line ends on which the quoted scalar starting at byte `from` of `text` (after
+/// spaces) closes, when every line it goes on over is blank or more indented than `indent` (the
+/// key or item it is the value of), as YAML requires, and nothing but a comment follows the
+/// closing quote; `None` otherwise.
+fn quoted_end(text: &str, from: usize, indent: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut i = from;
+    while b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    let quote = *b.get(i).filter(|q| matches!(q, b'"' | b'\''))?;
+    i += 1;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'\\' if quote == b'"' => i += 2,
+            b'\'' if quote == b'\'' && b.get(i + 1) == Some(&b'\'') => i += 2,
+            c if c == quote => {
+                let end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |n| i + n + 1);
+                let rest = text.get(i + 1..end)?.trim_end_matches('\n');
+                let rest = rest.trim_start_matches(' ');
+                return (rest.is_empty() || rest.starts_with('#')).then_some(end);
+            }
+            b'\n' => {
+                i += 1;
+                let spaces = b[i..].iter().take_while(|c| **c == b' ').count();
+                if !matches!(b.get(i + spaces), Some(b'\n') | None) && spaces <= indent {
+                    return None;
+                }
+                i += spaces;
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Where the block scalar whose header line (a key at `indent`) ends at byte `from` of `text`
+/// ends: the start of the next line at `indent` holding a plain key, when every line before it
+/// is blank or the scalar's text (printable ASCII, at least as indented as its first line, with
+/// no blank line before that first line more indented than it, as YAML requires); `None`
+/// otherwise.
+fn block_scalar_end(text: &str, from: usize, indent: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut at = from;
+    let mut first: Option<usize> = None;
+    let mut leading_blank = 0;
+    while at < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+        let line = &bytes[at..end];
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        let spaces = line.iter().take_while(|b| **b == b' ').count();
+        let rest = &line[spaces..];
+        if rest.is_empty() {
+            if first.is_none() {
+                leading_blank = leading_blank.max(spaces);
+            }
+            at = end;
+            continue;
+        }
+        if spaces <= indent {
+            let rest = std::str::from_utf8(rest).ok()?;
+            let key_line =
+                spaces == indent && !rest.starts_with(['-', '#']) && entry(rest).is_some();
+            return (key_line && first.is_some()).then_some(at);
+        }
+        match first {
+            None if leading_blank > spaces => return None,
+            None => first = Some(spaces),
+            Some(f) if spaces < f => return None,
+            Some(_) => {}
+        }
+        if !rest.iter().all(|b| (0x20..0x7f).contains(b)) {
+            return None;
+        }
+        at = end;
+    }
+    None
 }
 
 /// `key: value` with a plain key, a trailing comment aside; `None` for anything else.
@@ -609,5 +967,152 @@ mod tests {
     fn no_wanted_kind_keeps_nothing_plain() {
         assert!(!may_define("kind: CustomResourceDefinition\n", &[]));
         assert!(!may_define("kind: X\n", &kinds(&[""])));
+    }
+
+    /// A CRD with generated descriptions, as controller-gen writes them.
+    const DESCRIBED: &str = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  names:\n    kind: Widget\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema:\n        description: |-\n          A widget: \"quoted\", # not a comment.\n\n          More.\n        properties:\n          description:\n            description: |-\n              A field named description.\n            type: string\n          items:\n            items:\n              description: >-\n                folded\n              type: string\n            type: array\n          d:\n            default:\n              description: |-\n                a default, kept\n            type: object\n        type: object\n    served: true\n";
+
+    /// The text of each range.
+    fn cut_texts<'t>(text: &'t str, ranges: &[std::ops::Range<usize>]) -> Vec<&'t str> {
+        ranges.iter().map(|r| &text[r.clone()]).collect()
+    }
+
+    #[test]
+    fn schema_descriptions_are_cut_as_whole_lines_and_nothing_else() {
+        let cuts = schema_description_lines(DESCRIBED, &[]);
+        assert_eq!(
+            cut_texts(DESCRIBED, &cuts),
+            [
+                "        description: |-\n          A widget: \"quoted\", # not a comment.\n\n          More.\n",
+                "            description: |-\n              A field named description.\n",
+                "              description: >-\n                folded\n",
+            ]
+        );
+        // Read with the cuts, the value is the whole text's without those three descriptions,
+        // and its extent is the whole text's.
+        let skip = unused_version_schemas(|_| true);
+        let file = crate::source::SourceFile::new("t.yaml", DESCRIBED);
+        let read =
+            crate::load::yaml::parse_stream_kept(&file, &|_: &str| true, Some(&skip)).unwrap();
+        let whole = crate::load::yaml::parse_stream(&file).unwrap();
+        let mut want = whole[0].value.clone();
+        let schema = &mut want["spec"]["versions"][0]["schema"]["openAPIV3Schema"];
+        schema.as_object_mut().unwrap().remove("description");
+        let description = &mut schema["properties"]["description"];
+        description.as_object_mut().unwrap().remove("description");
+        let items = &mut schema["properties"]["items"]["items"];
+        items.as_object_mut().unwrap().remove("description");
+        assert_eq!(read[0].value, want);
+        assert_eq!(read[0].span, whole[0].span);
+        // An unwanted version's schema is cut whole, descriptions and all.
+        let skip = unused_version_schemas(|_| false);
+        let read =
+            crate::load::yaml::parse_stream_kept(&file, &|_: &str| true, Some(&skip)).unwrap();
+        assert!(read[0].value["spec"]["versions"][0].get("schema").is_none());
+    }
+
+    #[test]
+    fn descriptions_that_reading_could_fail_on_or_that_are_not_documentation_are_kept() {
+        let one = |text: &str| schema_description_lines(text, &[]).len();
+        assert_eq!(one(DESCRIBED), 3);
+        // Not followed by a key of the same mapping: the last key, and the end of the text.
+        let last = DESCRIBED.replace(
+            "              A field named description.\n            type: string\n",
+            "              A field named description.\n",
+        );
+        assert_eq!(one(&last), 2);
+        let end = "apiVersion: v1\nspec:\n  versions:\n  - schema:\n      openAPIV3Schema:\n        description: |-\n          x\n";
+        assert_eq!(one(end), 0);
+        // A tab, a carriage return or a character beyond printable ASCII in the text.
+        for odd in ["\t", "\r", "\u{85}", "é"] {
+            let t = DESCRIBED.replace("More.", &format!("More{odd}."));
+            let kept = if matches!(odd, "\t" | "\r") { 0 } else { 2 };
+            assert_eq!(one(&t), kept, "{odd:?}");
+        }
+        // Lines indented as YAML refuses: a less indented line, a leading blank line more
+        // indented than the text. Not cut, the reader reports them where they are.
+        let less = DESCRIBED.replace("          More.", "         More.");
+        assert_eq!(one(&less), 2);
+        let blank = DESCRIBED.replace(
+            "        description: |-\n          A widget",
+            "        description: |-\n                \n          A widget",
+        );
+        assert_eq!(one(&blank), 2);
+        let file = crate::source::SourceFile::new("t.yaml", blank.clone());
+        let skip = unused_version_schemas(|_| true);
+        assert!(crate::load::yaml::parse_stream_kept(&file, &|_: &str| true, Some(&skip)).is_err());
+        // A description written twice in one mapping (a duplicate key): nothing is cut.
+        let twice = DESCRIBED.replace(
+            "            type: string\n",
+            "            description: |-\n              again\n            type: string\n",
+        );
+        assert_eq!(one(&twice), 0);
+        // On an item's line, and under a key that is no schema's keyword.
+        let item = DESCRIBED.replace("          items:\n            items:\n              description: >-\n                folded\n              type: string\n", "          items:\n            anyOf:\n            - description: >-\n                folded\n              type: string\n");
+        assert_eq!(one(&item), 2);
+        // A second document; a quoted value over more lines is passed over where they are
+        // more indented than its key, and stops everything where one is not.
+        assert_eq!(one(&format!("{DESCRIBED}---\na: 1\n")), 0);
+        let quoted = |q: &str| DESCRIBED.replace("    served: true", &format!("    served: {q}"));
+        assert_eq!(one(&quoted("\"a \\\" b\n\n      c\"")), 3);
+        assert_eq!(one(&quoted("'a'' b\n      c' # c")), 3);
+        assert_eq!(one(&quoted("\"true\n    \"")), 0);
+        assert_eq!(one(&quoted("'a\n   b''")), 0);
+    }
+
+    /// Descriptions before every keyword `type` of the fixture CRDs' schemas are all cut, and
+    /// the documents read as without them.
+    #[test]
+    fn fixture_crds_with_descriptions_read_as_without() {
+        use crate::load::yaml::parse_stream_kept;
+        use crate::source::SourceFile;
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/crds");
+        let mut cut = 0;
+        for f in ["capa", "capd", "kubeadm-bootstrap", "kubeadm-control-plane"] {
+            let text = std::fs::read_to_string(format!("{dir}/{f}.yaml")).unwrap();
+            let mut described = String::new();
+            let mut added = 0;
+            // Values that are no schema (a `default`'s) get none.
+            let mut value_at: Option<usize> = None;
+            for line in text.split_inclusive('\n') {
+                let body = line.trim_start_matches(' ');
+                let indent = line.len() - body.len();
+                if value_at.is_some_and(|d| indent <= d) {
+                    value_at = None;
+                }
+                if value_at.is_none()
+                    && (body.starts_with("default:") || body.starts_with("example:"))
+                {
+                    value_at = Some(indent);
+                }
+                if body.starts_with("type: ") && indent > 8 && value_at.is_none() {
+                    let pad = " ".repeat(indent);
+                    described.push_str(&format!(
+                        "{pad}description: |-\n{pad}  Generated: \"text\", # and [more] {{of it}}.\n\n{pad}  Second line.\n"
+                    ));
+                    added += 1;
+                }
+                described.push_str(line);
+            }
+            assert!(added > 50, "{f}");
+            for wanted in [vec![], vec!["v1beta1"], vec!["v1beta2", "v2"]] {
+                let skip = unused_version_schemas(move |g| wanted.contains(&g.version.as_str()));
+                let a = SourceFile::new("a.yaml", text.clone());
+                let b = SourceFile::new("b.yaml", described.clone());
+                let pieces = crate::load::yaml::Pieces::new(&b);
+                if let Some(c) = &skip.cut {
+                    cut += (0..pieces.len())
+                        .map(|i| c(pieces.text(i)).nodes)
+                        .sum::<usize>();
+                }
+                let a = parse_stream_kept(&a, &|_: &str| true, Some(&skip)).unwrap();
+                let b = parse_stream_kept(&b, &|_: &str| true, Some(&skip)).unwrap();
+                assert_eq!(a.len(), b.len());
+                for (a, b) in a.iter().zip(&b) {
+                    assert_eq!(a.value, b.value, "{f}");
+                }
+            }
+        }
+        assert!(cut > 500, "{cut}");
     }
 }

@@ -51,16 +51,35 @@ pub struct SkipValue {
     pub test: Arc<LeaveOut>,
     /// Faster still, where the text is laid out plainly enough to tell: the byte ranges of a
     /// document's text (whole lines, sorted, apart, strictly inside the document) that hold
-    /// only a key and the value `test` would leave out, so that they are not even scanned.
-    /// What is cut is not read at all, syntax errors included.
+    /// only a key and a value no reader looks at, so that they are not even scanned ([`Cuts`]).
     pub cut: Option<Arc<CutLines>>,
+}
+
+/// What [`SkipValue::cut`] cuts from a document's text before it is read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Cuts {
+    /// Whole lines, sorted, apart, strictly inside the one document of the text, each holding
+    /// only a key and its value. What is cut is not read at all: a range must hold nothing
+    /// whose reading could fail (or be a value `test` leaves out, whose errors go unseen).
+    pub ranges: Vec<Range<usize>>,
+    /// The nodes (keys and values) in the ranges that still count against the document's and
+    /// the run's node bounds, as if they were read: the bounds then fail or pass as on the
+    /// whole text. Only for a text of one document.
+    pub nodes: usize,
+}
+
+impl Cuts {
+    /// Nothing is cut.
+    pub fn is_empty(&self) -> bool {
+        self.ranges.is_empty()
+    }
 }
 
 /// [`SkipValue::test`]: whether to leave out the value at the end of the levels.
 pub type LeaveOut = dyn Fn(&[Level<'_>]) -> bool + Send + Sync;
 
-/// [`SkipValue::cut`]: the ranges of a document's text to cut before reading it.
-pub type CutLines = dyn Fn(&str) -> Vec<Range<usize>> + Send + Sync;
+/// [`SkipValue::cut`]: what of a document's text to cut before reading it.
+pub type CutLines = dyn Fn(&str) -> Cuts + Send + Sync;
 
 impl std::fmt::Debug for SkipValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -106,21 +125,21 @@ pub(super) fn documents(
         return None;
     }
     if let Some(cut) = skip.and_then(|s| s.cut.as_ref()) {
-        let ranges = cut(text);
-        if !ranges.is_empty()
-            && let Some(docs) = read_cut(text, base, &ranges, skip)
+        let cuts = cut(text);
+        if !cuts.is_empty()
+            && let Some(docs) = read_cut(text, base, &cuts, skip)
         {
             return Some(docs);
         }
     }
-    read(text, base, skip)
+    read(text, base, skip, 0)
 }
 
 /// [`read`] of `text` without `ranges`, the extents mapped back onto `text`.
 fn read_cut(
     text: &str,
     base: usize,
-    ranges: &[Range<usize>],
+    cuts: &Cuts,
     skip: Option<&SkipValue>,
 ) -> Option<Vec<(Value, Span)>> {
     // The kept text goes to one buffer per thread: values own their strings, and a fresh
@@ -133,17 +152,18 @@ fn read_cut(
             return None;
         };
         kept.clear();
-        read_cut_into(text, base, ranges, skip, &mut kept)
+        read_cut_into(text, base, cuts, skip, &mut kept)
     })
 }
 
 fn read_cut_into(
     text: &str,
     base: usize,
-    ranges: &[Range<usize>],
+    cuts: &Cuts,
     skip: Option<&SkipValue>,
     kept: &mut String,
 ) -> Option<Vec<(Value, Span)>> {
+    let ranges = &cuts.ranges;
     let mut from = 0;
     for r in ranges {
         if r.start < from || r.start >= r.end {
@@ -163,7 +183,7 @@ fn read_cut_into(
         }
         at
     };
-    let docs = read(kept, 0, skip)?;
+    let docs = read(kept, 0, skip, cuts.nodes)?;
     Some(
         docs.into_iter()
             .map(|(value, span)| {
@@ -175,20 +195,29 @@ fn read_cut_into(
     )
 }
 
-/// [`documents`] without cuts.
-fn read(text: &str, base: usize, skip: Option<&SkipValue>) -> Option<Vec<(Value, Span)>> {
+/// [`documents`] without cuts, or of a text of one document from which cuts holding `cut_nodes`
+/// nodes were taken (they count as read).
+fn read(
+    text: &str,
+    base: usize,
+    skip: Option<&SkipValue>,
+    cut_nodes: usize,
+) -> Option<Vec<(Value, Span)>> {
     let opts = options! { emit_comments: false, emit_anchor_events: true };
     let mut reader = Reader {
         parser: Parser::new_from_str_with_options(text, opts),
         text,
         skip,
-        nodes: 0,
+        nodes: cut_nodes,
+        cut_nodes,
     };
     let mut docs = Vec::new();
+    let mut seen = 0;
     loop {
         match reader.next()? {
             (Event::StreamEnd, _) => break,
             (Event::DocumentStart(explicit, _), span) => {
+                seen += 1;
                 let (value, doc) = reader.document(explicit.then_some(span.offset))?;
                 if !value.is_null() {
                     docs.push((value, Span::new(doc.offset + base, doc.len)));
@@ -196,6 +225,10 @@ fn read(text: &str, base: usize, skip: Option<&SkipValue>) -> Option<Vec<(Value,
             }
             _ => {}
         }
+    }
+    // Cut nodes belong to the one document of the text.
+    if cut_nodes > 0 && seen != 1 {
+        return None;
     }
     try_charge(reader.nodes).then_some(docs)
 }
@@ -206,6 +239,8 @@ struct Reader<'a, 's> {
     skip: Option<&'s SkipValue>,
     /// Nodes read (built or left out), for the bounds the full path keeps.
     nodes: usize,
+    /// Nodes cut from the text, counted to its first document as if read ([`Cuts::nodes`]).
+    cut_nodes: usize,
 }
 
 impl<'a> Reader<'a, '_> {
@@ -227,7 +262,10 @@ impl<'a> Reader<'a, '_> {
     fn document(&mut self, explicit_start: Option<usize>) -> Option<(Value, Span)> {
         let mut stack: Vec<Frame> = Vec::new();
         let mut root: Option<(Value, Span)> = None;
-        let mut doc_nodes = 0;
+        let mut doc_nodes = std::mem::take(&mut self.cut_nodes);
+        if doc_nodes > MAX_DOCUMENT_NODES {
+            return None;
+        }
         loop {
             let (event, span) = self.next()?;
             // A finished value, its span's end, and where it started.
@@ -627,6 +665,26 @@ mod tests {
         ] {
             assert!(same_as_full(text), "{text:?}");
         }
+    }
+
+    /// The nodes of a cut count against the document's bound as if read, and only a text of one
+    /// document may have them.
+    #[test]
+    fn cut_nodes_count_as_read() {
+        let text = "a: 1\nb: |-\n  x\nc: 2\n";
+        let r = 5..15;
+        assert_eq!(&text[r.clone()], "b: |-\n  x\n");
+        let cuts = |nodes| Cuts {
+            ranges: vec![r.clone()],
+            nodes,
+        };
+        let (value, span) = read_cut(text, 0, &cuts(2), None).unwrap().remove(0);
+        assert_eq!(value, serde_json::json!({"a": 1, "c": 2}));
+        assert_eq!(span, full(text).unwrap()[0].1);
+        assert_eq!(read_cut(text, 0, &cuts(MAX_DOCUMENT_NODES), None), None);
+        let two = format!("{text}---\nd: 3\n");
+        assert_eq!(read_cut(&two, 0, &cuts(2), None), None);
+        assert!(read_cut(&two, 0, &cuts(0), None).is_some());
     }
 
     #[test]
