@@ -24,9 +24,10 @@ use std::path::Path;
 
 use crate::load::LoadOptions;
 
-/// Input files up to this many bytes in all are planned on the calling thread alone: a few
-/// milliseconds of work, of which a second core would save less than its start costs.
-pub const SMALL_INPUT_BYTES: u64 = 128 * 1024;
+/// Input files up to this many bytes in all are planned on the calling thread alone: a Cluster
+/// with its class and templates (5 to 20 KB), or a few. Measured on two cores: one Cluster ran
+/// 30 % faster on one thread, 10 Clusters (22 KB) as fast, 60 Clusters (68 KB) 6 % slower.
+pub const SMALL_INPUT_BYTES: u64 = 32 * 1024;
 
 /// A walk that meets more files and directories than this stops: the input is not small.
 pub const MAX_ENTRIES: usize = 256;
