@@ -10,7 +10,10 @@
 //! A failure lists the offending imports with file and line. ARCHITECTURE.md describes the
 //! same order in words.
 //!
-//! A third check reads the same code for dead `pub` functions, which the compiler does not
+//! A module with children is a folder with a `mod.rs` (never `foo.rs` beside `foo/`): one layout
+//! to look for.
+//!
+//! A further check reads the same code for dead `pub` functions, which the compiler does not
 //! report: every `pub fn` of `src/` must be named somewhere besides its definition (in `src/`,
 //! `tests/`, `benches/` or `examples/`), or be listed in [`UNCALLED`] with its reason.
 
@@ -449,6 +452,22 @@ fn top(p: &Path) -> String {
         .map(|c| c.to_string_lossy().into_owned())
         .unwrap_or_default();
     first.trim_end_matches(".rs").to_string()
+}
+
+/// A module with children is `foo/mod.rs`: no `foo.rs` stands beside a folder `foo/`.
+#[test]
+fn one_module_layout() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let beside: Vec<String> = files
+        .iter()
+        .filter(|f| f.with_extension("").is_dir())
+        .map(|f| f.strip_prefix(src()).unwrap_or(f).display().to_string())
+        .collect();
+    assert!(
+        beside.is_empty(),
+        "move each to its folder's mod.rs: {beside:?}"
+    );
 }
 
 #[test]
