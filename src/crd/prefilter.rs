@@ -285,25 +285,19 @@ pub fn schema_description_lines(
     text: &str,
     skip: &[std::ops::Range<usize>],
 ) -> Vec<std::ops::Range<usize>> {
-    struct Open {
-        /// The indentation of the line that opened it (a key, or a `-`).
-        indent: usize,
-        item: bool,
-        within: Within,
-        /// A `description` key was seen in this mapping.
-        described: bool,
-    }
     let bytes = text.as_bytes();
     if memchr::memchr2(b'\r', b'\t', bytes).is_some() {
         return Vec::new();
     }
-    let mut cuts = Vec::new();
-    let mut stack: Vec<Open> = Vec::new();
-    let mut root_described = false;
+    let mut scan = Scan {
+        text,
+        cuts: Vec::new(),
+        stack: Vec::new(),
+        root_described: false,
+        deeper: None,
+        started: false,
+    };
     let mut skip = skip.iter().peekable();
-    // Lines more indented than this belong to a value being passed over.
-    let mut deeper: Option<usize> = None;
-    let mut started = false;
     let mut at = 0;
     while at < bytes.len() {
         let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
@@ -318,119 +312,192 @@ pub fn schema_description_lines(
             at = r.end.max(end);
             continue;
         }
-        let Some(line) = text.get(line_at..end) else {
-            return Vec::new();
+        match scan.line(line_at, end) {
+            Next::Line => {}
+            Next::From(stop) => at = stop,
+            Next::Abort => return Vec::new(),
+        }
+    }
+    scan.cuts
+}
+
+/// A mapping or a sequence item open while [`schema_description_lines`] reads on.
+struct Open {
+    /// The indentation of the line that opened it (a key, or a `-`).
+    indent: usize,
+    item: bool,
+    within: Within,
+    /// A `description` key was seen in this mapping.
+    described: bool,
+}
+
+/// Where [`schema_description_lines`] reads on after a line.
+enum Next {
+    /// At the next line.
+    Line,
+    /// At this offset: the line began a value over more lines, or was cut.
+    From(usize),
+    /// Nowhere: the text is not laid out as the scan knows, and nothing is cut.
+    Abort,
+}
+
+/// What [`schema_description_lines`] knows between lines.
+struct Scan<'t> {
+    text: &'t str,
+    cuts: Vec<std::ops::Range<usize>>,
+    stack: Vec<Open>,
+    root_described: bool,
+    /// Lines more indented than this belong to a value being passed over.
+    deeper: Option<usize>,
+    /// The document has begun (a `---` after that is a second document).
+    started: bool,
+}
+
+impl Scan<'_> {
+    /// Read the line from `line_at` to `end` (its line break included).
+    fn line(&mut self, line_at: usize, end: usize) -> Next {
+        let Some(line) = self.text.get(line_at..end) else {
+            return Next::Abort;
         };
         let line = line.strip_suffix('\n').unwrap_or(line);
         let body = line.trim_start_matches(' ');
         let indent = line.len() - body.len();
         if body.is_empty() {
-            continue;
+            return Next::Line;
         }
-        if let Some(d) = deeper {
+        if let Some(d) = self.deeper {
             if indent > d {
-                continue;
+                return Next::Line;
             }
-            deeper = None;
+            self.deeper = None;
         }
         if body.starts_with('#') {
-            continue;
+            return Next::Line;
         }
         if indent == 0 && (body.starts_with("---") || body.starts_with("...")) {
-            if started || body.trim_end() != "---" {
-                return Vec::new();
+            if self.started || body.trim_end() != "---" {
+                return Next::Abort;
             }
-            started = true;
-            continue;
+            self.started = true;
+            return Next::Line;
         }
-        started = true;
+        self.started = true;
         // A sequence item: its `-` opens it; what follows on the line is its first key (or a
         // scalar item), indented as far as it stands.
-        let (indent, body, on_item_line) = if body == "-" || body.starts_with("- ") {
-            while stack
-                .last()
-                .is_some_and(|o| o.indent > indent || (o.indent == indent && o.item))
-            {
-                stack.pop();
-            }
-            let within = stack.last().map_or(Within::Elsewhere, |o| o.within).item();
-            stack.push(Open {
-                indent,
-                item: true,
-                within,
-                described: false,
-            });
-            let rest = body[1..].trim_start_matches(' ');
-            if rest.is_empty() || rest.starts_with('#') {
-                continue;
-            }
-            let rest_indent = indent + (body.len() - rest.len());
-            if entry(rest).is_none() {
-                // A scalar item, maybe over more lines.
-                if !one_line_value(rest) {
-                    match quoted_end(text, offset_in(text, rest), indent) {
-                        Some(stop) => at = stop,
-                        None => return Vec::new(),
-                    }
-                }
-                deeper = Some(indent);
-                continue;
-            }
-            (rest_indent, rest, true)
+        if body == "-" || body.starts_with("- ") {
+            return match self.item(indent, body) {
+                Ok((rest_indent, rest)) => self.entry(rest_indent, rest, true, line_at, end),
+                Err(next) => next,
+            };
+        }
+        while self.stack.last().is_some_and(|o| o.indent >= indent) {
+            self.stack.pop();
+        }
+        self.entry(indent, body, false, line_at, end)
+    }
+
+    /// A line starting a sequence item at `indent`: the item is opened, and what follows its
+    /// `-` is handed back when it is a key (with where it stands); a scalar item, or nothing
+    /// after the `-`, is done with here.
+    fn item<'b>(&mut self, indent: usize, body: &'b str) -> Result<(usize, &'b str), Next> {
+        while self
+            .stack
+            .last()
+            .is_some_and(|o| o.indent > indent || (o.indent == indent && o.item))
+        {
+            self.stack.pop();
+        }
+        let within = self
+            .stack
+            .last()
+            .map_or(Within::Elsewhere, |o| o.within)
+            .item();
+        self.stack.push(Open {
+            indent,
+            item: true,
+            within,
+            described: false,
+        });
+        let rest = body[1..].trim_start_matches(' ');
+        if rest.is_empty() || rest.starts_with('#') {
+            return Err(Next::Line);
+        }
+        if entry(rest).is_some() {
+            return Ok((indent + (body.len() - rest.len()), rest));
+        }
+        // A scalar item, maybe over more lines.
+        let next = if one_line_value(rest) {
+            Next::Line
         } else {
-            while stack.last().is_some_and(|o| o.indent >= indent) {
-                stack.pop();
+            match quoted_end(self.text, offset_in(self.text, rest), indent) {
+                Some(stop) => Next::From(stop),
+                None => return Err(Next::Abort),
             }
-            (indent, body, false)
         };
+        self.deeper = Some(indent);
+        Err(next)
+    }
+
+    /// A `key: value` at `indent` (`on_item_line`: right after a `- `), on the line from
+    /// `line_at` to `end`: a schema's block-scalar description is cut; a key with no value
+    /// opens a mapping; a value going on over more lines is passed over.
+    fn entry(
+        &mut self,
+        indent: usize,
+        body: &str,
+        on_item_line: bool,
+        line_at: usize,
+        end: usize,
+    ) -> Next {
         let Some((key, value)) = entry(body) else {
-            return Vec::new();
+            return Next::Abort;
         };
-        let parent = stack.last().map_or(Within::Root, |o| o.within);
+        let parent = self.stack.last().map_or(Within::Root, |o| o.within);
         if key == "description" {
-            let described = match stack.last_mut() {
+            let described = match self.stack.last_mut() {
                 Some(o) => &mut o.described,
-                None => &mut root_described,
+                None => &mut self.root_described,
             };
             if *described {
-                return Vec::new();
+                return Next::Abort;
             }
             *described = true;
             if !on_item_line
                 && matches!(parent, Within::Schema | Within::Items)
-                && stack.len() < 200
+                && self.stack.len() < 200
                 && matches!(
                     body.trim_end(),
                     "description: |" | "description: |-" | "description: >" | "description: >-"
                 )
-                && let Some(stop) = block_scalar_end(text, end, indent)
+                && let Some(stop) = block_scalar_end(self.text, end, indent)
             {
-                cuts.push(line_at..stop);
-                at = stop;
-                continue;
+                self.cuts.push(line_at..stop);
+                return Next::From(stop);
             }
         }
         if value.is_empty() {
-            stack.push(Open {
+            self.stack.push(Open {
                 indent,
                 item: false,
                 within: parent.key(key),
                 described: false,
             });
-        } else {
-            let raw = body.split_once(':').map_or("", |(_, v)| v);
-            if !(value.starts_with(['|', '>']) || one_line_value(raw)) {
-                // A quoted value over more lines, each more indented than its key.
-                match quoted_end(text, offset_in(text, raw), indent) {
-                    Some(stop) => at = stop,
-                    None => return Vec::new(),
-                }
-            }
-            // A block scalar or a plain value going on over more indented lines.
-            deeper = Some(indent);
+            return Next::Line;
         }
+        let raw = body.split_once(':').map_or("", |(_, v)| v);
+        let next = if value.starts_with(['|', '>']) || one_line_value(raw) {
+            Next::Line
+        } else {
+            // A quoted value over more lines, each more indented than its key.
+            match quoted_end(self.text, offset_in(self.text, raw), indent) {
+                Some(stop) => Next::From(stop),
+                None => return Next::Abort,
+            }
+        };
+        // A block scalar or a plain value going on over more indented lines.
+        self.deeper = Some(indent);
+        next
     }
-    cuts
 }
 
 /// Whether a value that starts on a line ends on it where it may be quoted or a flow
