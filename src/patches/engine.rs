@@ -360,34 +360,50 @@ fn external_generator<'g>(
             format!("failed to create patch generator for patch {name:?}"),
         )]);
     };
-    let Some(registry) = ctx.registry else {
-        return Err(vec![no_extension_error(
-            &class.object,
-            index,
-            name,
-            "generatePatchesExtension",
-            handler,
-        )]);
-    };
-    if let Some(c) = ctx.capture {
-        c.push(super::capture::Call {
-            cluster: cluster.object.key(),
-            class: class.key(),
-            patch_index: index,
-            patch: name.to_string(),
-            handler: handler.to_string(),
-            captured: super::capture::Captured::Generate {
-                wire: external::generate_request(req, crate::api::external::settings(patch), order),
-                request: req.clone(),
-            },
-        });
-    }
+    let registry = extension_for(ctx, at, "generatePatchesExtension", handler, || {
+        super::capture::Captured::Generate {
+            wire: external::generate_request(req, crate::api::external::settings(patch), order),
+            request: req.clone(),
+        }
+    })?;
     Ok(ExternalGenerator {
         registry,
         handler,
         patch,
         order,
     })
+}
+
+/// The Runtime extensions that serve `handler` of the patch at `at` (its `hook` field names
+/// it), the request kept first when there is a capture (`extension check`): what an external
+/// generator and an external validation both need before calling.
+fn extension_for<'g>(
+    ctx: PatchContext<'g>,
+    at: &At<'_>,
+    hook: &str,
+    handler: &str,
+    captured: impl FnOnce() -> super::capture::Captured,
+) -> Result<&'g crate::runtime::Registry, Vec<Diagnostic>> {
+    let Some(registry) = ctx.registry else {
+        return Err(vec![no_extension_error(
+            &at.class.object,
+            at.index,
+            at.name,
+            hook,
+            handler,
+        )]);
+    };
+    if let Some(c) = ctx.capture {
+        c.push(super::capture::Call {
+            cluster: at.cluster.object.key(),
+            class: at.class.key(),
+            patch_index: at.index,
+            patch: at.name.to_string(),
+            handler: handler.to_string(),
+            captured: captured(),
+        });
+    }
+    Ok(registry)
 }
 
 /// The warning for a patch that rendered `<no value>` (at `pointer` in the patch) into the
@@ -564,31 +580,21 @@ fn validate_topology(
             continue;
         };
         let name = patch.get("name").and_then(Value::as_str).unwrap_or("");
-        let Some(registry) = ctx.registry else {
-            return Err(vec![no_extension_error(
-                &class.object,
-                index,
-                name,
-                "validateTopologyExtension",
-                handler,
-            )]);
+        let at = At {
+            class,
+            cluster,
+            index,
+            name,
         };
-        if let Some(c) = ctx.capture {
-            c.push(super::capture::Call {
-                cluster: cluster.object.key(),
-                class: class.key(),
-                patch_index: index,
-                patch: name.to_string(),
-                handler: handler.to_string(),
-                captured: super::capture::Captured::Validate {
-                    wire: external::validation_request(
-                        req,
-                        crate::api::external::settings(patch),
-                        order,
-                    ),
-                },
-            });
-        }
+        let registry = extension_for(ctx, &at, "validateTopologyExtension", handler, || {
+            super::capture::Captured::Validate {
+                wire: external::validation_request(
+                    req,
+                    crate::api::external::settings(patch),
+                    order,
+                ),
+            }
+        })?;
         external::validate_call(registry, handler, patch, req, order).map_err(|f| {
             vec![patch_error(
                 f.code.unwrap_or(Code::PatchValidateTopology),
