@@ -222,6 +222,54 @@ fn a_crd_file_of_one_document_of_a_kind_the_run_never_meets_is_not_parsed() {
         .run();
 }
 
+#[test]
+fn a_crd_file_passed_over_unparsed_is_still_read_as_input() {
+    // Such a file is dropped as it is read, yet it is read: it must be UTF-8 text, named when
+    // it is not, and its bytes count against --max-input-bytes.
+    let kcp = std::fs::read_to_string(repo().join("testdata/crds/kubeadm-control-plane.yaml"))
+        .expect("fixture");
+    let unused = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  names:\n    kind: Widget\n    plural: widgets\n";
+    let t = with_certs_patch().file("extra/kcp.yaml", &kcp);
+    let mut bytes = unused.as_bytes().to_vec();
+    bytes.extend_from_slice(b"  versions: [] # \xff\n");
+    std::fs::write(t.path().join("extra/widgets.yaml"), bytes).expect("write input");
+    t.args(["plan", "-f", "in", "--crds", "extra"])
+        .status(1)
+        .stderr_contains("extra/widgets.yaml is not UTF-8 text (invalid byte at offset 195)")
+        .run();
+    // 60,000 bytes of a never-met kind: within a 2 MB budget with the rest, not within the
+    // input plus kcp.yaml plus 30,000.
+    let padded = format!("{unused}{}", "# padding\n".repeat(6_000));
+    let sized = |max: &str| {
+        with_certs_patch()
+            .file("extra/kcp.yaml", &kcp)
+            .file("extra/widgets.yaml", &padded)
+            .args([
+                "plan",
+                "-f",
+                "in",
+                "--crds",
+                "extra",
+                "--max-input-bytes",
+                max,
+            ])
+    };
+    sized("2000000")
+        .status(1)
+        .stderr_contains("written by patch \"certs\"")
+        .run();
+    let used = std::fs::read_dir(repo().join(QUICK_START))
+        .expect("fixture")
+        .map(|e| e.expect("entry").metadata().expect("metadata").len())
+        .sum::<u64>()
+        + kcp.len() as u64;
+    sized(&(used + 30_000).to_string())
+        .status(1)
+        .stderr_contains("input too large: extra/widgets.yaml exceeds")
+        .stderr_lacks("input too large:  exceeds")
+        .run();
+}
+
 /// A CRD's transition rule (`oldSelf`) runs against the stored object given with `--current`.
 #[test]
 fn transition_rules_see_the_stored_object() {

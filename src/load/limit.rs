@@ -140,11 +140,7 @@ impl InputLimit {
                 None => return Err(ReadError::TooLarge(self.too_large(name))),
             },
         };
-        let n = buf.len() as u64;
-        if n > remaining {
-            return Err(ReadError::TooLarge(self.too_large(name)));
-        }
-        self.used.fetch_add(n, Ordering::Relaxed);
+        self.count(buf.len() as u64, remaining, name)?;
         Ok(buf)
     }
 
@@ -152,18 +148,52 @@ impl InputLimit {
     /// refused without reading it; anything else (a FIFO, a device, `/proc`) is read as a
     /// stream up to the cap.
     pub fn read_path(&self, path: &Path, name: &str) -> Result<Vec<u8>, ReadError> {
+        let mut buf = Vec::new();
+        self.read_path_into(path, name, &mut buf)?;
+        Ok(buf)
+    }
+
+    /// [`InputLimit::read_path`] into `buf` (cleared first), whose memory a caller reading many
+    /// files may reuse: a run that reads a provider's CRDs to keep a few of them would
+    /// otherwise spend as much on fresh, zeroed pages for the others as on reading them.
+    pub fn read_path_into(
+        &self,
+        path: &Path,
+        name: &str,
+        buf: &mut Vec<u8>,
+    ) -> Result<(), ReadError> {
+        buf.clear();
         let file = std::fs::File::open(path).map_err(ReadError::Io)?;
         let size = file
             .metadata()
             .ok()
             .filter(std::fs::Metadata::is_file)
             .map(|m| m.len());
-        if let Some(len) = size
-            && len > self.remaining()
-        {
+        match size {
+            Some(len) if len > self.remaining() => Err(ReadError::TooLarge(self.too_large(name))),
+            Some(len) => {
+                let remaining = self.remaining();
+                let hint = len.min(remaining).saturating_add(1);
+                buf.reserve(usize::try_from(hint).unwrap_or(0));
+                file.take(remaining.saturating_add(1))
+                    .read_to_end(buf)
+                    .map_err(ReadError::Io)?;
+                self.count(buf.len() as u64, remaining, name)
+            }
+            None => {
+                *buf = self.read(file, name, None)?;
+                Ok(())
+            }
+        }
+    }
+
+    /// Charge `n` bytes just read of `name`, when `remaining` was left before the read.
+    fn count(&self, n: u64, remaining: u64, name: &str) -> Result<(), ReadError> {
+        if n > remaining {
             return Err(ReadError::TooLarge(self.too_large(name)));
         }
-        self.read(file, name, size)
+        self.used.fetch_add(n, Ordering::Relaxed);
+        Ok(())
     }
 }
 

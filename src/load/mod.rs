@@ -72,7 +72,9 @@ pub struct LoadOptions {
     /// stream's where it cannot be cut at its document markers, such as a file of one
     /// document); the rest are never parsed, so their syntax errors go unseen. For
     /// reference inputs read for a few documents among many (`--crds`). Applies only with
-    /// `spans_on_demand`, and to a text read once (a text two inputs share is parsed whole).
+    /// `spans_on_demand`, and to a text read once (a text two inputs share is parsed whole),
+    /// except that a file of a walked directory it keeps nothing of is dropped as it is read
+    /// (see `read_listed`) whatever other inputs hold.
     pub keep_document: Option<KeepDocument>,
     /// Documents this accepts by their text are composed (syntax checked, located, counted
     /// against the run's node budget) but never become objects: for documents a command never
@@ -195,7 +197,7 @@ fn read_sets(sets: &[LoadOptions]) -> Read {
             let Some(opts) = sets.get(set).filter(|o| o.substitute.is_some()) else {
                 return (
                     set,
-                    String::new(),
+                    name.clone(),
                     0,
                     Substituted::Ok(SourceFile::new(name, text)),
                 );
@@ -219,7 +221,7 @@ fn read_sets(sets: &[LoadOptions]) -> Read {
             }
         })
         .collect();
-    let mut total = used_before;
+    let mut total = used_before.clone();
     let overflowed: Vec<bool> = sets
         .iter()
         .enumerate()
@@ -246,7 +248,12 @@ fn read_sets(sets: &[LoadOptions]) -> Read {
                 );
             };
             *t = t.saturating_add(grown);
-            let over = *t > opts.input_limit.max();
+            // Only growth is blamed here: a set whose reading alone overran (parallel reads
+            // may together pass the cap) has its error from the reading, naming its file.
+            let read_fit = used_before
+                .get(set)
+                .is_some_and(|&u| u <= opts.input_limit.max());
+            let over = read_fit && *t > opts.input_limit.max();
             let file = match file {
                 _ if over && blamed.get(set) == Some(&false) => {
                     if let Some(b) = blamed.get_mut(set) {
@@ -840,7 +847,13 @@ fn collect_files(path: &Path, opts: &LoadOptions, out: &mut Collected) -> Result
             let shown = f.strip_prefix(".").unwrap_or(&f).display().to_string();
             listed.push((f, shown));
         }
-        read_listed(listed, limit, &mut out.files)?;
+        // A set that parses only some documents (`--crds`) drops the files holding none of
+        // them as it reads them, exactly where its parser would have passed over them all.
+        let keep = opts
+            .keep_document
+            .as_ref()
+            .filter(|_| opts.spans_on_demand && opts.substitute.is_none());
+        read_listed(listed, limit, keep, &mut out.files)?;
     } else {
         let shown = path.display().to_string();
         let text = read_text(path, &shown, limit)?;
@@ -856,23 +869,37 @@ fn collect_files(path: &Path, opts: &LoadOptions, out: &mut Collected) -> Result
 /// size, added to those before it, passes it, whichever thread read first. (A file the budget
 /// refused in the race implies the files together pass it: a read is refused only for what
 /// other files of the set already used.)
+///
+/// With `keep`, a file of which it keeps no document ([`yaml::keeps_any`]) is read into memory
+/// its thread reuses and is given on as an empty text (a provider's CRDs are mostly of kinds
+/// a run never meets, and fresh pages for all of them cost as much as reading them); it still
+/// draws on the budget, and must still be UTF-8.
 fn read_listed(
     listed: Vec<(PathBuf, String)>,
     limit: &InputLimit,
+    keep: Option<&KeepDocument>,
     out: &mut Vec<(String, String)>,
 ) -> Result<(), Diagnostic> {
     let mut total = limit.used();
-    let read: Vec<(PathBuf, String, Result<Vec<u8>, ReadError>)> = listed
+    /// A file's bytes (none when dropped) and its size.
+    type Got = Result<(Vec<u8>, u64), ReadError>;
+    let read: Vec<(PathBuf, String, Got)> = listed
         .into_par_iter()
         .map(|(f, shown)| {
-            let bytes = limit.read_path(&f, &shown);
+            let bytes = match keep {
+                None => limit.read_path(&f, &shown).map(|b| {
+                    let n = b.len() as u64;
+                    (b, n)
+                }),
+                Some(k) => read_kept(&f, &shown, limit, k),
+            };
             (f, shown, bytes)
         })
         .collect();
     out.reserve(read.len());
     for (f, shown, bytes) in read {
         let size = match &bytes {
-            Ok(b) => b.len() as u64,
+            Ok((_, n)) => *n,
             Err(ReadError::TooLarge(_)) => std::fs::metadata(&f).map_or(u64::MAX, |m| m.len()),
             Err(ReadError::Io(_)) => 0,
         };
@@ -886,10 +913,39 @@ fn read_listed(
             }
             ReadError::TooLarge(d) => d,
         })?;
-        let text = utf8(bytes, &shown)?;
+        let text = utf8(bytes.0, &shown)?;
         out.push((shown, text));
     }
     Ok(())
+}
+
+/// Read `path` for [`read_listed`] with `keep`: its bytes and size, or no bytes and its size
+/// when `keep` keeps nothing of it.
+fn read_kept(
+    path: &Path,
+    shown: &str,
+    limit: &InputLimit,
+    keep: &KeepDocument,
+) -> Result<(Vec<u8>, u64), ReadError> {
+    /// What a thread reuses longer than this is given back: one large file must not pin its
+    /// size for the rest of the run.
+    const SPARE_MAX: usize = 4 << 20;
+    thread_local! {
+        static SPARE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    SPARE.with_borrow_mut(|buf| {
+        limit.read_path_into(path, shown, buf)?;
+        let n = buf.len() as u64;
+        let dropped = std::str::from_utf8(buf).is_ok_and(|t| !yaml::keeps_any(t, &*keep.0));
+        if !dropped {
+            // Kept, or not UTF-8 (which the caller reports): the bytes go on as they are.
+            return Ok((std::mem::take(buf), n));
+        }
+        if buf.capacity() > SPARE_MAX {
+            *buf = Vec::new();
+        }
+        Ok((Vec::new(), n))
+    })
 }
 
 /// Read `path` (shown as `shown`, the name diagnostics give it) under the budget.

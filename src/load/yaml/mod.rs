@@ -90,6 +90,15 @@ pub fn parse_stream_kept(
     parse_stream_in_pieces(file, 1, Spans::OnDemand(skip), Some(keep))
 }
 
+/// Whether [`parse_stream_kept`] with `keep` could parse anything of `text`: false when `keep`
+/// refuses every piece it would be asked about, and then the stream gives no documents and no
+/// error (its syntax is never read). A reader may then drop the text unkept.
+pub fn keeps_any(text: &str, keep: &(dyn Fn(&str) -> bool + Send + Sync)) -> bool {
+    split_points(text, 1)
+        .iter()
+        .any(|&(start, end)| text.get(start..end).is_none_or(keep))
+}
+
 /// [`parse_stream`], except that the documents `pass_over` accepts by their text are only
 /// composed: their syntax is checked, and located, and their nodes count against the run's
 /// budget, but no value is built and none is returned. For inputs holding documents the run
