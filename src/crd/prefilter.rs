@@ -26,8 +26,9 @@ out as controller-gen lays them out ([`unused_schema_lines`]), else left out whi
 for a document passed over. And, in the versions it does read, the `description`s of schema
 nodes ([`schema_description_lines`]): documentation, which no reader of a schema looks at, and
 most of a generated CRD's bytes. Those are cut only where reading them could not fail (a block
-scalar of printable text, indented as YAML requires), so the document reads as it would whole,
-less the descriptions, and their nodes still count against the bounds.
+scalar of printable text, indented as YAML requires, or a plain scalar that can only be text),
+so the document reads as it would whole, less the descriptions, and their nodes still count
+against the bounds.
 */
 
 /// The values of `--crds` documents no reader looks at, for the span-free reader
@@ -274,8 +275,9 @@ impl Within {
 ///
 /// Only a description that no reading could fail on is cut, so that cutting changes nothing
 /// but its absence: a literal or folded block scalar (`|`, `|-`, `>`, `>-`, which is always a
-/// string) on a line of its own, its text printable ASCII lines indented as YAML requires, and
-/// followed by another key of the same mapping (which therefore stays a mapping, and keeps a
+/// string) on a line of its own, its text printable ASCII lines indented as YAML requires, or
+/// a plain scalar that can only be text ([`plain_text_end`]: how the writer folds a long
+/// one-line description), each followed by another key of the same mapping (which therefore stays a mapping, and keeps a
 /// value as deep). Every other line on the way must be plain block structure, so that where a
 /// line is is known from indentation alone: plain keys, `- ` items, one-line quoted or flow
 /// values, block scalars and multi-line plain values (their lines passed over), comments; a
@@ -474,6 +476,15 @@ impl Scan<'_> {
                 self.cuts.push(line_at..stop);
                 return Next::From(stop);
             }
+            if !on_item_line
+                && matches!(parent, Within::Schema | Within::Items)
+                && self.stack.len() < 200
+                && let Some(first) = body.strip_prefix("description: ")
+                && let Some(stop) = plain_text_end(self.text, first, end, indent)
+            {
+                self.cuts.push(line_at..stop);
+                return Next::From(stop);
+            }
         }
         if value.is_empty() {
             self.stack.push(Open {
@@ -623,6 +634,57 @@ fn block_scalar_end(text: &str, from: usize, indent: usize) -> Option<usize> {
         if !rest.iter().all(|b| (0x20..0x7f).contains(b)) {
             return None;
         }
+        at = end;
+    }
+    None
+}
+
+/// Where the plain scalar that begins with `first` (the rest of its line, a key at `indent`
+/// ending at byte `from` of `text`) ends: the start of the next line at `indent` holding a plain
+/// key, when the scalar is text no reading could fail on or take for anything but a string
+/// (how controller-gen's YAML writer folds a long one-line description); `None` otherwise.
+///
+/// That is: it starts with a letter and holds a space or goes on over more lines (so it is
+/// no number, boolean, null or timestamp, in YAML 1.1 or 1.2); every line of it is printable
+/// ASCII with no `: `, no ` #` and no `:` at its end (which would end it or be an error); each
+/// further line is more indented than the key and starts with no indicator (`-`, `#`, quotes,
+/// brackets…) that a reader might take otherwise; blank lines may come between.
+fn plain_text_end(text: &str, first: &str, from: usize, indent: usize) -> Option<usize> {
+    /// What may start a further line: not an indicator or a quote.
+    const INDICATORS: &[u8] = b"-?:#,[]{}&*!|>'\"%@`";
+    let text_line = |l: &[u8]| {
+        l.iter().all(|b| (0x20..0x7f).contains(b))
+            && memchr::memmem::find(l, b": ").is_none()
+            && memchr::memmem::find(l, b" #").is_none()
+            && l.last() != Some(&b':')
+    };
+    let first = first.as_bytes();
+    if !first.first().is_some_and(u8::is_ascii_alphabetic) || !text_line(first) {
+        return None;
+    }
+    let mut words = first.contains(&b' ');
+    let bytes = text.as_bytes();
+    let mut at = from;
+    while at < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+        let line = &bytes[at..end];
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        let spaces = line.iter().take_while(|b| **b == b' ').count();
+        let rest = &line[spaces..];
+        if rest.is_empty() {
+            at = end;
+            continue;
+        }
+        if spaces <= indent {
+            let rest = std::str::from_utf8(rest).ok()?;
+            let key_line =
+                spaces == indent && !rest.starts_with(['-', '#']) && entry(rest).is_some();
+            return (key_line && words).then_some(at);
+        }
+        if rest.first().is_some_and(|b| INDICATORS.contains(b)) || !text_line(rest) {
+            return None;
+        }
+        words = true;
         at = end;
     }
     None
@@ -1125,6 +1187,65 @@ mod tests {
         assert_eq!(one(&quoted("'a'' b\n      c' # c")), 3);
         assert_eq!(one(&quoted("\"true\n    \"")), 0);
         assert_eq!(one(&quoted("'a\n   b''")), 0);
+    }
+
+    #[test]
+    fn plain_descriptions_are_cut_where_they_can_only_be_text() {
+        // A long one-line description as controller-gen's YAML writer folds it, then one on a
+        // line of its own, each followed by another key of its mapping.
+        let plain = |d: &str| {
+            DESCRIBED.replace(
+                "            description: |-\n              A field named description.\n",
+                &format!("            description: {d}\n"),
+            )
+        };
+        let folded = plain(
+            "A field named description, folded over\n              two lines (see https://x.io/a).",
+        );
+        let cuts = schema_description_lines(&folded, &[]);
+        assert_eq!(
+            cut_texts(&folded, &cuts)[1],
+            "            description: A field named description, folded over\n              two lines (see https://x.io/a).\n"
+        );
+        let skip = unused_version_schemas(|_| true);
+        let file = crate::source::SourceFile::new("t.yaml", folded.clone());
+        let read =
+            crate::load::yaml::parse_stream_kept(&file, &|_: &str| true, Some(&skip)).unwrap();
+        let property = &read[0].value["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]
+            ["description"];
+        assert_eq!(property, &serde_json::json!({"type": "string"}));
+        assert_eq!(schema_description_lines(&plain("Two words."), &[]).len(), 3);
+        // Kept (two cuts, the block scalars'): what could be no string (one word, a number, a
+        // boolean), what a reader could fail on or read otherwise (`: `, ` #`, a line ending
+        // in `:`, an indicator starting a line, text beyond printable ASCII), and a last key.
+        for kept in [
+            "Word",
+            "true",
+            "1.5 GiB",
+            "\"A quoted one.\"",
+            "See: this.",
+            "A comment # here.",
+            "Ends in a colon:",
+            "Folded with\n              - an item",
+            "Folded with\n              #a comment",
+            "Folded with\n              \"a quote",
+            "Not ASCII \u{e9}.",
+        ] {
+            assert_eq!(
+                schema_description_lines(&plain(kept), &[]).len(),
+                2,
+                "{kept:?}"
+            );
+        }
+        // A line as indented as the key, and no key: not laid out as the scan knows, nothing
+        // is cut (the reader reports it).
+        let less = plain("Less indented\n            than its key");
+        assert!(schema_description_lines(&less, &[]).is_empty());
+        let last = folded.replace(
+            "            type: string\n          items:",
+            "          items:",
+        );
+        assert_eq!(schema_description_lines(&last, &[]).len(), 2);
     }
 
     /// Descriptions before every keyword `type` of the fixture CRDs' schemas are all cut, and
