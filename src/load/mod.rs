@@ -1112,6 +1112,33 @@ fn check_duplicates(
 mod tests {
     use super::*;
 
+    #[test]
+    fn an_overrun_of_the_reading_is_not_blamed_again_on_a_file_that_grew_nothing() {
+        // Files read in parallel may together pass the cap (each checks only what is left
+        // before it reads); the reading reports that, naming its file. The budget was once
+        // checked again after substitution, which then blamed a file of the set that grew
+        // nothing, under no name ("input too large:  exceeds ..."). Here the budget is spent
+        // before the set is read, and its one file is empty.
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let p = dir.path().join("empty.yaml");
+        std::fs::write(&p, "").expect("write input");
+        let limit = InputLimit::new(1000);
+        limit.charge(900, "other").expect("within the budget");
+        let opts = LoadOptions {
+            paths: vec![p],
+            input_limit: limit.with_max(800),
+            ..LoadOptions::default()
+        };
+        let messages: Vec<String> = match load(&opts) {
+            Ok(_) => Vec::new(),
+            Err(d) => d.0.iter().map(|d| d.message.clone()).collect(),
+        };
+        assert!(
+            messages.iter().all(|m| !m.starts_with("input too large")),
+            "{messages:?}"
+        );
+    }
+
     fn load_str(text: &str) -> Result<Inputs, Diagnostics> {
         let dir =
             tempfile::tempdir().map_err(|e| Diagnostic::error(Code::Internal, e.to_string()))?;
