@@ -105,6 +105,11 @@ pub fn default_directories(env: &BTreeMap<String, String>) -> Vec<PathBuf> {
 /// [`default_directories`] and its extensions).
 pub fn find_default(env: &BTreeMap<String, String>) -> Option<PathBuf> {
     default_directories(env).into_iter().find_map(|dir| {
+        // No directory, no file in it: one lookup instead of one per extension (every run
+        // with `--substitute` asks, and most machines have neither directory).
+        if !dir.is_dir() {
+            return None;
+        }
         VIPER_EXTENSIONS
             .iter()
             .map(|ext| dir.join(format!("{NAME}.{ext}")))
