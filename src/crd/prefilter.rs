@@ -596,42 +596,31 @@ fn quoted_end(text: &str, from: usize, indent: usize) -> Option<usize> {
     None
 }
 
-/// Where the block scalar whose header line (a key at `indent`) ends at byte `from` of `text`
-/// ends: the start of the next line at `indent` holding a plain key, when every line before it
-/// is blank or the scalar's text (printable ASCII, at least as indented as its first line, with
-/// no blank line before that first line more indented than it, as YAML requires); `None`
-/// otherwise.
-fn block_scalar_end(text: &str, from: usize, indent: usize) -> Option<usize> {
+/// Where the value over the lines after its key's line (a key at `indent`, its line ending at
+/// byte `from` of `text`) ends: the start of the next line at `indent` holding a plain key, when
+/// `line` accepts every line before it (each more indented than the key, or blank: its spaces,
+/// and what follows them); `None` when it refuses one, or the value ends otherwise.
+fn value_end(
+    text: &str,
+    from: usize,
+    indent: usize,
+    mut line: impl FnMut(usize, &[u8]) -> bool,
+) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut at = from;
-    let mut first: Option<usize> = None;
-    let mut leading_blank = 0;
     while at < bytes.len() {
         let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
-        let line = &bytes[at..end];
-        let line = line.strip_suffix(b"\n").unwrap_or(line);
-        let spaces = line.iter().take_while(|b| **b == b' ').count();
-        let rest = &line[spaces..];
-        if rest.is_empty() {
-            if first.is_none() {
-                leading_blank = leading_blank.max(spaces);
-            }
-            at = end;
-            continue;
-        }
-        if spaces <= indent {
+        let whole = &bytes[at..end];
+        let whole = whole.strip_suffix(b"\n").unwrap_or(whole);
+        let spaces = whole.iter().take_while(|b| **b == b' ').count();
+        let rest = &whole[spaces..];
+        if !rest.is_empty() && spaces <= indent {
             let rest = std::str::from_utf8(rest).ok()?;
             let key_line =
                 spaces == indent && !rest.starts_with(['-', '#']) && entry(rest).is_some();
-            return (key_line && first.is_some()).then_some(at);
+            return key_line.then_some(at);
         }
-        match first {
-            None if leading_blank > spaces => return None,
-            None => first = Some(spaces),
-            Some(f) if spaces < f => return None,
-            Some(_) => {}
-        }
-        if !rest.iter().all(|b| (0x20..0x7f).contains(b)) {
+        if !line(spaces, rest) {
             return None;
         }
         at = end;
@@ -639,10 +628,35 @@ fn block_scalar_end(text: &str, from: usize, indent: usize) -> Option<usize> {
     None
 }
 
+/// Where the block scalar whose header line (a key at `indent`) ends at byte `from` of `text`
+/// ends ([`value_end`]), when every line before it is blank or the scalar's text (printable
+/// ASCII, at least as indented as its first line, with no blank line before that first line
+/// more indented than it, as YAML requires); `None` otherwise.
+fn block_scalar_end(text: &str, from: usize, indent: usize) -> Option<usize> {
+    let mut first: Option<usize> = None;
+    let mut leading_blank = 0;
+    let stop = value_end(text, from, indent, |spaces, rest| {
+        if rest.is_empty() {
+            if first.is_none() {
+                leading_blank = leading_blank.max(spaces);
+            }
+            return true;
+        }
+        match first {
+            None if leading_blank > spaces => return false,
+            None => first = Some(spaces),
+            Some(f) if spaces < f => return false,
+            Some(_) => {}
+        }
+        rest.iter().all(|b| (0x20..0x7f).contains(b))
+    })?;
+    first.is_some().then_some(stop)
+}
+
 /// Where the plain scalar that begins with `first` (the rest of its line, a key at `indent`
-/// ending at byte `from` of `text`) ends: the start of the next line at `indent` holding a plain
-/// key, when the scalar is text no reading could fail on or take for anything but a string
-/// (how controller-gen's YAML writer folds a long one-line description); `None` otherwise.
+/// ending at byte `from` of `text`) ends ([`value_end`]), when the scalar is text no reading
+/// could fail on or take for anything but a string (how controller-gen's YAML writer folds a
+/// long one-line description); `None` otherwise.
 ///
 /// That is: it starts with a letter and holds a space or goes on over more lines (so it is
 /// no number, boolean, null or timestamp, in YAML 1.1 or 1.2); every line of it is printable
@@ -663,31 +677,14 @@ fn plain_text_end(text: &str, first: &str, from: usize, indent: usize) -> Option
         return None;
     }
     let mut words = first.contains(&b' ');
-    let bytes = text.as_bytes();
-    let mut at = from;
-    while at < bytes.len() {
-        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
-        let line = &bytes[at..end];
-        let line = line.strip_suffix(b"\n").unwrap_or(line);
-        let spaces = line.iter().take_while(|b| **b == b' ').count();
-        let rest = &line[spaces..];
+    let stop = value_end(text, from, indent, |_, rest| {
         if rest.is_empty() {
-            at = end;
-            continue;
-        }
-        if spaces <= indent {
-            let rest = std::str::from_utf8(rest).ok()?;
-            let key_line =
-                spaces == indent && !rest.starts_with(['-', '#']) && entry(rest).is_some();
-            return (key_line && words).then_some(at);
-        }
-        if rest.first().is_some_and(|b| INDICATORS.contains(b)) || !text_line(rest) {
-            return None;
+            return true;
         }
         words = true;
-        at = end;
-    }
-    None
+        !rest.first().is_some_and(|b| INDICATORS.contains(b)) && text_line(rest)
+    })?;
+    words.then_some(stop)
 }
 
 /// `key: value` with a plain key, a trailing comment aside; `None` for anything else.

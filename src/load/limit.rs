@@ -125,23 +125,40 @@ impl InputLimit {
         name: &str,
         size_hint: Option<u64>,
     ) -> Result<Vec<u8>, ReadError> {
+        let mut buf = Vec::new();
+        self.read_into(reader, name, size_hint, &mut buf)?;
+        Ok(buf)
+    }
+
+    /// [`InputLimit::read`] into `buf` (cleared first).
+    fn read_into(
+        &self,
+        reader: impl Read,
+        name: &str,
+        size_hint: Option<u64>,
+        buf: &mut Vec<u8>,
+    ) -> Result<(), ReadError> {
+        buf.clear();
         let remaining = self.remaining();
         // One byte past what is left tells "exactly fits" from "too large".
         let mut reader = reader.take(remaining.saturating_add(1));
-        let buf = match size_hint {
+        match size_hint {
             Some(hint) => {
                 let hint = hint.min(remaining).saturating_add(1);
-                let mut buf = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
-                reader.read_to_end(&mut buf).map_err(ReadError::Io)?;
-                buf
+                buf.reserve(usize::try_from(hint).unwrap_or(0));
+                reader.read_to_end(buf).map_err(ReadError::Io)?;
             }
             None => match read_chunked(&mut reader, remaining)? {
-                Some(buf) => buf,
+                Some(read) => *buf = read,
                 None => return Err(ReadError::TooLarge(self.too_large(name))),
             },
-        };
-        self.count(buf.len() as u64, remaining, name)?;
-        Ok(buf)
+        }
+        let n = buf.len() as u64;
+        if n > remaining {
+            return Err(ReadError::TooLarge(self.too_large(name)));
+        }
+        self.used.fetch_add(n, Ordering::Relaxed);
+        Ok(())
     }
 
     /// Read the file at `path` (shown as `name`): a regular file larger than what is left is
@@ -169,31 +186,12 @@ impl InputLimit {
             .ok()
             .filter(std::fs::Metadata::is_file)
             .map(|m| m.len());
-        match size {
-            Some(len) if len > self.remaining() => Err(ReadError::TooLarge(self.too_large(name))),
-            Some(len) => {
-                let remaining = self.remaining();
-                let hint = len.min(remaining).saturating_add(1);
-                buf.reserve(usize::try_from(hint).unwrap_or(0));
-                file.take(remaining.saturating_add(1))
-                    .read_to_end(buf)
-                    .map_err(ReadError::Io)?;
-                self.count(buf.len() as u64, remaining, name)
-            }
-            None => {
-                *buf = self.read(file, name, None)?;
-                Ok(())
-            }
-        }
-    }
-
-    /// Charge `n` bytes just read of `name`, when `remaining` was left before the read.
-    fn count(&self, n: u64, remaining: u64, name: &str) -> Result<(), ReadError> {
-        if n > remaining {
+        if let Some(len) = size
+            && len > self.remaining()
+        {
             return Err(ReadError::TooLarge(self.too_large(name)));
         }
-        self.used.fetch_add(n, Ordering::Relaxed);
-        Ok(())
+        self.read_into(file, name, size, buf)
     }
 }
 

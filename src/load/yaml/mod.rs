@@ -123,12 +123,24 @@ pub fn parse_stream_passing_over(
             )),
         })
         .collect();
+    join_pieces(parsed, file, Spans::Recorded)
+}
+
+/// The documents of a stream's pieces, parsed one by one, in order; should any piece fail,
+/// the whole stream parsed in one pass (which reports the error where it is, or reads what a
+/// cut broke).
+fn join_pieces(
+    parsed: Vec<Result<Vec<Document>, YamlError>>,
+    file: &Arc<SourceFile>,
+    spans: Spans<'_>,
+) -> Result<Vec<Document>, Diagnostic> {
     let mut docs = Vec::new();
     for p in parsed {
         match p {
             Ok(mut d) => docs.append(&mut d),
+            // The run's budget is spent: a second pass would only spend more.
             Err(e) if e.0.limit => return Err(e.into_diagnostic(file)),
-            Err(_) => return parse_stream_serial_with(file, Spans::Recorded),
+            Err(_) => return parse_stream_serial_with(file, spans),
         }
     }
     Ok(docs)
@@ -251,16 +263,7 @@ fn parse_stream_in_pieces(
             )),
         })
         .collect();
-    let mut docs = Vec::new();
-    for p in parsed {
-        match p {
-            Ok(mut d) => docs.append(&mut d),
-            // The run's budget is spent: a second pass would only spend more.
-            Err(e) if e.0.limit => return Err(e.into_diagnostic(file)),
-            Err(_) => return parse_stream_serial_with(file, spans),
-        }
-    }
-    Ok(docs)
+    join_pieces(parsed, file, spans)
 }
 
 /// [`parse_stream`] in one pass over the whole text.
