@@ -14,7 +14,10 @@ use crate::schema::props::Schema;
 
 /// The schema of field `k` of an object with schema `s` (`getSchemaForField`).
 fn schema_for_field<'s>(s: &'s Schema, k: &str) -> Option<&'s Schema> {
-    s.properties.get(k).or(s.additional_properties.as_deref())
+    s.properties
+        .get(k)
+        .map(|b| &**b)
+        .or(s.additional_properties.as_deref())
 }
 
 /// Remove from `x` the non-nullable `null`s without default (see the module docs).

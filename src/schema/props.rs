@@ -137,7 +137,7 @@ pub struct Schema {
     /// `type` (empty when absent).
     pub type_: String,
     /// `properties`, by name.
-    pub properties: BTreeMap<String, Schema>,
+    pub properties: BTreeMap<String, Box<Schema>>,
     /// `additionalProperties`.
     pub additional_properties: Option<Box<Schema>>,
     /// `maxProperties`.
@@ -270,7 +270,7 @@ impl Schema {
         s.preserve_unknown_fields = clear(s.preserve_unknown_fields);
         s.int_or_string = clear(s.int_or_string);
         for p in s.properties.values_mut() {
-            *p = p.drop_false_ptr_bools();
+            **p = p.drop_false_ptr_bools();
         }
         for b in [&mut s.additional_properties, &mut s.items, &mut s.not]
             .into_iter()
@@ -307,7 +307,7 @@ fn parse_node(v: &Value, path: &Path, errs: &mut Vec<FieldError>, d: Dialect) ->
             Value::Object(pm) => {
                 for (k, pv) in pm {
                     s.properties
-                        .insert(k.clone(), parse_node(pv, &pp.key(k), errs, d));
+                        .insert(k.clone(), Box::new(parse_node(pv, &pp.key(k), errs, d)));
                 }
             }
             Value::Null => {}

@@ -74,7 +74,11 @@ fn prune_node(x: &mut Value, s: Option<&Schema>, t: &mut Tracker) {
             };
             let keys: Vec<String> = m.keys().cloned().collect();
             for k in keys {
-                let sub = s.properties.get(&k).or(s.additional_properties.as_deref());
+                let sub = s
+                    .properties
+                    .get(&k)
+                    .map(|b| &**b)
+                    .or(s.additional_properties.as_deref());
                 match sub {
                     Some(sub) => {
                         t.append_key(&k);
@@ -109,7 +113,11 @@ fn skip_prune(x: &mut Value, s: &Schema, t: &mut Tracker) {
     match x {
         Value::Object(m) => {
             for (k, v) in m.iter_mut() {
-                let sub = s.properties.get(k).or(s.additional_properties.as_deref());
+                let sub = s
+                    .properties
+                    .get(k)
+                    .map(|b| &**b)
+                    .or(s.additional_properties.as_deref());
                 if let Some(sub) = sub {
                     t.append_key(k);
                     prune_node(v, Some(sub), t);

@@ -517,7 +517,7 @@ fn valid_field_path(path: &str, s: &Schema) -> Result<(), String> {
         if !cur.properties.is_empty() {
             cur.properties
                 .get(name)
-                .cloned()
+                .map(|p| Schema::clone(p))
                 .ok_or_else(|| "does not refer to a valid field".to_string())
         } else if let Some(ap) = &cur.additional_properties {
             Ok((**ap).clone())

@@ -412,7 +412,7 @@ pub fn validate_cluster_variable(
 /// no CEL validator).
 fn has_rules(s: &Schema) -> bool {
     s.validations.as_ref().is_some_and(|r| !r.is_empty())
-        || s.properties.values().any(has_rules)
+        || s.properties.values().any(|p| has_rules(p))
         || s.additional_properties.as_deref().is_some_and(has_rules)
         || s.items.as_deref().is_some_and(has_rules)
 }
