@@ -4,7 +4,9 @@ only when a diagnostic asks ([`super::Spans::OnDemand`]), such as `--crds`.
 
 The full path ([`super::compose`] → [`super::decode`]) builds a node tree, then a tree of
 entries with spans, then the value; most of the time reading a provider's CRDs went there. This
-path builds the value as the events come, for the common subset of YAML alone: no anchors,
+path builds the value as the events come (from [`super::block`]'s scanner where the text is in
+its subset, which is several times faster than granit's, else from granit), for the common
+subset of YAML alone: no anchors,
 aliases, tags, merge keys, directives or YAML 1.1 line breaks, no repeated key and no value
 without a JSON form. On anything else it gives up ([`None`]) and the caller reads the same text
 on the full path, so every result is the full path's, errors and their locations included
@@ -23,6 +25,7 @@ use std::sync::Arc;
 use granit_parser::{Event, Parser, ScalarStyle, StructureStyle, options};
 use serde_json::{Map, Value};
 
+use super::block::Block;
 use super::bounds::{
     MAX_DOCUMENT_NODES, ends_in_unterminated_line, slash_escape, try_charge, yaml11_line_break,
 };
@@ -196,16 +199,40 @@ fn read_cut_into(
 }
 
 /// [`documents`] without cuts, or of a text of one document from which cuts holding `cut_nodes`
-/// nodes were taken (they count as read).
+/// nodes were taken (they count as read). Read with the [`block`] scanner where the text is in
+/// its subset, else with granit.
 fn read(
     text: &str,
     base: usize,
     skip: Option<&SkipValue>,
     cut_nodes: usize,
 ) -> Option<Vec<(Value, Span)>> {
+    if let Some(block) = Block::new(text)
+        && let Some(docs) = read_from(Source::Block(block), text, base, skip, cut_nodes)
+    {
+        return Some(docs);
+    }
     let opts = options! { emit_comments: false, emit_anchor_events: true };
+    let parser = Parser::new_from_str_with_options(text, opts);
+    read_from(
+        Source::Granit(Box::new(parser)),
+        text,
+        base,
+        skip,
+        cut_nodes,
+    )
+}
+
+/// [`read`] with the events of `source`.
+pub(super) fn read_from<'a>(
+    source: Source<'a>,
+    text: &'a str,
+    base: usize,
+    skip: Option<&SkipValue>,
+    cut_nodes: usize,
+) -> Option<Vec<(Value, Span)>> {
     let mut reader = Reader {
-        parser: Parser::new_from_str_with_options(text, opts),
+        source,
         text,
         skip,
         nodes: cut_nodes,
@@ -233,8 +260,15 @@ fn read(
     try_charge(reader.nodes).then_some(docs)
 }
 
+/// Where a reader's events come from (granit's parser boxed: it is large, and made once per
+/// text it reads).
+pub(super) enum Source<'a> {
+    Granit(Box<Parser<'a, granit_parser::StrInput<'a>>>),
+    Block(Block<'a>),
+}
+
 struct Reader<'a, 's> {
-    parser: Parser<'a, granit_parser::StrInput<'a>>,
+    source: Source<'a>,
     text: &'a str,
     skip: Option<&'s SkipValue>,
     /// Nodes read (built or left out), for the bounds the full path keeps.
@@ -245,9 +279,14 @@ struct Reader<'a, 's> {
 
 impl<'a> Reader<'a, '_> {
     fn next(&mut self) -> Option<(Event<'a>, Span)> {
-        let (event, span) = self.parser.next()?.ok()?;
-        let r = span.byte_range()?;
-        Some((event, Span::new(r.start, r.end.saturating_sub(r.start))))
+        match &mut self.source {
+            Source::Granit(parser) => {
+                let (event, span) = parser.next()?.ok()?;
+                let r = span.byte_range()?;
+                Some((event, Span::new(r.start, r.end.saturating_sub(r.start))))
+            }
+            Source::Block(block) => block.next(),
+        }
     }
 
     /// Count a node; `None` past the per-document bound (the full path reports it).

@@ -25,9 +25,11 @@ Pipeline: `compose` (granit-parser events → node tree with spans) → `decode`
 sigs.k8s.io/yaml semantics, using `resolve` for scalars) → value and span table. `emit` is the
 way back. Documents whose span tables are built on demand are read on a span-free path where
 they can be ([`fast`]: events straight to values, giving up to the full path on anything outside
-its subset); `bounds` holds what both paths keep to.
+its subset), the events coming from `block` (the block YAML generators write, scanned line by
+line) where the text is in its subset, else from granit; `bounds` holds what both paths keep to.
 */
 
+mod block;
 mod bounds;
 mod compose;
 mod decode;
