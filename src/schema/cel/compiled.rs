@@ -79,7 +79,8 @@ struct CompiledRule {
 
 /// One schema node on the way to a rule.
 struct Node {
-    /// The node's CEL type; `None` where the API server cannot declare one.
+    /// The node's CEL type; `None` where the API server cannot declare one, and for a node
+    /// without rules of its own (only they read it).
     decl: Option<Decl>,
     /// The node's `type`, the bad value of evaluation errors.
     type_name: String,
@@ -367,8 +368,11 @@ fn build(s: &Value, decl: Option<&Decl>, at: &Path, acc: &mut Acc, depth: usize)
                 })
                 .unwrap_or_default()
         });
+    // Only a node's own rules read its type: the nodes on the way to them keep none (cloning
+    // the root's type copied the whole schema's).
+    let has_own_rules = !rules.is_empty() || !all_of.is_empty();
     Some(Node {
-        decl: decl.cloned(),
+        decl: decl.filter(|_| has_own_rules).cloned(),
         omit_value: type_name == "object" || type_name == "array",
         type_name,
         rules,
