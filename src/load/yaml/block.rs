@@ -34,11 +34,13 @@ use granit_parser::{Event, ScalarStyle, StructureStyle};
 
 use crate::source::Span;
 
-/// The deepest nesting read here (the reader gives up past 512 levels in any case).
-const MAX_DEPTH: usize = 512;
+/// The deepest nesting read here, well inside granit's own bound (255 levels of block
+/// collections), which a deeper text then meets as it would without this scanner.
+const MAX_DEPTH: usize = 128;
 
-/// The longest key YAML allows written without `?`.
-const MAX_KEY: usize = 1024;
+/// The longest key read here, well inside the 1,024 characters YAML allows a key written
+/// without `?` (a longer one is granit's to read or refuse).
+const MAX_KEY: usize = 256;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -828,6 +830,28 @@ kind: Second
         ] {
             assert_eq!(by_block(text), None, "{text:?}");
         }
+    }
+
+    /// Nesting and keys are bounded here below granit's bounds: what is past them is granit's,
+    /// which reads it or refuses it as it would alone.
+    #[test]
+    fn what_is_past_the_bounds_is_left_to_granit() {
+        let nested = |levels: usize| {
+            let mut text: String = (0..levels)
+                .map(|i| format!("{}k:\n", " ".repeat(i)))
+                .collect();
+            text.push_str(&" ".repeat(levels));
+            text.push_str("k: 1\n");
+            text
+        };
+        assert!(same_as_granit(&nested(MAX_DEPTH - 2)));
+        assert_eq!(by_block(&nested(MAX_DEPTH + 10)), None);
+        let long_key = format!("{}: 1\n", "k".repeat(MAX_KEY + 1));
+        assert_eq!(by_block(&long_key), None);
+        assert!(same_as_granit(&format!("{}: 1\n", "k".repeat(MAX_KEY))));
+        // Past granit's bound, both give up (the full path reports it).
+        assert_eq!(by_block(&nested(300)), None);
+        assert_eq!(by_granit(&nested(300)), None);
     }
 
     #[test]
