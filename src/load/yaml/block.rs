@@ -270,12 +270,7 @@ impl<'a> Block<'a> {
                 return None;
             }
             if !first {
-                let v = value.to_mut();
-                if blank == 0 {
-                    v.push(' ');
-                } else {
-                    v.extend(std::iter::repeat_n('\n', blank));
-                }
+                fold(value.to_mut(), blank);
             }
             match (escaped, &mut value) {
                 (false, Cow::Borrowed("")) => value = Cow::Borrowed(content),
@@ -351,11 +346,7 @@ impl<'a> Block<'a> {
                 return None;
             }
             let v = value.to_mut();
-            if blank == 0 {
-                v.push(' ');
-            } else {
-                v.extend(std::iter::repeat_n('\n', blank));
-            }
+            fold(v, blank);
             v.push_str(piece);
             blank = 0;
             end = p + ind + piece.len();
@@ -429,11 +420,7 @@ impl<'a> Block<'a> {
                 value.extend(std::iter::repeat_n('\n', blank + 1));
                 value.push_str(piece);
             } else {
-                if blank == 0 {
-                    value.push(' ');
-                } else {
-                    value.extend(std::iter::repeat_n('\n', blank));
-                }
+                fold(&mut value, blank);
                 value.push_str(piece);
             }
             blank = 0;
@@ -534,6 +521,16 @@ fn printable(text: &str) -> bool {
             '\n' | ' '..='~' | '\u{A0}'..='\u{2027}' | '\u{202A}'..='\u{D7FF}'
                 | '\u{E000}'..='\u{FEFE}' | '\u{FF00}'..='\u{FFFD}' | '\u{10000}'..)
     })
+}
+
+/// The line break between two lines of a folded scalar, with `blank` empty lines between
+/// them, as YAML folds it: a space, or a line feed per empty line.
+fn fold(out: &mut String, blank: usize) {
+    if blank == 0 {
+        out.push(' ');
+    } else {
+        out.extend(std::iter::repeat_n('\n', blank));
+    }
 }
 
 /// The end of the line starting at `start` (its `\n`, or the text's end).
@@ -661,6 +658,7 @@ fn starts_with_indicator(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::fast::tests::yaml_files;
     use super::super::fast::{Source, read_from};
     use super::*;
     use granit_parser::{Parser, options};
@@ -856,19 +854,9 @@ kind: Second
 
     #[test]
     fn every_yaml_file_of_testdata_reads_as_with_granit() {
-        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-            for e in std::fs::read_dir(dir).unwrap().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    walk(&p, out);
-                } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
-                    out.push(p);
-                }
-            }
-        }
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
         let mut files = Vec::new();
-        walk(&root, &mut files);
+        yaml_files(&root, &mut files);
         let mut read = 0;
         for f in &files {
             if same_as_granit(&std::fs::read_to_string(f).unwrap()) {

@@ -577,7 +577,7 @@ fn scalar(value: Cow<'_, str>, plain: bool) -> Option<Value> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::{compose, decode};
     use super::*;
     use proptest::prelude::*;
@@ -611,7 +611,11 @@ mod tests {
         true
     }
 
-    fn yaml_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    /// Every YAML file under `dir`, into `out`.
+    pub(in crate::load::yaml) fn yaml_files(
+        dir: &std::path::Path,
+        out: &mut Vec<std::path::PathBuf>,
+    ) {
         for e in std::fs::read_dir(dir).unwrap().flatten() {
             let p = e.path();
             if p.is_dir() {
